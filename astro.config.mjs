@@ -1,0 +1,20 @@
+import { defineConfig } from 'astro/config';
+import { siteConfig } from './errdex.config.mjs';
+
+export default defineConfig({
+  output: 'static',
+  site: siteConfig.siteUrl,
+  base: siteConfig.basePath || '/',
+  trailingSlash: 'always',
+  // The build script builds into a staging folder and swaps it in, so that a failed build leaves dist/ as it was.
+  outDir: process.env.ERRDEX_OUT_DIR || './dist',
+  build: {
+    format: 'directory',
+    // External stylesheets only: the Content-Security-Policy allows no inline style.
+    inlineStylesheets: 'never',
+  },
+  devToolbar: { enabled: false },
+  vite: {
+    build: { chunkSizeWarningLimit: 2000 },
+  },
+});

@@ -1,0 +1,135 @@
+/**
+ * The Catalog: the valid records, loaded once per process. Pages, endpoints and scripts all read it
+ * from here; nothing else opens catalog files.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { failureClassesFileSchema, type FailureClass } from '../schema/failure-class.ts';
+import type { ErrorRecord } from '../schema/record.ts';
+import { catalogPath, displayPath, loadCatalogFiles } from './load.ts';
+import { FILE_LEVEL, formatReport, type Problem } from './problems.ts';
+import { validateEntries } from './validate.ts';
+
+export interface CatalogEntry {
+  record: ErrorRecord;
+  /** The wrapped record's JSON text exactly as it stands in the catalog: the page's JSON twin. */
+  sourceText: string;
+  datasetVersion: string;
+  origin: { file: string; line: number };
+}
+
+export interface SkippedRecord {
+  file: string;
+  line: number;
+  id: string | null;
+  problems: Problem[];
+  text: string;
+}
+
+export interface Catalog {
+  root: string;
+  /** Valid records, ordered by repository then slug: the order of every listing and index. */
+  entries: CatalogEntry[];
+  byId: Map<string, CatalogEntry>;
+  classes: FailureClass[];
+  /** The newest `datasetVersion` among the records. */
+  datasetVersion: string;
+  problems: Problem[];
+  skipped: SkippedRecord[];
+  /** Records seen in all: valid + skipped. */
+  total: number;
+}
+
+export class CatalogError extends Error {
+  constructor(
+    readonly report: string,
+    readonly problems: Problem[],
+  ) {
+    super(`The catalog has problems:\n${report}`);
+  }
+}
+
+function loadClasses(root: string, problems: Problem[]): FailureClass[] | undefined {
+  const dir = existsSync(root) && statSync(root).isDirectory() ? root : null;
+  const file = dir ? join(dir, 'classes.json') : null;
+  if (!file || !existsSync(file)) return undefined;
+  const shown = displayPath(file);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
+  } catch (e) {
+    problems.push({ file: shown, line: 1, field: FILE_LEVEL, message: `malformed JSON: ${(e as Error).message}` });
+    return [];
+  }
+  const parsed = failureClassesFileSchema.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push({ file: shown, line: 1, field: issue.path.join('.') || FILE_LEVEL, message: issue.message });
+    return [];
+  }
+  const seen = new Set<string>();
+  for (const [i, c] of parsed.data.entries()) {
+    if (seen.has(c.id)) problems.push({ file: shown, line: 1, field: `${i}.id`, message: `duplicates class id "${c.id}"` });
+    seen.add(c.id);
+  }
+  return parsed.data;
+}
+
+export function loadCatalog(root: string = catalogPath()): Catalog {
+  const loaded = loadCatalogFiles(root);
+  const problems = [...loaded.problems];
+  const classes = loadClasses(root, problems);
+  const validation = validateEntries(loaded.entries, { classIds: classes ? new Set(classes.map((c) => c.id)) : undefined });
+  problems.push(...validation.problems);
+
+  const entries: CatalogEntry[] = validation.valid.map((v) => ({
+    record: v.record,
+    sourceText: v.entry.text,
+    datasetVersion: v.wrapped.datasetVersion,
+    origin: { file: v.entry.file, line: v.entry.line },
+  }));
+  entries.sort((a, b) => cmp(a.record.repo, b.record.repo) || cmp(a.record.slug, b.record.slug) || cmp(a.record.id, b.record.id));
+
+  const skipped: SkippedRecord[] = validation.invalid.map(({ entry, problems }) => {
+    const rec = (entry.value as { record?: { id?: unknown } } | null)?.record;
+    return { file: entry.file, line: entry.line, id: typeof rec?.id === 'string' ? rec.id : null, problems, text: entry.text };
+  });
+  // Unreadable lines and files are skipped records too: report them with their problems.
+  const placed = new Set(validation.problems);
+  for (const p of loaded.problems) if (!placed.has(p)) skipped.push({ file: p.file, line: p.line, id: null, problems: [p], text: '' });
+
+  return {
+    root,
+    entries,
+    byId: new Map(entries.map((e) => [e.record.id, e])),
+    classes: classes ?? [],
+    datasetVersion: entries.reduce((v, e) => (e.datasetVersion > v ? e.datasetVersion : v), ''),
+    problems,
+    skipped,
+    total: entries.length + validation.invalid.length + loaded.unreadable,
+  };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function catalogReport(c: Catalog): string {
+  return formatReport(c.problems, c.total, c.total - c.entries.length);
+}
+
+let cached: Catalog | undefined;
+
+/**
+ * The catalog for this build. Throws a CatalogError listing every problem, unless
+ * `ERRDEX_SKIP_INVALID=1` opts into building the valid records only (the build script sets it
+ * from `--skip-invalid` after writing the skipped-records report).
+ */
+export function getCatalog(): Catalog {
+  if (cached) return cached;
+  const catalog = loadCatalog();
+  if (catalog.problems.length > 0 && process.env.ERRDEX_SKIP_INVALID !== '1') {
+    throw new CatalogError(catalogReport(catalog), catalog.problems);
+  }
+  cached = catalog;
+  return catalog;
+}

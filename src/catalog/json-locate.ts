@@ -1,0 +1,145 @@
+/**
+ * A strict JSON scanner that remembers where things are. `JSON.parse` is used for speed on the
+ * happy path; this runs only when a file needs a report: to name the line and column of a syntax
+ * error, and the line of each field so that a problem in a `.json` file points at its field.
+ */
+
+export type JsonLocation =
+  | { ok: true; /** dotted path (`record.tags.2`) -> 1-based line of its key or array element */ lines: Map<string, number> }
+  | { ok: false; line: number; column: number; message: string };
+
+class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+export function locateJson(text: string): JsonLocation {
+  const lines = new Map<string, number>();
+  let pos = 0;
+  // Line starts, for offset -> line/column.
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineOf = (offset: number): number => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  const fail = (message: string, at = pos): never => {
+    throw new JsonSyntaxError(message, at);
+  };
+  const describe = (at: number): string => (at >= text.length ? 'end of input' : JSON.stringify(text[at]));
+  const ws = () => {
+    while (pos < text.length) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else break;
+    }
+  };
+  const string = (): string => {
+    const start = pos;
+    pos++; // opening quote
+    while (pos < text.length) {
+      const c = text[pos]!;
+      if (c === '"') {
+        pos++;
+        return JSON.parse(text.slice(start, pos)) as string;
+      }
+      if (c === '\\') {
+        const e = text[pos + 1];
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6))) fail('invalid \\u escape in string', pos);
+          pos += 6;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) pos += 2;
+        else fail(`invalid escape \\${e ?? ''} in string`, pos);
+      } else if (c.charCodeAt(0) < 0x20) {
+        fail(c === '\n' ? 'unterminated string (a raw line break inside a string; write it as \\n)' : 'raw control character inside a string', pos);
+      } else pos++;
+    }
+    return fail('unterminated string', start);
+  };
+  const value = (path: string): void => {
+    ws();
+    const c = text[pos];
+    if (c === '{') {
+      pos++;
+      ws();
+      if (text[pos] === '}') {
+        pos++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[pos] !== '"') fail(`expected a property name in double quotes, found ${describe(pos)}`);
+        const keyAt = pos;
+        const key = string();
+        const child = path ? `${path}.${key}` : key;
+        if (!lines.has(child)) lines.set(child, lineOf(keyAt));
+        ws();
+        if (text[pos] !== ':') fail(`expected ':' after property name, found ${describe(pos)}`);
+        pos++;
+        value(child);
+        ws();
+        if (text[pos] === ',') {
+          pos++;
+          continue;
+        }
+        if (text[pos] === '}') {
+          pos++;
+          return;
+        }
+        fail(`expected ',' or '}' after a property value, found ${describe(pos)}`);
+      }
+    }
+    if (c === '[') {
+      pos++;
+      ws();
+      if (text[pos] === ']') {
+        pos++;
+        return;
+      }
+      for (let i = 0; ; i++) {
+        ws();
+        const child = `${path}.${i}`;
+        lines.set(child, lineOf(pos));
+        value(child);
+        ws();
+        if (text[pos] === ',') {
+          pos++;
+          continue;
+        }
+        if (text[pos] === ']') {
+          pos++;
+          return;
+        }
+        fail(`expected ',' or ']' after an array element, found ${describe(pos)}`);
+      }
+    }
+    if (c === '"') {
+      string();
+      return;
+    }
+    const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(pos, pos + 400));
+    if (!m) fail(`expected a value, found ${describe(pos)}`);
+    pos += m![0].length;
+  };
+  try {
+    value('');
+    ws();
+    if (pos < text.length) fail(`unexpected ${describe(pos)} after the end of the JSON value`);
+    return { ok: true, lines };
+  } catch (e) {
+    if (e instanceof RangeError) e = new JsonSyntaxError('nested too deeply to read', pos);
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    const line = lineOf(e.offset);
+    return { ok: false, line, column: e.offset - lineStarts[line - 1]! + 1, message: e.message };
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The one Shiki highlighter of a build, and the HTML it renders.
+ *
+ * Tokens get short class names instead of inline colours: the page CSS gives each class its light
+ * and dark colour, so one tokenisation serves both themes and the HTML stays small and CSP-clean.
+ */
+import {
+  bundledLanguages,
+  createCssVariablesTheme,
+  createHighlighter,
+  createJavaScriptRegexEngine,
+  type HighlighterGeneric,
+  type ThemedToken,
+} from 'shiki';
+import { PLAIN_TEXT } from './languages.ts';
+
+const THEME = 'errdex';
+
+/** CSS-variable colour -> token class (see styles/code.css). */
+const TOKEN_CLASS: Record<string, string> = {
+  'var(--shiki-token-keyword)': 'tk',
+  'var(--shiki-token-string)': 'ts',
+  'var(--shiki-token-string-expression)': 'ts',
+  'var(--shiki-token-comment)': 'tc',
+  'var(--shiki-token-constant)': 'tn',
+  'var(--shiki-token-function)': 'tf',
+  'var(--shiki-token-parameter)': 'tp',
+  'var(--shiki-token-punctuation)': 'tu',
+  'var(--shiki-token-link)': 'tl',
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Highlighter = HighlighterGeneric<any, any>;
+
+let highlighter: Promise<Highlighter> | undefined;
+const loading = new Map<string, Promise<void>>();
+
+function getHighlighter(): Promise<Highlighter> {
+  highlighter ??= createHighlighter({
+    themes: [createCssVariablesTheme({ name: THEME, variablePrefix: '--shiki-' })],
+    langs: [],
+    engine: createJavaScriptRegexEngine({ forgiving: true }),
+  });
+  return highlighter;
+}
+
+async function ensureLanguage(h: Highlighter, lang: string): Promise<boolean> {
+  if (lang === PLAIN_TEXT || !(lang in bundledLanguages)) return false;
+  if (!loading.has(lang)) loading.set(lang, h.loadLanguage(lang as keyof typeof bundledLanguages));
+  await loading.get(lang);
+  return true;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+}
+
+/** Lines of tokens; plain text (unknown language) is one token per line. */
+export async function tokenize(code: string, lang: string): Promise<ThemedToken[][]> {
+  const h = await getHighlighter();
+  if (!(await ensureLanguage(h, lang))) {
+    return code.split('\n').map((content) => [{ content, offset: 0, color: '' }]);
+  }
+  return h.codeToTokensBase(code, { lang, theme: THEME });
+}
+
+export interface CodeBlockOptions {
+  /** Number the lines from here; no gutter when absent. */
+  startLine?: number;
+  /** The line (in file numbering) to mark as the thrown line. */
+  markLine?: number | null;
+  /** Accessible name of the scrollable code region. */
+  label: string;
+  lang: string;
+}
+
+function lineHtml(tokens: ThemedToken[]): string {
+  let html = '';
+  for (const t of tokens) {
+    const cls = t.color ? TOKEN_CLASS[t.color] : undefined;
+    html += cls ? `<span class="${cls}">${escapeHtml(t.content)}</span>` : escapeHtml(t.content);
+  }
+  return html;
+}
+
+/**
+ * A highlighted block: a gutter of real line numbers (hidden from assistive tech and from copying)
+ * beside the code, with the thrown line marked in both.
+ */
+export async function renderCodeBlock(code: string, options: CodeBlockOptions): Promise<string> {
+  const lines = await tokenize(code, options.lang);
+  const { startLine, markLine } = options;
+  const codeLines = lines.map((tokens, i) => {
+    const n = startLine === undefined ? undefined : startLine + i;
+    const marked = n !== undefined && n === markLine;
+    return `<span class="line${marked ? ' marked' : ''}"${marked ? ` id="L${n}"` : ''}>${lineHtml(tokens)}</span>`;
+  });
+  const gutter =
+    startLine === undefined
+      ? ''
+      : `<pre class="gutter" aria-hidden="true">${lines
+          .map((_, i) => {
+            const n = startLine + i;
+            return n === markLine ? `<span class="marked">${n}</span>` : `<span>${n}</span>`;
+          })
+          .join('')}</pre>`;
+  return (
+    `<div class="code-block${gutter ? ' numbered' : ''}" data-lang="${escapeHtml(options.lang)}">${gutter}` +
+    `<pre class="code" tabindex="0" aria-label="${escapeHtml(options.label)}"><code>${codeLines.join('')}</code></pre></div>`
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * Every URL the site publishes, in one place. Paths are root-relative without the base path;
+ * `withBase` adds the operator's sub-path (GitHub Pages project sites) when a link is written.
+ */
+import { siteConfig } from '../../errdex.config.mjs';
+import { encodeRepoPath } from '../schema/record-checks.ts';
+import type { ErrorRecord } from '../schema/record.ts';
+
+export const errorPath = (r: Pick<ErrorRecord, 'repo' | 'slug'>): string => `/${r.repo}/${r.slug}/`;
+export const shortPath = (id: string): string => `/e/${id}/`;
+export const jsonPath = (id: string): string => `/api/errors/${id}.json`;
+export const repoPath = (repo: string): string => `/${repo}/`;
+export const classPath = (id: string): string => `/classes/${id}/`;
+export const tagPath = (tag: string): string => `/tags/${tag}/`;
+export const SCHEMA_PATH = '/schema/error-record.json';
+export const SEARCH_PATH = '/search/';
+
+/** Top-level folders the site itself uses: an owner of that name would collide with them. */
+export const RESERVED_OWNERS = new Set(['api', 'e', 'schema', 'search', 'classes', 'tags', 'pagefind', '_astro', 'assets', 'removed', 'search-index']);
+
+export function withBase(path: string, base: string = siteConfig.basePath): string {
+  return `${base}${path}`;
+}
+
+export function absoluteUrl(path: string): string {
+  return `${siteConfig.siteUrl}${withBase(path)}`;
+}
+
+/** GitHub permalink to the thrown line (or the file), pinned to the analysed commit. */
+export function githubLineUrl(r: Pick<ErrorRecord, 'repo' | 'analyzedSha' | 'filePath' | 'lineNumber'>): string {
+  return `https://github.com/${r.repo}/blob/${r.analyzedSha}/${encodeRepoPath(r.filePath)}${r.lineNumber ? `#L${r.lineNumber}` : ''}`;
+}

@@ -1,0 +1,102 @@
+/**
+ * Checks across the fields of one record, run after the schema accepted its shape.
+ * Each returns problems as (field, message) so the validator can place them in the file.
+ */
+import type { ErrorRecord } from './record.ts';
+
+export interface FieldProblem {
+  /** Path below `record`, e.g. `sourceCode`. */
+  field: string;
+  message: string;
+}
+
+export function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** `sourceCode` has exactly end - start + 1 lines, and `lineNumber` lies inside the span. */
+export function sourceSpanProblems(r: ErrorRecord): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const { sourceCode, sourceCodeStart: start, sourceCodeEnd: end, lineNumber } = r;
+  if (sourceCode === null) {
+    if (start !== null || end !== null) {
+      problems.push({ field: 'sourceCode', message: 'is null but sourceCodeStart/sourceCodeEnd are set; give the excerpt or set all three to null' });
+    }
+    return problems;
+  }
+  if (start === null || end === null) {
+    problems.push({
+      field: start === null ? 'sourceCodeStart' : 'sourceCodeEnd',
+      message: 'is null but sourceCode is set; the excerpt needs its first and last line numbers',
+    });
+    return problems;
+  }
+  if (end < start) {
+    problems.push({ field: 'sourceCodeEnd', message: `is ${end}, before sourceCodeStart ${start}` });
+    return problems;
+  }
+  const expected = end - start + 1;
+  const actual = countLines(sourceCode);
+  if (actual !== expected) {
+    problems.push({
+      field: 'sourceCode',
+      message: `has ${actual} lines, expected ${expected} (sourceCodeEnd ${end} - sourceCodeStart ${start} + 1)`,
+    });
+  }
+  if (lineNumber !== null && (lineNumber < start || lineNumber > end)) {
+    problems.push({ field: 'lineNumber', message: `is ${lineNumber}, outside the excerpt's lines ${start}-${end}` });
+  }
+  return problems;
+}
+
+/** Encodes a repository path for a GitHub URL: each segment percent-encoded, '/' kept. */
+export function encodeRepoPath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+/** The permalink errdex expects: https://github.com/{repo}/blob/{sha}/{path}, optionally #Ln or #Ln-Lm. */
+export function githubUrlProblems(r: ErrorRecord): FieldProblem[] {
+  const expectedBase = `https://github.com/${r.repo}/blob/${r.analyzedSha}/`;
+  const want = `${expectedBase}${encodeRepoPath(r.filePath)}`;
+  let url: URL;
+  try {
+    url = new URL(r.githubUrl);
+  } catch {
+    return [{ field: 'githubUrl', message: `is not a URL; expected ${want}` }];
+  }
+  if (url.protocol !== 'https:' || url.hostname !== 'github.com' || url.username || url.password || url.port) {
+    return [{ field: 'githubUrl', message: `must be an https://github.com/ URL; got ${JSON.stringify(truncate(r.githubUrl))}` }];
+  }
+  const parts = url.pathname.split('/');
+  // ['', owner, name, 'blob', sha, ...path]
+  const [, owner, name, blob, sha, ...pathParts] = parts;
+  if (`${owner}/${name}`.toLowerCase() !== r.repo.toLowerCase()) {
+    return [{ field: 'githubUrl', message: `points at repository ${owner}/${name}, not ${r.repo}` }];
+  }
+  if (blob !== 'blob' || sha !== r.analyzedSha) {
+    return [{ field: 'githubUrl', message: `must be pinned to analyzedSha: expected ${expectedBase}...; got ${JSON.stringify(truncate(r.githubUrl))}` }];
+  }
+  let path: string;
+  try {
+    path = pathParts.map(decodeURIComponent).join('/');
+  } catch {
+    return [{ field: 'githubUrl', message: 'has a malformed percent-encoding in its path' }];
+  }
+  if (path !== r.filePath) {
+    return [{ field: 'githubUrl', message: `points at file ${JSON.stringify(truncate(path))}, not filePath ${JSON.stringify(truncate(r.filePath))}` }];
+  }
+  if (url.search || (url.hash && !/^#L\d+(-L\d+)?$/.test(url.hash))) {
+    return [{ field: 'githubUrl', message: `may only end in a line anchor such as #L12 or #L10-L20; got ${JSON.stringify(truncate(url.search + url.hash))}` }];
+  }
+  return [];
+}
+
+function truncate(s: string, n = 120): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+export function recordProblems(r: ErrorRecord): FieldProblem[] {
+  return [...sourceSpanProblems(r), ...githubUrlProblems(r)];
+}

@@ -1,0 +1,151 @@
+/**
+ * The error record schema: the single source of the TypeScript types, of validation and of the
+ * published JSON Schema (`/schema/error-record.json`).
+ *
+ * Checks that need more than one field (source span, GitHub permalink) live in `record-checks.ts`,
+ * so that this file stays a plain description of the format.
+ */
+import { z } from 'astro/zod';
+import { isSafeRegexSource } from './regex-safety.ts';
+
+export const SCHEMA_VERSION = 2;
+
+/** Size limits: a record is a page, not a dump. They keep one bad field from sinking a build. */
+export const LIMITS = {
+  message: 4_000,
+  prose: 20_000,
+  code: 200_000,
+  codeLines: 2_000,
+  listItems: 100,
+  tag: 64,
+  tags: 50,
+  slug: 200,
+  filePath: 1_000,
+} as const;
+
+const nonBlank = (max: number) =>
+  z
+    .string()
+    .max(max, { error: (iss) => `is ${String((iss.input as string).length)} characters long; the limit is ${max}` })
+    .refine((s) => s.trim().length > 0, { error: 'must not be empty or only white space' });
+
+const code = z
+  .string()
+  .max(LIMITS.code, { error: `is longer than ${LIMITS.code} characters` })
+  .refine((s) => s.split('\n').length <= LIMITS.codeLines, {
+    error: (iss) => `has ${String((iss.input as string).split('\n').length)} lines; the limit is ${LIMITS.codeLines}`,
+  });
+
+const nullableCode = code.nullable();
+
+// GitHub owner names: letters, digits and single hyphens; repository names: letters, digits, '.', '_', '-'
+// but never '.' or '..' (they would leave the output folder).
+const REPO = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const TAG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const HEX16 = /^[0-9a-f]{16}$/;
+const HEX40 = /^[0-9a-f]{40}$/;
+
+/** A path relative to the repository root that cannot climb out of it or break a URL. */
+export function filePathProblem(path: string): string | null {
+  if (path.length === 0) return 'must not be empty';
+  if (path.length > LIMITS.filePath) return `is longer than ${LIMITS.filePath} characters`;
+  if (/[\u0000-\u001f\u007f]/.test(path)) return 'contains a control character (NUL, newline, ...)';
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return 'must be relative to the repository root, not absolute';
+  if (path.includes('\\')) return "must use '/' as separator, not '\\'";
+  if (/%[0-9A-Fa-f]{2}/.test(path)) return 'must not be percent-encoded (write the path as it is in the repository)';
+  const segments = path.split('/');
+  if (segments.some((s) => s === '' )) return "must not contain empty segments ('//' or a trailing '/')";
+  if (segments.some((s) => s === '.' || s === '..')) return "must not contain '.' or '..' segments";
+  return null;
+}
+
+export const handlingStrategies = ['try-catch', 'type-guard', 'validation', 'retry', 'fallback'] as const;
+export const errorTypes = ['exception', 'error_code', 'console', 'http', 'validation', 'panic'] as const;
+export const severities = ['critical', 'error', 'warning', 'info'] as const;
+
+export const errorRecordSchema = z
+  .strictObject({
+    id: z.string().regex(HEX16, { error: 'must be 16 lowercase hex characters, e.g. "b024d3d9177721a3"' }),
+    repo: z.string().regex(REPO, { error: 'must be "owner/name" as on GitHub, e.g. "vllm-project/vllm"' }),
+    slug: z
+      .string()
+      .max(LIMITS.slug, { error: `is longer than ${LIMITS.slug} characters` })
+      .regex(SLUG, { error: 'must be lowercase kebab case (a-z, 0-9 and single hyphens), e.g. "unexpected-frame-b024d3"' }),
+    errorCode: nonBlank(200).nullable(),
+    errorMessage: nonBlank(LIMITS.message),
+    messagePattern: nonBlank(LIMITS.message).superRefine((source, ctx) => {
+      const problem = isSafeRegexSource(source);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    errorType: z.enum(errorTypes),
+    errorClass: nonBlank(200).nullable(),
+    httpStatus: z.int().min(100).max(599).nullable(),
+    severity: z.enum(severities),
+    filePath: z.string().superRefine((path, ctx) => {
+      const problem = filePathProblem(path);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    lineNumber: z.int().positive().nullable(),
+    sourceCode: nullableCode,
+    sourceCodeStart: z.int().positive().nullable(),
+    sourceCodeEnd: z.int().positive().nullable(),
+    githubUrl: z.string().max(2_000),
+    documentation: nonBlank(LIMITS.prose),
+    triggerScenarios: nonBlank(LIMITS.prose),
+    commonSituations: nonBlank(LIMITS.prose),
+    solutions: z.array(nonBlank(LIMITS.prose)).max(LIMITS.listItems),
+    exampleFix: nullableCode,
+    handlingStrategy: z.enum(handlingStrategies).nullable(),
+    validationCode: nullableCode,
+    typeGuard: nullableCode,
+    tryCatchPattern: nullableCode,
+    preventionTips: z.array(nonBlank(LIMITS.prose)).max(LIMITS.listItems),
+    tags: z
+      .array(
+        z
+          .string()
+          .max(LIMITS.tag)
+          .regex(TAG, { error: 'must be lowercase kebab case (a-z, 0-9 and single hyphens), e.g. "kv-transfer"' }),
+      )
+      .max(LIMITS.tags),
+    backgroundTag: z
+      .string()
+      .regex(TAG, { error: 'must be the id of a failure class: lowercase kebab case' })
+      .nullable(),
+    analyzedSha: z.string().regex(HEX40, { error: 'must be a full 40-character lowercase hex commit sha' }),
+    analyzedAt: z.iso.datetime({ error: 'must be an ISO-8601 UTC timestamp, e.g. "2026-08-14T21:17:39.825Z"' }),
+    schemaVersion: z.literal(SCHEMA_VERSION, {
+      error: (iss) => `unsupported schema version ${JSON.stringify(iss.input)}; this build reads schemaVersion ${SCHEMA_VERSION}`,
+    }),
+  })
+  .meta({ title: 'errdex error record', description: 'One place where an open-source codebase raises an error, analysed.' });
+
+/** The input format: one wrapped record per `.json` file or `.jsonl` line. */
+export const wrappedRecordSchema = z
+  .strictObject({
+    record: errorRecordSchema,
+    datasetVersion: z.iso.datetime({ error: 'must be an ISO-8601 UTC timestamp, e.g. "2026-08-15T17:31:12.345Z"' }),
+  })
+  .meta({
+    $id: 'https://errdex.dev/schema/error-record.json',
+    title: 'errdex wrapped error record',
+    description: 'The catalog input format: {"record": {...}, "datasetVersion": ISO-8601}.',
+  });
+
+export type ErrorRecord = z.infer<typeof errorRecordSchema>;
+export type WrappedRecord = z.infer<typeof wrappedRecordSchema>;
+export type Severity = (typeof severities)[number];
+
+/** The JSON Schema published with the site. Cross-field checks (record-checks.ts) are described in prose. */
+export function errorRecordJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(wrappedRecordSchema, { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  return {
+    ...schema,
+    $comment:
+      'Also checked by errdex, beyond this schema: sourceCode has exactly sourceCodeEnd - sourceCodeStart + 1 lines and ' +
+      'lineNumber lies inside that span; githubUrl is https://github.com/{repo}/blob/{analyzedSha}/{filePath}[#Ln[-Lm]]; ' +
+      'messagePattern compiles as a JavaScript RegExp and is not prone to catastrophic backtracking; ids and (repo, slug) ' +
+      'pairs are unique; backgroundTag names a failure class defined in the catalog.',
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Message templates: the literal text and the placeholders of an `errorMessage` such as
+ * `expected 1 frame, got {frame_count}` or `invalid value %r for %s`.
+ *
+ * Used to mark placeholders in headings, to cut titles without splitting one, to pick the literal
+ * words the paste matcher indexes, and to show which values a pasted message put in them.
+ */
+
+export type TemplatePart = { kind: 'text'; text: string } | { kind: 'hole'; raw: string; name: string | null };
+
+// Tried in order at each '{', '$', '#', '%' position.
+const HOLE_PATTERNS: { re: RegExp; name: (m: RegExpExecArray) => string | null }[] = [
+  // ${expr} (JavaScript, shell) and #{expr} (Ruby)
+  { re: /[$#]\{([^{}\n]{1,80})\}/y, name: (m) => cleanName(m[1]!) },
+  // {name}, {0}, {}, {name:?}, {x!r:>10}, {type(self).__name__}, {value = } (Python, Rust, C#, SLF4J)
+  { re: /\{([^{}\n]{0,80})\}/y, name: (m) => cleanName(m[1]!) },
+  // %(name)s (Python)
+  { re: /%\(([A-Za-z_][\w.]*)\)[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]/y, name: (m) => m[1]! },
+  // printf family: %s %d %5.2f %-10s %lu %zu %1$s, Go's %v %+v %#v %T %q %w
+  { re: /%(?:\d+\$)?[-#0 +']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGaAcspvTqwr]/y, name: () => null },
+];
+
+function cleanName(inner: string): string | null {
+  // `{value = }` (f-string debug), `{name:fmt}`, `{name!r}`: keep the expression.
+  const expr = inner.replace(/\s*=\s*$/, '').replace(/![rsa](?::.*)?$/, '').replace(/:[^:()[\]]*$/, '').trim();
+  return expr === '' || /^\d+$/.test(expr) ? (expr === '' ? null : expr) : expr;
+}
+
+/** Splits a template into text and placeholders. `{{`, `}}` and `%%` are literal braces and percent. */
+export function parseTemplate(template: string): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  let text = '';
+  let i = 0;
+  outer: while (i < template.length) {
+    const c = template[i]!;
+    if ((c === '{' && template[i + 1] === '{') || (c === '}' && template[i + 1] === '}')) {
+      text += c;
+      i += 2;
+      continue;
+    }
+    if (c === '%' && template[i + 1] === '%') {
+      text += '%';
+      i += 2;
+      continue;
+    }
+    if (c === '{' || c === '$' || c === '#' || c === '%') {
+      for (const { re, name } of HOLE_PATTERNS) {
+        re.lastIndex = i;
+        const m = re.exec(template);
+        if (m) {
+          if (text) parts.push({ kind: 'text', text });
+          text = '';
+          parts.push({ kind: 'hole', raw: m[0], name: name(m) });
+          i += m[0].length;
+          continue outer;
+        }
+      }
+    }
+    text += c;
+    i++;
+  }
+  if (text) parts.push({ kind: 'text', text });
+  return parts;
+}
+
+/**
+ * Shortens `text` to at most `max` characters on a word boundary, adding an ellipsis. Placeholders
+ * count as one word: a cut never lands inside `{frame_count}`.
+ */
+export function shortenOnWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const parts = parseTemplate(text);
+  // Positions where a cut is allowed: after a space in literal text, or right before/after a placeholder.
+  const cuts: number[] = [];
+  let pos = 0;
+  for (const p of parts) {
+    if (p.kind === 'hole') {
+      cuts.push(pos);
+      pos += p.raw.length;
+      cuts.push(pos);
+    } else {
+      for (let j = 0; j < p.text.length; j++) if (p.text[j] === ' ') cuts.push(pos + j);
+      pos += p.text.length;
+    }
+  }
+  // parseTemplate collapses `{{` to `{`, so map positions only when lengths agree; otherwise spaces only.
+  const usable = pos === text.length ? cuts : [...text.matchAll(/ /g)].map((m) => m.index);
+  const limit = max - 1; // room for the ellipsis
+  let best = 0;
+  for (const c of usable) if (c <= limit && c > best) best = c;
+  if (best < limit * 0.5) best = limit; // one very long word: cut it rather than leave almost nothing
+  return `${text.slice(0, best).replace(/[\s,;:.(\-–—]+$/, '')}…`;
+}
