@@ -64,6 +64,10 @@ function describeValue(v: unknown): string {
   return `${typeof v} ${String(v)}`;
 }
 
+function article(type: string): string {
+  return type === 'int' ? 'an integer' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
 function valueAt(root: unknown, path: PropertyKey[]): unknown {
   let v: unknown = root;
   for (const key of path) {
@@ -88,7 +92,7 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field: string
     case 'invalid_type': {
       const got = valueAt(input, issue.path);
       if (got === undefined) return [{ field, message: `is missing; expected ${issue.expected}` }];
-      return [{ field, message: `must be ${issue.expected === 'int' ? 'an integer' : issue.expected}; got ${describeValue(got)}` }];
+      return [{ field, message: `must be ${article(issue.expected)}; got ${describeValue(got)}` }];
     }
     case 'invalid_value':
       if (valueAt(input, issue.path) === undefined) {

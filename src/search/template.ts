@@ -6,7 +6,8 @@
  * words the paste matcher indexes, and to show which values a pasted message put in them.
  */
 
-export type TemplatePart = { kind: 'text'; text: string } | { kind: 'hole'; raw: string; name: string | null };
+/** `text` is what the program prints; `raw` is how the template writes it (`{{` for `{`). */
+export type TemplatePart = { kind: 'text'; text: string; raw: string } | { kind: 'hole'; raw: string; name: string | null };
 
 // Tried in order at each '{', '$', '#', '%' position.
 const HOLE_PATTERNS: { re: RegExp; name: (m: RegExpExecArray) => string | null }[] = [
@@ -30,16 +31,24 @@ function cleanName(inner: string): string | null {
 export function parseTemplate(template: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let text = '';
+  let raw = '';
   let i = 0;
+  const flush = () => {
+    if (text) parts.push({ kind: 'text', text, raw });
+    text = '';
+    raw = '';
+  };
   outer: while (i < template.length) {
     const c = template[i]!;
     if ((c === '{' && template[i + 1] === '{') || (c === '}' && template[i + 1] === '}')) {
       text += c;
+      raw += c + c;
       i += 2;
       continue;
     }
     if (c === '%' && template[i + 1] === '%') {
       text += '%';
+      raw += '%%';
       i += 2;
       continue;
     }
@@ -48,8 +57,7 @@ export function parseTemplate(template: string): TemplatePart[] {
         re.lastIndex = i;
         const m = re.exec(template);
         if (m) {
-          if (text) parts.push({ kind: 'text', text });
-          text = '';
+          flush();
           parts.push({ kind: 'hole', raw: m[0], name: name(m) });
           i += m[0].length;
           continue outer;
@@ -57,9 +65,10 @@ export function parseTemplate(template: string): TemplatePart[] {
       }
     }
     text += c;
+    raw += c;
     i++;
   }
-  if (text) parts.push({ kind: 'text', text });
+  flush();
   return parts;
 }
 
@@ -79,15 +88,13 @@ export function shortenOnWord(text: string, max: number): string {
       pos += p.raw.length;
       cuts.push(pos);
     } else {
-      for (let j = 0; j < p.text.length; j++) if (p.text[j] === ' ') cuts.push(pos + j);
-      pos += p.text.length;
+      for (let j = 0; j < p.raw.length; j++) if (p.raw[j] === ' ') cuts.push(pos + j);
+      pos += p.raw.length;
     }
   }
-  // parseTemplate collapses `{{` to `{`, so map positions only when lengths agree; otherwise spaces only.
-  const usable = pos === text.length ? cuts : [...text.matchAll(/ /g)].map((m) => m.index);
   const limit = max - 1; // room for the ellipsis
   let best = 0;
-  for (const c of usable) if (c <= limit && c > best) best = c;
+  for (const c of cuts) if (c <= limit && c > best) best = c;
   if (best < limit * 0.5) best = limit; // one very long word: cut it rather than leave almost nothing
   return `${text.slice(0, best).replace(/[\s,;:.(\-–—]+$/, '')}…`;
 }

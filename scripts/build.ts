@@ -1,0 +1,80 @@
+/**
+ * `npm run build [-- --skip-invalid[=report.json]]`: validate, render, index, then publish.
+ *
+ * Stages:
+ *  1. validate the catalog; on any problem print them all and stop (dist/ untouched), unless
+ *     --skip-invalid, which writes every skipped record and its reasons to a report file;
+ *  2. render pages and data files with Astro into a staging folder;
+ *  3. swap the staging folder in as dist/ (so a failed build never leaves half a site).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { catalogReport, loadCatalog } from '../src/catalog/catalog.ts';
+import { catalogPath, displayPath } from '../src/catalog/load.ts';
+import { formatProblem } from '../src/catalog/problems.ts';
+import { Progress } from './lib/progress.ts';
+
+const args = process.argv.slice(2);
+const skipArg = args.find((a) => a === '--skip-invalid' || a.startsWith('--skip-invalid='));
+const skipReport = skipArg ? (skipArg.includes('=') ? skipArg.slice(skipArg.indexOf('=') + 1) : 'skipped-records.json') : null;
+const outDir = resolve(process.env.ERRDEX_DIST || 'dist');
+const stagingDir = `${outDir}.staging`;
+
+const progress = new Progress(3);
+
+// 1. Validate
+progress.stage('validate');
+const catalog = loadCatalog(catalogPath());
+if (catalog.problems.length > 0) {
+  if (!skipReport) {
+    console.error(catalogReport(catalog));
+    console.error(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
+    process.exit(1);
+  }
+  writeFileSync(
+    skipReport,
+    `${JSON.stringify(
+      {
+        catalog: displayPath(catalog.root),
+        skipped: catalog.skipped.map((s) => ({ file: s.file, line: s.line, id: s.id, reasons: s.problems.map(formatProblem), record: s.text })),
+        problems: catalog.problems.map(formatProblem),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.warn(
+    `Skipped ${catalog.skipped.length} invalid record${catalog.skipped.length === 1 ? '' : 's'} of ${catalog.total} ` +
+      `(${catalog.problems.length} problems); every one and its reasons are in ${skipReport}.`,
+  );
+}
+progress.done(`${catalog.entries.length} records valid`);
+
+// 2. Render
+progress.stage('render');
+rmSync(stagingDir, { recursive: true, force: true });
+mkdirSync(stagingDir, { recursive: true });
+const astro = spawnSync(process.execPath, [resolve('node_modules/astro/bin/astro.mjs'), 'build', '--silent'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    ASTRO_TELEMETRY_DISABLED: '1',
+    ERRDEX_OUT_DIR: stagingDir,
+    ERRDEX_SKIP_INVALID: skipReport ? '1' : '0',
+  },
+});
+if (astro.status !== 0) {
+  console.error(`\nThe render stage failed; ${displayPath(outDir)} is unchanged.`);
+  process.exit(astro.status ?? 1);
+}
+progress.done(`${catalog.entries.length} error pages`);
+
+// 3. Publish
+progress.stage('publish');
+const previous = `${outDir}.previous`;
+rmSync(previous, { recursive: true, force: true });
+if (existsSync(outDir)) renameSync(outDir, previous);
+renameSync(stagingDir, outDir);
+rmSync(previous, { recursive: true, force: true });
+progress.done(displayPath(outDir));

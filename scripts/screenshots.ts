@@ -1,0 +1,31 @@
+/**
+ * `npm run screenshots [-- path ...]`: screenshots of built pages in light and dark, at 360 px and
+ * desktop width, into .errdex/screenshots/. For looking at what a reader sees.
+ */
+import { mkdirSync } from 'node:fs';
+import { launchChromium } from './lib/browser.ts';
+import { serveStatic } from './lib/static-server.ts';
+
+const paths = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (paths.length === 0) paths.push('/');
+const out = '.errdex/screenshots';
+mkdirSync(out, { recursive: true });
+const site = await serveStatic(process.env.ERRDEX_DIST || 'dist');
+const browser = await launchChromium();
+try {
+  for (const path of paths) {
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [label, width] of [['360', 360], ['desktop', 1280]] as const) {
+        const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
+        await page.goto(`${site.url}${path}`);
+        const name = `${out}/${path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${scheme}-${label}.png`;
+        await page.screenshot({ path: name, fullPage: true });
+        console.log(name);
+        await page.close();
+      }
+    }
+  }
+} finally {
+  await browser.close();
+  await site.close();
+}

@@ -1,0 +1,47 @@
+/** What an error page says about a record, computed once: title, description, facts, language. */
+import { siteConfig } from '../../errdex.config.mjs';
+import { languageForPath } from '../highlight/languages.ts';
+import type { ErrorRecord } from '../schema/record.ts';
+import { shortenOnWord } from '../search/template.ts';
+import { describe } from './text.ts';
+
+export const TITLE_MAX = 70;
+
+/** `Class: message` — the error as a terminal would show it. */
+export function errorHeadline(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'>): string {
+  const message = r.errorMessage.replace(/\s+/g, ' ').trim();
+  return r.errorClass ? `${r.errorClass}: ${message}` : message;
+}
+
+/** `<title>`: `Class: message — owner/repo`, the headline shortened on a word boundary. */
+export function pageTitle(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage' | 'repo'>): string {
+  return `${shortenOnWord(errorHeadline(r), TITLE_MAX)} — ${r.repo}`;
+}
+
+export function pageDescription(r: Pick<ErrorRecord, 'documentation'>): string {
+  return describe(r.documentation, 160);
+}
+
+export const shortSha = (sha: string, n = 10): string => sha.slice(0, n);
+
+export function sourceLanguage(r: Pick<ErrorRecord, 'filePath'>): string {
+  return languageForPath(r.filePath);
+}
+
+export const HANDLING_STRATEGY_LABEL: Record<string, string> = {
+  'try-catch': 'Catch and handle it',
+  'type-guard': 'Check the error’s type',
+  validation: 'Validate input first',
+  retry: 'Retry',
+  fallback: 'Fall back',
+};
+
+export function reportIssueUrl(r: Pick<ErrorRecord, 'id' | 'errorMessage' | 'repo'>, pageUrl: string): string {
+  const url = new URL(siteConfig.reportIssueUrl);
+  url.searchParams.set('title', `Entry ${r.id}: ${shortenOnWord(r.errorMessage.replace(/\s+/g, ' '), 80)}`);
+  url.searchParams.set(
+    'body',
+    `**Entry:** ${r.id} (${r.repo})\n**Page:** ${pageUrl}\n**Message:** \`${r.errorMessage.replace(/`/g, "'")}\`\n\n**What is wrong with this entry?**\n\n`,
+  );
+  return url.toString();
+}

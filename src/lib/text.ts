@@ -1,0 +1,37 @@
+/** Small text helpers shared by pages: prose with `code` spans, descriptions, dates. */
+
+export type ProseSegment = { code: boolean; text: string };
+
+/**
+ * Splits prose into plain text and `backtick` spans. Only matched pairs on one line become code;
+ * everything stays text to be escaped by the template, never HTML.
+ */
+export function proseSegments(text: string): ProseSegment[] {
+  const out: ProseSegment[] = [];
+  const re = /`([^`\n]+)`/g;
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > last) out.push({ code: false, text: text.slice(last, m.index) });
+    out.push({ code: true, text: m[1]! });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push({ code: false, text: text.slice(last) });
+  return out;
+}
+
+/** Plain-text summary for meta descriptions: collapsed white space, cut on a word boundary. */
+export function describe(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.lastIndexOf(' ', max - 1);
+  return `${flat.slice(0, cut > max * 0.6 ? cut : max - 1).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** `2026-08-14` from an ISO timestamp, as the date a record was analysed. */
+export function isoDate(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}

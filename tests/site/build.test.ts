@@ -1,0 +1,122 @@
+import { existsSync, readFileSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, buildSite, listFiles, readText, type BuiltSite } from './support.ts';
+
+const pages = [
+  { id: 'b024d3d9177721a3', path: 'vllm-project/vllm/unexpected-frame-received-frame-b024d3', start: 1570, end: 1606, mark: 1588 },
+  { id: '70cbd4c1e2925129', path: 'vllm-project/vllm/unsupported-auxiliary-frame-s-expected-1-frame-got-frame-count-70cbd4', start: 40, end: 76, mark: 58 },
+  { id: '0a6c72d63cdb2574', path: 'vllm-project/vllm/received-pp-rank-0-handshake-metadata-but-does-not-support-pp-disaggregated-kv-transfer-0a6c72', start: 676, end: 712, mark: 694 },
+];
+
+describe('building the basic fixture catalog', () => {
+  let site: BuiltSite;
+  beforeAll(() => {
+    site = buildSite('basic', join(FIXTURES, 'basic'));
+    expect(site.status, site.stderr + site.stdout).toBe(0);
+  });
+
+  it('writes one page and one JSON twin per record', () => {
+    const files = listFiles(site.dist);
+    const errorPages = files.filter((f) => /^[^/]+\/[^/]+\/[^/]+\/index\.html$/.test(f) && !/^(api|e|tags|classes|search)\//.test(f));
+    expect(errorPages.sort()).toEqual([...pages.map((p) => `${p.path}/index.html`), 'acme/widgets/widget-not-found-111122/index.html'].sort());
+    for (const p of pages) expect(files).toContain(`api/errors/${p.id}.json`);
+    expect(files).toContain('api/errors/1111222233334444.json');
+    expect(files).toContain('schema/error-record.json');
+  });
+
+  it.each(pages)('page $id shows its message and its numbered excerpt with the thrown line marked', (p) => {
+    const html = readText(join(site.dist, p.path, 'index.html'));
+    const wrapped = JSON.parse(readText(join(site.dist, 'api/errors', `${p.id}.json`)));
+    expect(wrapped.record.id).toBe(p.id);
+    // The whole message template, never cut, with placeholders marked.
+    const h1 = /<h1 class="message">(.*?)<\/h1>/s.exec(html)![1]!;
+    const text = h1.replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&').replace(/&quot;/g, '"');
+    expect(text).toBe(wrapped.record.errorMessage);
+    expect(h1).toMatch(/<var class="placeholder"/);
+    // Gutter numbers run from sourceCodeStart to sourceCodeEnd; exactly one line is marked, the thrown one.
+    const gutter = /<pre class="gutter" aria-hidden="true">(.*?)<\/pre>/s.exec(html)![1]!;
+    const numbers = [...gutter.matchAll(/<span[^>]*>(\d+)<\/span>/g)].map((m) => Number(m[1]));
+    expect(numbers[0]).toBe(p.start);
+    expect(numbers.at(-1)).toBe(p.end);
+    expect(numbers).toHaveLength(p.end - p.start + 1);
+    expect(gutter).toContain(`<span class="marked">${p.mark}</span>`);
+    expect(html.match(/class="line marked"/g)).toHaveLength(1);
+    expect(html).toContain(`id="L${p.mark}"`);
+    // The JSON twin is linked and byte-identical to the catalog line.
+    expect(html).toContain(`<link rel="alternate" type="application/json" href="/api/errors/${p.id}.json">`);
+  });
+
+  it('serves each JSON twin exactly as the catalog gives it', () => {
+    const lines = readFileSync(join(FIXTURES, 'basic/samples.jsonl'), 'utf8').trimEnd().split('\n');
+    for (const line of lines) {
+      const id = JSON.parse(line).record.id;
+      expect(readText(join(site.dist, 'api/errors', `${id}.json`))).toBe(line);
+    }
+    expect(readText(join(site.dist, 'api/errors/1111222233334444.json'))).toBe(readText(join(FIXTURES, 'basic/acme-widget.json')));
+  });
+
+  it('renders record text as text: no HTML from a record reaches the page', () => {
+    const html = readText(join(site.dist, 'acme/widgets/widget-not-found-111122/index.html'));
+    // Attribute values may hold '<' safely (quotes are escaped); element content must not hold a tag.
+    const body = html.slice(html.indexOf('<body>'));
+    expect(body).not.toContain('<b>not bold</b>');
+    expect(html).toContain('&lt;b&gt;not bold&lt;/b&gt;');
+    expect(html).toContain('<code>Store.has(id)</code>');
+    expect(html).toContain('<var class="placeholder" title="placeholder: filled in at run time">%s</var>');
+    // No excerpt: no gutter, but the location and the GitHub link are there.
+    expect(html).not.toContain('class="gutter"');
+    expect(html).toContain('lib/store.widgetlang:12');
+  });
+
+  it('publishes the JSON Schema', () => {
+    const schema = JSON.parse(readText(join(site.dist, 'schema/error-record.json')));
+    expect(schema.properties.record.required).toContain('messagePattern');
+  });
+});
+
+describe('a broken catalog', () => {
+  it('fails listing every problem and leaves the previous dist/ untouched', () => {
+    const catalog = mkdtempSync(join(tmpdir(), 'errdex-broken-'));
+    cpSync(join(FIXTURES, 'basic'), catalog, { recursive: true });
+    const lines = readFileSync(join(catalog, 'samples.jsonl'), 'utf8').trimEnd().split('\n');
+    const bad = JSON.parse(lines[1]!);
+    bad.record.severity = 'fatal';
+    bad.record.sourceCodeEnd = 99;
+    writeFileSync(join(catalog, 'samples.jsonl'), [lines[0], JSON.stringify(bad), '{"record": oops', lines[2], lines[2]].join('\n') + '\n');
+    const dist = join(mkdtempSync(join(tmpdir(), 'errdex-dist-')), 'dist');
+    const first = buildSite('unused', join(FIXTURES, 'basic'), { dist });
+    expect(first.status).toBe(0);
+    const before = listFiles(dist);
+
+    const run = buildSite('unused', catalog, { dist });
+    expect(run.status).toBe(1);
+    const report = run.stderr.split('\n');
+    const file = `${catalog}/samples.jsonl`.replace(`${process.cwd()}/`, '');
+    expect(report).toEqual(
+      expect.arrayContaining([
+        `${file}:2  record.severity  must be one of "critical", "error", "warning", "info"; got the string "fatal"`,
+        expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2  record.sourceCode  has 37 lines, expected 60`)),
+        expect.stringMatching(/:3 {2}\(file\) {2}malformed JSON at column 12/),
+        expect.stringMatching(/:5 {2}record\.id {2}duplicates id 0a6c72d63cdb2574 of the record at .*samples\.jsonl:4/),
+      ]),
+    );
+    expect(run.stderr).toMatch(/^5 problems in 3 of 6 records \(1 file\)\.$/m);
+    expect(listFiles(dist)).toEqual(before);
+  });
+
+  it('builds the valid records with --skip-invalid and writes every skipped record with its reasons', () => {
+    const catalog = mkdtempSync(join(tmpdir(), 'errdex-skip-'));
+    cpSync(join(FIXTURES, 'basic'), catalog, { recursive: true });
+    writeFileSync(join(catalog, 'extra.jsonl'), '{"record": {"id": "nope"}, "datasetVersion": "2026-01-01T00:00:00Z"}\nnot json\n');
+    const report = join(catalog, 'skipped.json');
+    const run = buildSite('skip-invalid', catalog, { args: [`--skip-invalid=${report}`] });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/Skipped 2 invalid records of 6/);
+    const skipped = JSON.parse(readText(report));
+    expect(skipped.skipped.map((s: { line: number }) => s.line).sort()).toEqual([1, 2]);
+    expect(skipped.skipped.find((s: { line: number }) => s.line === 1).reasons.join('\n')).toMatch(/record\.id {2}must be 16 lowercase hex/);
+    expect(existsSync(join(run.dist, 'api/errors/1111222233334444.json'))).toBe(true);
+  });
+});

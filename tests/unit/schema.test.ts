@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { errorRecordJsonSchema, wrappedRecordSchema } from '../../src/schema/record.ts';
+import { recordProblems } from '../../src/schema/record-checks.ts';
+import { validateEntries } from '../../src/catalog/validate.ts';
+import type { RawEntry } from '../../src/catalog/load.ts';
+import { sampleWrapped } from './helpers.ts';
+
+function problemsOf(value: unknown) {
+  const entry: RawEntry = { file: 'x.jsonl', line: 7, text: JSON.stringify(value), value, isJsonl: true };
+  return validateEntries([entry]).problems.map((p) => `${p.field}: ${p.message}`);
+}
+
+describe('the record schema', () => {
+  it('accepts the three sample records exactly as given, wrapper included', () => {
+    const samples = sampleWrapped();
+    expect(samples).toHaveLength(3);
+    for (const s of samples) {
+      const parsed = wrappedRecordSchema.safeParse(s);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+      expect(recordProblems(parsed.data!.record)).toEqual([]);
+      expect(parsed.data).toEqual(s); // nothing added, dropped or changed
+    }
+  });
+
+  const base = () => sampleWrapped()[0]!;
+  type Mutate = (w: { record: Record<string, unknown>; datasetVersion: string }) => void;
+  const broken: [string, Mutate, string, RegExp][] = [
+    ['id not hex', (w) => (w.record.id = 'B024D3D9177721A3'), 'record.id', /16 lowercase hex/],
+    ['id too short', (w) => (w.record.id = 'abc'), 'record.id', /16 lowercase hex/],
+    ['repo without owner', (w) => (w.record.repo = 'vllm'), 'record.repo', /owner\/name/],
+    ['repo climbing out', (w) => (w.record.repo = 'owner/..'), 'record.repo', /owner\/name/],
+    ['slug with capitals and spaces', (w) => (w.record.slug = 'Bad Slug'), 'record.slug', /kebab/],
+    ['slug with a slash', (w) => (w.record.slug = 'a/b'), 'record.slug', /kebab/],
+    ['empty message', (w) => (w.record.errorMessage = '   '), 'record.errorMessage', /empty/],
+    ['pattern that does not compile', (w) => (w.record.messagePattern = 'unexpected (frame'), 'record.messagePattern', /does not compile/],
+    ['catastrophic pattern', (w) => (w.record.messagePattern = '^(\\w+\\s?)*$'), 'record.messagePattern', /catastrophic/],
+    ['unknown errorType', (w) => (w.record.errorType = 'crash'), 'record.errorType', /must be one of "exception"/],
+    ['httpStatus out of range', (w) => (w.record.httpStatus = 700), 'record.httpStatus', /at most 599/],
+    ['httpStatus not an integer', (w) => (w.record.httpStatus = 404.5), 'record.httpStatus', /integer/],
+    ['unknown severity', (w) => (w.record.severity = 'fatal'), 'record.severity', /must be one of "critical"/],
+    ['absolute filePath', (w) => (w.record.filePath = '/etc/passwd'), 'record.filePath', /relative/],
+    ['filePath with ..', (w) => (w.record.filePath = 'a/../../b.py'), 'record.filePath', /'\.\.'/],
+    ['lineNumber as a string', (w) => (w.record.lineNumber = '1588'), 'record.lineNumber', /must be a number; got the string "1588"/],
+    ['missing documentation', (w) => delete w.record.documentation, 'record.documentation', /is missing; expected string/],
+    ['solutions not a list', (w) => (w.record.solutions = 'restart'), 'record.solutions', /must be an array; got the string "restart"/],
+    ['empty solution', (w) => (w.record.solutions = ['ok', '']), 'record.solutions.1', /empty/],
+    ['unknown handlingStrategy', (w) => (w.record.handlingStrategy = 'ignore'), 'record.handlingStrategy', /must be one of "try-catch"/],
+    ['tag not kebab case', (w) => (w.record.tags = ['zmq', 'Protocol Mismatch']), 'record.tags.1', /kebab/],
+    ['short sha', (w) => (w.record.analyzedSha = 'c794754062'), 'record.analyzedSha', /40-character/],
+    ['analyzedAt not ISO', (w) => (w.record.analyzedAt = 'yesterday'), 'record.analyzedAt', /ISO-8601/],
+    ['schemaVersion 3', (w) => (w.record.schemaVersion = 3), 'record.schemaVersion', /unsupported schema version 3/],
+    ['unknown field (typo)', (w) => (w.record.solution = []), 'record.solution', /did you mean "solutions"/],
+    ['unknown wrapper field', (w) => ((w as Record<string, unknown>).version = 1), 'version', /not a field of the wrapper/],
+    ['datasetVersion missing', (w) => delete (w as Partial<typeof w>).datasetVersion, 'datasetVersion', /missing/],
+    ['excerpt one line short', (w) => (w.record.sourceCodeEnd = 1607), 'record.sourceCode', /has 37 lines, expected 38/],
+    ['lineNumber outside the excerpt', (w) => (w.record.lineNumber = 1500), 'record.lineNumber', /outside the excerpt's lines 1570-1606/],
+    ['excerpt without its span', (w) => (w.record.sourceCodeStart = null), 'record.sourceCodeStart', /is null but sourceCode is set/],
+    ['githubUrl javascript:', (w) => (w.record.githubUrl = 'javascript:alert(1)'), 'record.githubUrl', /https:\/\/github.com/],
+    ['githubUrl http:', (w) => (w.record.githubUrl = String(w.record.githubUrl).replace('https:', 'http:')), 'record.githubUrl', /https:\/\/github.com/],
+    ['githubUrl other host', (w) => (w.record.githubUrl = String(w.record.githubUrl).replace('github.com', 'gitlab.com')), 'record.githubUrl', /https:\/\/github.com/],
+    ['githubUrl other repo', (w) => (w.record.githubUrl = String(w.record.githubUrl).replace('vllm-project/vllm', 'evil/vllm')), 'record.githubUrl', /not vllm-project\/vllm/],
+    ['githubUrl other sha', (w) => (w.record.githubUrl = String(w.record.githubUrl).replace('c794754062', '0000000000')), 'record.githubUrl', /pinned to analyzedSha/],
+    ['githubUrl other file', (w) => (w.record.githubUrl = String(w.record.githubUrl).replace('moriio_connector.py', 'other.py')), 'record.githubUrl', /not filePath/],
+  ];
+
+  it.each(broken)('rejects %s, naming %s', (_name, mutate, field, message) => {
+    const w = base();
+    mutate(w);
+    const problems = problemsOf(w);
+    const hit = problems.find((p) => p.startsWith(`${field}: `));
+    expect(hit, `problems were:\n${problems.join('\n')}`).toBeDefined();
+    expect(hit).toMatch(message);
+  });
+
+  it('reports every problem of one record, not just the first', () => {
+    const w = base();
+    w.record.slug = 'Bad';
+    w.record.severity = 'fatal';
+    w.record.sourceCodeEnd = 1600;
+    w.record.githubUrl = 'data:text/html,x';
+    const fields = problemsOf(w).map((p) => p.split(':')[0]);
+    expect(fields).toEqual(expect.arrayContaining(['record.slug', 'record.severity', 'record.sourceCode', 'record.githubUrl']));
+  });
+
+  it('publishes a JSON Schema that describes the wrapper and every record field', () => {
+    const schema = errorRecordJsonSchema() as { properties: { record: { properties: Record<string, unknown>; additionalProperties: boolean } } };
+    expect(Object.keys(schema.properties.record.properties)).toContain('messagePattern');
+    expect(Object.keys(schema.properties.record.properties)).toHaveLength(31);
+    expect(schema.properties.record.additionalProperties).toBe(false);
+  });
+});
