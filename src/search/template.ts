@@ -18,7 +18,8 @@ const HOLE_PATTERNS: { re: RegExp; name: (m: RegExpExecArray) => string | null }
   // %(name)s (Python)
   { re: /%\(([A-Za-z_][\w.]*)\)[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]/y, name: (m) => m[1]! },
   // printf family: %s %d %5.2f %-10s %lu %zu %1$s, Go's %v %+v %#v %T %q %w
-  { re: /%(?:\d+\$)?[-#0 +']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGaAcspvTqwr]/y, name: () => null },
+  // (no space flag: "100% sure" is prose, not `% s`)
+  { re: /%(?:\d+\$)?[-#0+']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGaAcspvTqwr]/y, name: () => null },
 ];
 
 function cleanName(inner: string): string | null {
