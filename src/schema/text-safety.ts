@@ -31,7 +31,7 @@ const INVISIBLE_NAMES: Record<number, string> = {
 };
 
 /** Bidirectional controls: they reorder the text that follows them (the "Trojan Source" trick). */
-export const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export const codePoint = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 
