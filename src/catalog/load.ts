@@ -97,6 +97,8 @@ export function firstInvalidUtf8(bytes: Uint8Array): { at: number; length: numbe
  * on), and the field that holds it when the rest reads as JSON.
  */
 function badUtf8Problem(file: string, bytes: Uint8Array, firstLine: number): Problem {
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (utf16) return { file, line: firstLine, field: FILE_LEVEL, message: 'is UTF-16 encoded (it starts with a UTF-16 byte-order mark); save the file as UTF-8' };
   const { at, length } = firstInvalidUtf8(bytes) ?? { at: 0, length: 1 };
   let text = lenientUtf8.decode(bytes);
   let offset = lenientUtf8.decode(bytes.subarray(0, at)).length;
@@ -104,8 +106,6 @@ function badUtf8Problem(file: string, bytes: Uint8Array, firstLine: number): Pro
   const { line, column } = lineAndColumn(text, offset);
   const loc = locateJson(text, { offset });
   const hex = [...bytes.subarray(at, at + length)].map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`);
-  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (utf16) return { file, line: firstLine, field: FILE_LEVEL, message: 'is UTF-16 encoded (it starts with a UTF-16 byte-order mark); save the file as UTF-8' };
   return {
     file,
     line: firstLine + line - 1,
