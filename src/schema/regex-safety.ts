@@ -254,7 +254,7 @@ export function isSafeRegexSource(source: string): string | null {
   try {
     tree = new Parser(source).parse();
   } catch {
-    // Compiled by the engine but beyond this small parser: a pattern we cannot check is not run on pastes.
+    // Compiled by the engine but beyond this small parser: a pattern we cannot check is rejected, not trusted.
     return 'uses syntax the backtracking check cannot read; simplify the pattern';
   }
   const problem = findProblem(tree);
