@@ -65,6 +65,7 @@ const astro = spawnSync(process.execPath, [resolve('node_modules/astro/bin/astro
   },
 });
 if (astro.status !== 0) {
+  rmSync(stagingDir, { recursive: true, force: true });
   console.error(`\nThe render stage failed; ${displayPath(outDir)} is unchanged.`);
   process.exit(astro.status ?? 1);
 }
@@ -75,6 +76,12 @@ progress.stage('publish');
 const previous = `${outDir}.previous`;
 rmSync(previous, { recursive: true, force: true });
 if (existsSync(outDir)) renameSync(outDir, previous);
-renameSync(stagingDir, outDir);
+try {
+  renameSync(stagingDir, outDir);
+} catch (e) {
+  // Put the previous site back rather than leave no site at all.
+  if (existsSync(previous) && !existsSync(outDir)) renameSync(previous, outDir);
+  throw e;
+}
 rmSync(previous, { recursive: true, force: true });
 progress.done(displayPath(outDir));

@@ -4,11 +4,12 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { failureClassesFileSchema, type FailureClass } from '../schema/failure-class.ts';
+import { failureClassSchema, type FailureClass } from '../schema/failure-class.ts';
+import { locateJson } from './json-locate.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { catalogPath, displayPath, loadCatalogFiles } from './load.ts';
 import { FILE_LEVEL, formatReport, type Problem } from './problems.ts';
-import { validateEntries } from './validate.ts';
+import { describeIssue, validateEntries } from './validate.ts';
 
 export interface CatalogEntry {
   record: ErrorRecord;
@@ -28,6 +29,8 @@ export interface SkippedRecord {
 
 export interface Catalog {
   root: string;
+  /** The catalog files read, as shown in reports. */
+  files: string[];
   /** Valid records, ordered by repository then slug: the order of every listing and index. */
   entries: CatalogEntry[];
   byId: Map<string, CatalogEntry>;
@@ -49,29 +52,46 @@ export class CatalogError extends Error {
   }
 }
 
+/**
+ * The catalog's failure classes. Each class is checked on its own, so that one broken class does
+ * not make every record naming a sound one look wrong.
+ */
 function loadClasses(root: string, problems: Problem[]): FailureClass[] | undefined {
   const dir = existsSync(root) && statSync(root).isDirectory() ? root : null;
   const file = dir ? join(dir, 'classes.json') : null;
   if (!file || !existsSync(file)) return undefined;
   const shown = displayPath(file);
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
-  } catch (e) {
-    problems.push({ file: shown, line: 1, field: FILE_LEVEL, message: `malformed JSON: ${(e as Error).message}` });
+  const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  const loc = locateJson(text);
+  if (!loc.ok) {
+    problems.push({ file: shown, line: loc.line, field: FILE_LEVEL, message: `malformed JSON at column ${loc.column}: ${loc.message}` });
     return [];
   }
-  const parsed = failureClassesFileSchema.safeParse(value);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push({ file: shown, line: 1, field: issue.path.join('.') || FILE_LEVEL, message: issue.message });
+  const value: unknown = JSON.parse(text);
+  const lineOf = (path: string) => loc.lines.get(path) ?? loc.lines.get(path.split('.')[0]!) ?? 1;
+  if (!Array.isArray(value)) {
+    problems.push({ file: shown, line: 1, field: FILE_LEVEL, message: 'must be an array of failure classes [{"id", "title", "summary", "explanation"}, ...]' });
     return [];
   }
-  const seen = new Set<string>();
-  for (const [i, c] of parsed.data.entries()) {
-    if (seen.has(c.id)) problems.push({ file: shown, line: 1, field: `${i}.id`, message: `duplicates class id "${c.id}"` });
-    seen.add(c.id);
-  }
-  return parsed.data;
+  const classes: FailureClass[] = [];
+  const seen = new Map<string, number>();
+  value.forEach((item, i) => {
+    const parsed = failureClassSchema.safeParse(item);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        for (const d of describeIssue({ ...issue, path: [i, ...issue.path] }, value)) problems.push({ file: shown, line: lineOf(d.field), field: d.field, message: d.message });
+      }
+      return;
+    }
+    const first = seen.get(parsed.data.id);
+    if (first !== undefined) {
+      problems.push({ file: shown, line: lineOf(`${i}.id`), field: `${i}.id`, message: `duplicates class id "${parsed.data.id}" of class ${first}` });
+      return;
+    }
+    seen.set(parsed.data.id, i);
+    classes.push(parsed.data);
+  });
+  return classes;
 }
 
 export function loadCatalog(root: string = catalogPath()): Catalog {
@@ -93,12 +113,15 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
     const rec = (entry.value as { record?: { id?: unknown } } | null)?.record;
     return { file: entry.file, line: entry.line, id: typeof rec?.id === 'string' ? rec.id : null, problems, text: entry.text };
   });
-  // Unreadable lines and files are skipped records too: report them with their problems.
+  // Unreadable lines and files are skipped records too: report them with their problems. (A folder
+  // without catalog files is a problem, but not a record.)
   const placed = new Set(validation.problems);
-  for (const p of loaded.problems) if (!placed.has(p)) skipped.push({ file: p.file, line: p.line, id: null, problems: [p], text: '' });
+  const files = new Set(loaded.files);
+  for (const p of loaded.problems) if (!placed.has(p) && files.has(p.file)) skipped.push({ file: p.file, line: p.line, id: null, problems: [p], text: '' });
 
   return {
     root,
+    files: loaded.files,
     entries,
     byId: new Map(entries.map((e) => [e.record.id, e])),
     classes: classes ?? [],
@@ -114,7 +137,7 @@ function cmp(a: string, b: string): number {
 }
 
 export function catalogReport(c: Catalog): string {
-  return formatReport(c.problems, c.total, c.total - c.entries.length);
+  return formatReport(c.problems, c.total, c.total - c.entries.length, c.files.length);
 }
 
 let cached: Catalog | undefined;

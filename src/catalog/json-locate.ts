@@ -1,12 +1,38 @@
 /**
  * A strict JSON scanner that remembers where things are. `JSON.parse` is used for speed on the
  * happy path; this runs only when a file needs a report: to name the line and column of a syntax
- * error, and the line of each field so that a problem in a `.json` file points at its field.
+ * error, the line of each field so that a problem in a `.json` file points at its field, the keys
+ * an object gives twice (JSON.parse keeps the last one silently), and which field holds a given offset.
  */
 
+export interface DuplicateKey {
+  /** Dotted path of the key given twice, e.g. `record.id`. */
+  path: string;
+  line: number;
+  firstLine: number;
+}
+
 export type JsonLocation =
-  | { ok: true; /** dotted path (`record.tags.2`) -> 1-based line of its key or array element */ lines: Map<string, number> }
+  | {
+      ok: true;
+      /** dotted path (`record.tags.2`) -> 1-based line of its key or array element */
+      lines: Map<string, number>;
+      duplicates: DuplicateKey[];
+      /** The path of the key or string value that holds `options.offset`, if any. */
+      pathAt?: string;
+    }
   | { ok: false; line: number; column: number; message: string };
+
+/** 1-based line and column of a character offset. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
 
 class JsonSyntaxError extends Error {
   constructor(
@@ -17,8 +43,11 @@ class JsonSyntaxError extends Error {
   }
 }
 
-export function locateJson(text: string): JsonLocation {
+export function locateJson(text: string, options: { offset?: number } = {}): JsonLocation {
   const lines = new Map<string, number>();
+  const duplicates: DuplicateKey[] = [];
+  let pathAt: string | undefined;
+  const holds = (start: number, end: number) => options.offset !== undefined && options.offset >= start && options.offset < end;
   let pos = 0;
   // Line starts, for offset -> line/column.
   const lineStarts = [0];
@@ -76,12 +105,16 @@ export function locateJson(text: string): JsonLocation {
         pos++;
         return;
       }
+      const keys = new Set<string>();
       for (;;) {
         ws();
         if (text[pos] !== '"') fail(`expected a property name in double quotes, found ${describe(pos)}`);
         const keyAt = pos;
         const key = string();
         const child = path ? `${path}.${key}` : key;
+        if (holds(keyAt, pos)) pathAt = child;
+        if (keys.has(key)) duplicates.push({ path: child, line: lineOf(keyAt), firstLine: lines.get(child) ?? lineOf(keyAt) });
+        keys.add(key);
         if (!lines.has(child)) lines.set(child, lineOf(keyAt));
         ws();
         if (text[pos] !== ':') fail(`expected ':' after property name, found ${describe(pos)}`);
@@ -124,7 +157,9 @@ export function locateJson(text: string): JsonLocation {
       }
     }
     if (c === '"') {
+      const start = pos;
       string();
+      if (holds(start, pos)) pathAt = path;
       return;
     }
     const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(pos, pos + 400));
@@ -135,11 +170,29 @@ export function locateJson(text: string): JsonLocation {
     value('');
     ws();
     if (pos < text.length) fail(`unexpected ${describe(pos)} after the end of the JSON value`);
-    return { ok: true, lines };
+    return { ok: true, lines, duplicates, pathAt };
   } catch (e) {
     if (e instanceof RangeError) e = new JsonSyntaxError('nested too deeply to read', pos);
     if (!(e instanceof JsonSyntaxError)) throw e;
     const line = lineOf(e.offset);
     return { ok: false, line, column: e.offset - lineStarts[line - 1]! + 1, message: e.message };
   }
+}
+
+function countKeys(v: unknown): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + countKeys(x), 0);
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  for (const x of Object.values(v)) n += 1 + countKeys(x);
+  return n;
+}
+
+/**
+ * Cheap test before the full scan: every key in the text ends in `"` then `:`, so when the parsed
+ * value has as many keys as the text has `":` sequences, no key can have been given twice.
+ */
+export function mayHaveDuplicateKeys(text: string, value: unknown): boolean {
+  let marks = 0;
+  for (const _ of text.matchAll(/"\s*:/g)) marks++;
+  return marks !== countKeys(value);
 }

@@ -4,7 +4,7 @@
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { locateJson } from './json-locate.ts';
+import { lineAndColumn, locateJson } from './json-locate.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 
 /** Files at the root of a catalog folder that are not records. */
@@ -56,6 +56,7 @@ function listCatalogFiles(root: string): string[] {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const BOM = '\uFEFF';
 
 function decode(bytes: Uint8Array): string | null {
@@ -66,23 +67,68 @@ function decode(bytes: Uint8Array): string | null {
   }
 }
 
-/** Line (1-based) of the first byte sequence that is not UTF-8. */
-function firstBadUtf8Line(bytes: Uint8Array): number {
-  const lenient = new TextDecoder('utf-8').decode(bytes);
-  const at = lenient.indexOf('\uFFFD');
-  let line = 1;
-  for (let i = 0; i < at; i++) if (lenient.charCodeAt(i) === 10) line++;
-  return line;
+/** The first byte sequence that is not a well-formed UTF-8 character (offset and length), or null. */
+export function firstInvalidUtf8(bytes: Uint8Array): { at: number; length: number } | null {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // Lead byte -> length and the allowed range of the second byte (no overlongs, surrogates or > U+10FFFF).
+    let n: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) n = 2;
+    else if (b >= 0xe0 && b <= 0xef) [n, lo, hi] = [3, b === 0xe0 ? 0xa0 : 0x80, b === 0xed ? 0x9f : 0xbf];
+    else if (b >= 0xf0 && b <= 0xf4) [n, lo, hi] = [4, b === 0xf0 ? 0x90 : 0x80, b === 0xf4 ? 0x8f : 0xbf];
+    else return { at: i, length: 1 };
+    for (let k = 1; k < n; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return { at: i, length: k };
+    }
+    i += n;
+  }
+  return null;
 }
 
-function syntaxProblem(file: string, lineBase: number, text: string): Problem {
+/**
+ * Where the first bad byte is: line and column in the text (`firstLine` is the line the bytes start
+ * on), and the field that holds it when the rest reads as JSON.
+ */
+function badUtf8Problem(file: string, bytes: Uint8Array, firstLine: number): Problem {
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (utf16) return { file, line: firstLine, field: FILE_LEVEL, message: 'is UTF-16 encoded (it starts with a UTF-16 byte-order mark); save the file as UTF-8' };
+  const { at, length } = firstInvalidUtf8(bytes) ?? { at: 0, length: 1 };
+  let text = lenientUtf8.decode(bytes);
+  let offset = lenientUtf8.decode(bytes.subarray(0, at)).length;
+  if (text.startsWith(BOM)) [text, offset] = [text.slice(1), offset - 1];
+  const { line, column } = lineAndColumn(text, offset);
+  const loc = locateJson(text, { offset });
+  const hex = [...bytes.subarray(at, at + length)].map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`);
+  return {
+    file,
+    line: firstLine + line - 1,
+    field: loc.ok && loc.pathAt ? loc.pathAt : FILE_LEVEL,
+    message: `is not valid UTF-8: ${length === 1 ? 'the byte' : 'the bytes'} ${hex.join(' ')} at column ${column} ${length === 1 ? 'is' : 'are'} not a UTF-8 character; save the file as UTF-8`,
+  };
+}
+
+/** Hints for the mistakes that put a JSON Lines file out of step with its records. */
+function jsonlHint(message: string): string {
+  if (message.startsWith('unexpected "{" after the end')) return '; two records on one line? Put each on its own line';
+  if (message === 'unterminated string') return '; a raw line break inside a value splits the record over two lines: write it as \\n';
+  return '';
+}
+
+function syntaxProblem(file: string, lineBase: number, text: string, isJsonl = false): Problem {
   const loc = locateJson(text);
   if (loc.ok) return { file, line: lineBase, field: FILE_LEVEL, message: 'is not valid JSON' };
   return {
     file,
     line: lineBase + loc.line - 1,
     field: FILE_LEVEL,
-    message: `malformed JSON at column ${loc.column}: ${loc.message}`,
+    message: `malformed JSON at column ${loc.column}: ${loc.message}${isJsonl ? jsonlHint(loc.message) : ''}`,
   };
 }
 
@@ -113,7 +159,7 @@ export function loadCatalogFiles(root: string): LoadResult {
     else {
       const decoded = decode(bytes);
       if (decoded === null) {
-        fileProblem(firstBadUtf8Line(bytes), 'is not valid UTF-8 (first bad byte sequence on this line); save the file as UTF-8');
+        result.problems.push(badUtf8Problem(file, bytes, 1));
         result.unreadable++;
         continue;
       }
@@ -133,7 +179,25 @@ export function loadCatalogFiles(root: string): LoadResult {
   return result;
 }
 
+/** A `.jsonl` file that is one pretty-printed JSON value: one problem, not one per line. */
+function prettyPrintedJsonl(bytes: Buffer): number | null {
+  const text = decode(bytes);
+  if (text === null || !/^\uFEFF?\s*[[{]\s*\r?\n/.test(text)) return null;
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return null;
+  }
+  return text.trimEnd().split('\n').length;
+}
+
 function loadJsonl(bytes: Buffer, file: string, result: LoadResult, fileProblem: (line: number, message: string) => void): void {
+  const prettyLines = prettyPrintedJsonl(bytes);
+  if (prettyLines !== null) {
+    fileProblem(1, `holds one JSON value spread over ${prettyLines} lines; a .jsonl file needs each wrapped record on a single line (or name the file .json)`);
+    result.unreadable++;
+    return;
+  }
   let start = 0;
   for (let line = 1; start <= bytes.length; line++) {
     let end = bytes.indexOf(0x0a, start);
@@ -141,14 +205,23 @@ function loadJsonl(bytes: Buffer, file: string, result: LoadResult, fileProblem:
     let slice = bytes.subarray(start, end);
     start = end + 1;
     if (slice.length > 0 && slice[slice.length - 1] === 0x0d) slice = slice.subarray(0, slice.length - 1); // CRLF
-    if (line === 1 && slice[0] === 0xef && slice[1] === 0xbb && slice[2] === 0xbf) slice = slice.subarray(3); // BOM
+    if (slice[0] === 0xef && slice[1] === 0xbb && slice[2] === 0xbf) {
+      // A byte-order mark starts the file (RFC 8259 lets readers ignore it); anywhere else it is a
+      // leftover of files joined together, and JSON.parse would reject the line with a puzzling error.
+      if (line === 1) slice = slice.subarray(3);
+      else {
+        fileProblem(line, 'starts with a byte-order mark (U+FEFF), which belongs only at the start of a file; was another file appended here? Remove it');
+        result.unreadable++;
+        continue;
+      }
+    }
     if (slice.every((b) => b === 0x20 || b === 0x09)) {
       if (end === bytes.length) break;
       continue; // blank lines separate nothing and hold nothing
     }
     const text = decode(slice);
     if (text === null) {
-      fileProblem(line, 'is not valid UTF-8; save the file as UTF-8');
+      result.problems.push(badUtf8Problem(file, slice, line));
       result.unreadable++;
       continue;
     }
@@ -156,8 +229,8 @@ function loadJsonl(bytes: Buffer, file: string, result: LoadResult, fileProblem:
     try {
       value = JSON.parse(text);
     } catch {
-      const p = syntaxProblem(file, line, text);
       const truncated = end === bytes.length && !text.trimEnd().endsWith('}');
+      const p = syntaxProblem(file, line, text, !truncated);
       result.problems.push(truncated ? { ...p, message: `${p.message} (the last line looks cut short)` } : p);
       result.unreadable++;
       continue;

@@ -20,7 +20,9 @@ export function compareProblems(a: Problem, b: Problem): number {
   return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0);
 }
 
-export function formatReport(problems: Problem[], recordCount: number, invalidCount: number): string {
+export function formatReport(problems: Problem[], recordCount: number, invalidCount: number, fileCount?: number): string {
+  const records = `${recordCount} record${recordCount === 1 ? '' : 's'}`;
+  if (problems.length === 0) return `No problems in ${records}${fileCount === undefined ? '' : ` (${fileCount} file${fileCount === 1 ? '' : 's'})`}.`;
   const sorted = [...problems].sort(compareProblems);
   const files = new Set(problems.map((p) => p.file)).size;
   const lines = sorted.map(formatProblem);

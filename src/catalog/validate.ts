@@ -7,7 +7,7 @@ import type { z } from 'astro/zod';
 import { SCHEMA_VERSION, wrappedRecordSchema, type ErrorRecord, type WrappedRecord } from '../schema/record.ts';
 import { githubUrlProblems, recordProblems, sourceSpanProblems, type FieldProblem } from '../schema/record-checks.ts';
 import { RESERVED_OWNERS } from '../lib/urls.ts';
-import { locateJson } from './json-locate.ts';
+import { locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
 import type { RawEntry } from './load.ts';
 import type { Problem } from './problems.ts';
 
@@ -78,7 +78,7 @@ function valueAt(root: unknown, path: PropertyKey[]): unknown {
 }
 
 /** One zod issue -> (field path, sentence). Unknown keys become one problem per key. */
-function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field: string; message: string }[] {
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field: string; message: string }[] {
   const field = issue.path.map(String).join('.');
   switch (issue.code) {
     case 'unrecognized_keys':
@@ -96,7 +96,8 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field: string
     }
     case 'invalid_value':
       if (valueAt(input, issue.path) === undefined) {
-        return [{ field, message: `is missing; expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` }];
+        const expected = issue.values.map((v) => JSON.stringify(v));
+        return [{ field, message: `is missing; expected ${expected.length === 1 ? expected[0] : `one of ${expected.join(', ')}`}` }];
       }
       if (issue.values.length === 1 && field.endsWith('schemaVersion')) return [{ field, message: issue.message }];
       return [{ field, message: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${describeValue(valueAt(input, issue.path))}` }];
@@ -138,8 +139,8 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
     }
     return entry.line;
   };
-  const add = (entry: RawEntry, field: string, message: string) => {
-    const p: Problem = { file: entry.file, line: lineOf(entry, field), field, message };
+  const add = (entry: RawEntry, field: string, message: string, line = lineOf(entry, field)) => {
+    const p: Problem = { file: entry.file, line, field, message };
     let list = perEntry.get(entry);
     if (!list) perEntry.set(entry, (list = []));
     list.push(p);
@@ -148,13 +149,28 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
   const candidates: ValidEntry[] = [];
   for (const entry of entries) {
     const v = entry.value;
+    if (Array.isArray(v) && !entry.isJsonl) {
+      add(entry, '(record)', `must be one wrapped record {"record": {...}, "datasetVersion": "..."}; got an array of ${v.length} items. Put several records in a .jsonl file, one per line`);
+      continue;
+    }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       add(entry, '(record)', `must be a wrapped record {"record": {...}, "datasetVersion": "..."}; got ${describeValue(v)}`);
       continue;
     }
+    // JSON.parse keeps the last of two equal keys without a word: the page would show one value, a reviewer may read the other.
+    if (mayHaveDuplicateKeys(entry.text, v)) {
+      const loc = locateJson(entry.text);
+      for (const d of loc.ok ? loc.duplicates : []) {
+        const message = `is given twice${entry.isJsonl ? '' : ` (first on line ${d.firstLine})`}; JSON keeps only the last value, so one of them would silently vanish`;
+        add(entry, d.path, message, entry.isJsonl ? entry.line : d.line);
+      }
+    }
     const obj = v as Record<string, unknown>;
     if (!('record' in obj)) {
-      add(entry, 'record', 'is missing: the wrapper must be {"record": {...}, "datasetVersion": "..."}');
+      const bare = 'id' in obj && 'errorMessage' in obj;
+      add(entry, 'record', bare
+        ? 'is missing: this is a bare record; wrap it as {"record": {...}, "datasetVersion": "..."}'
+        : 'is missing: the wrapper must be {"record": {...}, "datasetVersion": "..."}');
       continue;
     }
     // A record of another schema version would fail field by field; say the one thing that matters.

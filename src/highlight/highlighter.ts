@@ -12,6 +12,7 @@ import {
   type HighlighterGeneric,
   type ThemedToken,
 } from 'shiki';
+import { BIDI_CONTROLS, characterName, codePoint } from '../schema/text-safety.ts';
 import { PLAIN_TEXT } from './languages.ts';
 
 const THEME = 'errdex';
@@ -55,6 +56,18 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 
+/**
+ * Code text as HTML. Each bidirectional control is kept (copying the code copies it) but wrapped in
+ * an isolated, labelled span: it can no longer reorder what follows ("Trojan Source"), and the
+ * reader sees that it is there.
+ */
+export function escapeCode(s: string): string {
+  return escapeHtml(s).replace(BIDI_CONTROLS, (c) => {
+    const cp = codePoint(c.charCodeAt(0));
+    return `<span class="bidi-control" title="${cp} ${characterName(c.charCodeAt(0)) ?? ''}" data-cp="${cp}">${c}</span>`;
+  });
+}
+
 /** Lines of tokens; plain text (unknown language) is one token per line. */
 export async function tokenize(code: string, lang: string): Promise<ThemedToken[][]> {
   const h = await getHighlighter();
@@ -78,7 +91,7 @@ function lineHtml(tokens: ThemedToken[]): string {
   let html = '';
   for (const t of tokens) {
     const cls = t.color ? TOKEN_CLASS[t.color] : undefined;
-    html += cls ? `<span class="${cls}">${escapeHtml(t.content)}</span>` : escapeHtml(t.content);
+    html += cls ? `<span class="${cls}">${escapeCode(t.content)}</span>` : escapeCode(t.content);
   }
   return html;
 }

@@ -56,19 +56,34 @@ export function encodeRepoPath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
+const PERMALINK_FORM = 'https://github.com/{repo}/blob/{analyzedSha}/{filePath}';
+
+/**
+ * What is wrong with a githubUrl on its own, whatever the other fields say: not a URL, or not an
+ * https://github.com/ one (`javascript:`, `data:`, `http:`, another host, credentials).
+ */
+export function githubUrlShapeProblem(githubUrl: string): string | null {
+  if (githubUrl === '') return `must not be empty; expected ${PERMALINK_FORM}`;
+  // The URL parser silently drops tabs and line breaks and trims spaces; the page would link the raw string.
+  if (/[\s\u0000-\u001f\u007f]/.test(githubUrl)) return `contains white space or a control character; expected ${PERMALINK_FORM}`;
+  let url: URL;
+  try {
+    url = new URL(githubUrl);
+  } catch {
+    return `is not a URL; expected ${PERMALINK_FORM}`;
+  }
+  if (url.protocol !== 'https:' || url.hostname !== 'github.com' || url.username || url.password || url.port) {
+    return `must be an https://github.com/ URL; got ${JSON.stringify(truncate(githubUrl))}`;
+  }
+  return null;
+}
+
 /** The permalink errdex expects: https://github.com/{repo}/blob/{sha}/{path}, optionally #Ln or #Ln-Lm. */
 export function githubUrlProblems(r: ErrorRecord): FieldProblem[] {
   const expectedBase = `https://github.com/${r.repo}/blob/${r.analyzedSha}/`;
-  const want = `${expectedBase}${encodeRepoPath(r.filePath)}`;
-  let url: URL;
-  try {
-    url = new URL(r.githubUrl);
-  } catch {
-    return [{ field: 'githubUrl', message: `is not a URL; expected ${want}` }];
-  }
-  if (url.protocol !== 'https:' || url.hostname !== 'github.com' || url.username || url.password || url.port) {
-    return [{ field: 'githubUrl', message: `must be an https://github.com/ URL; got ${JSON.stringify(truncate(r.githubUrl))}` }];
-  }
+  const shape = githubUrlShapeProblem(r.githubUrl);
+  if (shape) return [{ field: 'githubUrl', message: shape }];
+  const url = new URL(r.githubUrl);
   const parts = url.pathname.split('/');
   // ['', owner, name, 'blob', sha, ...path]
   const [, owner, name, blob, sha, ...pathParts] = parts;

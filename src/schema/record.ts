@@ -7,6 +7,8 @@
  */
 import { z } from 'astro/zod';
 import { isSafeRegexSource } from './regex-safety.ts';
+import { countLines, githubUrlShapeProblem } from './record-checks.ts';
+import { textProblem, type TextKind } from './text-safety.ts';
 
 export const SCHEMA_VERSION = 2;
 
@@ -23,18 +25,29 @@ export const LIMITS = {
   filePath: 1_000,
 } as const;
 
-const nonBlank = (max: number) =>
+/** Rejects characters that break HTML or mislead the reader (see text-safety.ts). */
+const safeCharacters = (kind: TextKind) => (s: string, ctx: z.RefinementCtx) => {
+  const problem = textProblem(s, kind);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+};
+
+const tooLong = (max: number) => ({ error: (iss: { input?: unknown }) => `is ${String((iss.input as string).length)} characters long; the limit is ${max}` });
+
+const nonBlank = (max: number, kind: TextKind = 'text') =>
   z
     .string()
-    .max(max, { error: (iss) => `is ${String((iss.input as string).length)} characters long; the limit is ${max}` })
-    .refine((s) => s.trim().length > 0, { error: 'must not be empty or only white space' });
+    .max(max, tooLong(max))
+    .refine((s) => s.trim().length > 0, { error: 'must not be empty or only white space' })
+    .superRefine(safeCharacters(kind));
 
 const code = z
   .string()
-  .max(LIMITS.code, { error: `is longer than ${LIMITS.code} characters` })
-  .refine((s) => s.split('\n').length <= LIMITS.codeLines, {
-    error: (iss) => `has ${String((iss.input as string).split('\n').length)} lines; the limit is ${LIMITS.codeLines}`,
-  });
+  .max(LIMITS.code, tooLong(LIMITS.code))
+  .refine((s) => s.trim().length > 0, { error: 'must not be empty or only white space; use null when there is no code' })
+  .refine((s) => countLines(s) <= LIMITS.codeLines, {
+    error: (iss) => `has ${String(countLines(iss.input as string))} lines; the limit is ${LIMITS.codeLines}`,
+  })
+  .superRefine(safeCharacters('text'));
 
 const nullableCode = code.nullable();
 
@@ -50,7 +63,8 @@ const HEX40 = /^[0-9a-f]{40}$/;
 export function filePathProblem(path: string): string | null {
   if (path.length === 0) return 'must not be empty';
   if (path.length > LIMITS.filePath) return `is longer than ${LIMITS.filePath} characters`;
-  if (/[\u0000-\u001f\u007f]/.test(path)) return 'contains a control character (NUL, newline, ...)';
+  const characters = textProblem(path, 'label');
+  if (characters) return characters;
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return 'must be relative to the repository root, not absolute';
   if (path.includes('\\')) return "must use '/' as separator, not '\\'";
   if (/%[0-9A-Fa-f]{2}/.test(path)) return 'must not be percent-encoded (write the path as it is in the repository)';
@@ -70,16 +84,16 @@ export const errorRecordSchema = z
     repo: z.string().regex(REPO, { error: 'must be "owner/name" as on GitHub, e.g. "vllm-project/vllm"' }),
     slug: z
       .string()
-      .max(LIMITS.slug, { error: `is longer than ${LIMITS.slug} characters` })
+      .max(LIMITS.slug, tooLong(LIMITS.slug))
       .regex(SLUG, { error: 'must be lowercase kebab case (a-z, 0-9 and single hyphens), e.g. "unexpected-frame-b024d3"' }),
-    errorCode: nonBlank(200).nullable(),
+    errorCode: nonBlank(200, 'label').nullable(),
     errorMessage: nonBlank(LIMITS.message),
     messagePattern: nonBlank(LIMITS.message).superRefine((source, ctx) => {
       const problem = isSafeRegexSource(source);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
     errorType: z.enum(errorTypes),
-    errorClass: nonBlank(200).nullable(),
+    errorClass: nonBlank(200, 'label').nullable(),
     httpStatus: z.int().min(100).max(599).nullable(),
     severity: z.enum(severities),
     filePath: z.string().superRefine((path, ctx) => {
@@ -90,7 +104,13 @@ export const errorRecordSchema = z
     sourceCode: nullableCode,
     sourceCodeStart: z.int().positive().nullable(),
     sourceCodeEnd: z.int().positive().nullable(),
-    githubUrl: z.string().max(2_000),
+    githubUrl: z
+      .string()
+      .max(2_000, tooLong(2_000))
+      .superRefine((url, ctx) => {
+        const problem = githubUrlShapeProblem(url);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
     documentation: nonBlank(LIMITS.prose),
     triggerScenarios: nonBlank(LIMITS.prose),
     commonSituations: nonBlank(LIMITS.prose),

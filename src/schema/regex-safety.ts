@@ -105,6 +105,8 @@ class Parser {
     if (!quant) return atom;
     const node: Node = { ...atom, quant, text: this.src.slice(start, this.pos) };
     if (quant.max === Infinity && atom.first.any) node.wildcards = atom.wildcards + 1;
+    // `(.*,){20}` is twenty wildcards in a row: a bounded repetition multiplies what it repeats.
+    else if (quant.max > 1) node.wildcards = atom.wildcards * quant.max;
     return node;
   }
 
@@ -216,6 +218,9 @@ function findProblem(node: Node): string | null {
     if (node.innerUnbounded && node.quant.max === Infinity) {
       return `nested quantifier in ${JSON.stringify(node.text)}: a repeated group that contains a repetition can backtrack catastrophically; make the inner part match one way only`;
     }
+    if (node.innerUnbounded && node.quant.max > MAX_WILDCARDS) {
+      return `nested quantifier in ${JSON.stringify(node.text)}: a group that contains a repetition, repeated up to ${node.quant.max} times, can backtrack catastrophically; make the inner part match one way only`;
+    }
     const inner = node.children[0]?.kind === 'alt' ? node.children[0] : node.kind === 'alt' ? node : null;
     if (inner && node.quant.max === Infinity) {
       const branches = inner.children;
@@ -249,7 +254,8 @@ export function isSafeRegexSource(source: string): string | null {
   try {
     tree = new Parser(source).parse();
   } catch {
-    return null; // compiled by the engine but beyond our small parser: nothing shape-related to report
+    // Compiled by the engine but beyond this small parser: a pattern we cannot check is rejected, not trusted.
+    return 'uses syntax the backtracking check cannot read; simplify the pattern';
   }
   const problem = findProblem(tree);
   if (problem) return `is prone to catastrophic backtracking: ${problem}`;

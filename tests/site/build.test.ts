@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, buildSite, listFiles, readText, type BuiltSite } from './support.ts';
+import { FIXTURES, buildSite, hashTree, listFiles, readText, type BuiltSite } from './support.ts';
 
 const pages = [
   { id: 'b024d3d9177721a3', path: 'vllm-project/vllm/unexpected-frame-received-frame-b024d3', start: 1570, end: 1606, mark: 1588 },
@@ -88,7 +89,7 @@ describe('a broken catalog', () => {
     const dist = join(mkdtempSync(join(tmpdir(), 'errdex-dist-')), 'dist');
     const first = buildSite('unused', join(FIXTURES, 'basic'), { dist });
     expect(first.status).toBe(0);
-    const before = listFiles(dist);
+    const before = hashTree(dist);
 
     const run = buildSite('unused', catalog, { dist });
     expect(run.status).toBe(1);
@@ -103,7 +104,51 @@ describe('a broken catalog', () => {
       ]),
     );
     expect(run.stderr).toMatch(/^5 problems in 3 of 6 records \(1 file\)\.$/m);
-    expect(listFiles(dist)).toEqual(before);
+    expect(hashTree(dist)).toEqual(before); // every byte of every file
+    expect(existsSync(`${dist}.staging`)).toBe(false);
+  });
+
+  it('a failure in the render stage leaves the previous dist/ byte-identical and no staging folder behind', () => {
+    const dist = join(mkdtempSync(join(tmpdir(), 'errdex-dist-')), 'dist');
+    expect(buildSite('unused', join(FIXTURES, 'basic'), { dist }).status).toBe(0);
+    const before = hashTree(dist);
+    // A valid catalog, but a site URL Astro rejects: validation passes, rendering fails.
+    const run = buildSite('unused', join(FIXTURES, 'hostile'), { dist, env: { ERRDEX_SITE_URL: 'not a url' } });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('The render stage failed');
+    expect(hashTree(dist)).toEqual(before);
+    expect(existsSync(`${dist}.staging`)).toBe(false);
+  });
+
+  it('a build killed while rendering (out of memory, power cut) leaves the previous dist/ byte-identical', async () => {
+    const dist = join(mkdtempSync(join(tmpdir(), 'errdex-dist-')), 'dist');
+    expect(buildSite('unused', join(FIXTURES, 'basic'), { dist }).status).toBe(0);
+    const before = hashTree(dist);
+    const child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], {
+      env: { ...process.env, ERRDEX_DATA: join(FIXTURES, 'hostile'), ERRDEX_DIST: dist },
+      stdio: 'ignore',
+      detached: true, // its own process group, so the kill reaches Astro too
+    });
+    const exited = new Promise<void>((done) => child.on('exit', () => done()));
+    // Kill as soon as Astro has started writing the staging folder.
+    const staging = `${dist}.staging`;
+    await expect.poll(() => existsSync(staging) && readdirSync(staging).length > 0, { timeout: 60_000, interval: 10 }).toBe(true);
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+    expect(hashTree(dist)).toEqual(before);
+  });
+
+  it('builds the same catalog twice into byte-identical output', () => {
+    const catalog = mkdtempSync(join(tmpdir(), 'errdex-twice-'));
+    cpSync(join(FIXTURES, 'basic'), join(catalog, 'basic'), { recursive: true });
+    cpSync(join(FIXTURES, 'hostile'), join(catalog, 'hostile'), { recursive: true });
+    const one = buildSite('twice-1', catalog);
+    const two = buildSite('twice-2', catalog);
+    expect(one.status, one.stderr).toBe(0);
+    expect(two.status, two.stderr).toBe(0);
+    const a = hashTree(one.dist);
+    expect(a.size).toBeGreaterThan(10);
+    expect(hashTree(two.dist)).toEqual(a);
   });
 
   it('builds the valid records with --skip-invalid and writes every skipped record with its reasons', () => {

@@ -1,5 +1,6 @@
 /** Fixture sites for the site tests: build a catalog with the real build script, serve it, open it in Chromium. */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
@@ -39,3 +40,8 @@ export function listFiles(dir: string): string[] {
 }
 
 export const readText = (path: string): string => readFileSync(path, 'utf8');
+
+/** Every file below a folder with the SHA-256 of its bytes: equal trees give equal maps. */
+export function hashTree(dir: string): Map<string, string> {
+  return new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+}
