@@ -14,18 +14,17 @@ describe('isSafeRegexSource', () => {
     expect(isSafeRegexSource(source)).toBeNull();
   });
 
-  it.each([
+  it.each<[string, RegExp]>([
     ['(a+)+$', /nested quantifier/],
     ['^(\\w+\\s?)*$', /nested quantifier/],
-    ['(.*a){12}', null],
+    ['(.*a){12}', /catastrophic|nested/],
     ['(a|a)*b', /repeated alternation/],
     ['(a|ab)+c', /repeated alternation/],
     ['(\\d+|\\w+)*x', /nested quantifier|repeated alternation/],
     ['.*.*.*.*.*.*.*.*.*=', /unbounded wildcards/],
   ])('flags %s', (source, message) => {
     const problem = isSafeRegexSource(source);
-    if (message === null) expect(problem).toBeNull();
-    else expect(problem).toMatch(message);
+    expect(problem).toMatch(message);
   });
 
   it('reports a pattern that does not compile', () => {

@@ -66,8 +66,8 @@ describe('the validator report', () => {
       'broken.json:4  (file)  malformed JSON at column 5: expected \',\' or \'}\' after a property value, found "\\""',
       'empty.json:1  (file)  is empty; expected a wrapped record {"record": {...}, "datasetVersion": "..."}',
       'lines.jsonl:2  (file)  malformed JSON at column 12: expected a value, found end of input',
-      'lines.jsonl:3  (file)  is not valid UTF-8; save the file as UTF-8',
-      'nowrapper.json:1  record  is missing: the wrapper must be {"record": {...}, "datasetVersion": "..."}',
+      'lines.jsonl:3  (file)  is not valid UTF-8: the byte 0xFF at column 2 is not a UTF-8 character; save the file as UTF-8',
+      'nowrapper.json:1  record  is missing: this is a bare record; wrap it as {"record": {...}, "datasetVersion": "..."}',
     ]);
     expect(catalog.total).toBe(6); // 1 valid; empty, broken, 2 bad lines, no wrapper
     expect(catalog.entries).toHaveLength(1);
