@@ -2,12 +2,11 @@
  * The Catalog: the valid records, loaded once per process. Pages, endpoints and scripts all read it
  * from here; nothing else opens catalog files.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { failureClassesFileSchema, type FailureClass } from '../schema/failure-class.ts';
+import type { FailureClass } from '../schema/failure-class.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import { catalogPath, displayPath, loadCatalogFiles } from './load.ts';
-import { FILE_LEVEL, formatReport, type Problem } from './problems.ts';
+import { loadClasses } from './classes.ts';
+import { catalogPath, loadCatalogFiles } from './load.ts';
+import { formatReport, type Problem } from './problems.ts';
 import { validateEntries } from './validate.ts';
 
 export interface CatalogEntry {
@@ -49,36 +48,11 @@ export class CatalogError extends Error {
   }
 }
 
-function loadClasses(root: string, problems: Problem[]): FailureClass[] | undefined {
-  const dir = existsSync(root) && statSync(root).isDirectory() ? root : null;
-  const file = dir ? join(dir, 'classes.json') : null;
-  if (!file || !existsSync(file)) return undefined;
-  const shown = displayPath(file);
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
-  } catch (e) {
-    problems.push({ file: shown, line: 1, field: FILE_LEVEL, message: `malformed JSON: ${(e as Error).message}` });
-    return [];
-  }
-  const parsed = failureClassesFileSchema.safeParse(value);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push({ file: shown, line: 1, field: issue.path.join('.') || FILE_LEVEL, message: issue.message });
-    return [];
-  }
-  const seen = new Set<string>();
-  for (const [i, c] of parsed.data.entries()) {
-    if (seen.has(c.id)) problems.push({ file: shown, line: 1, field: `${i}.id`, message: `duplicates class id "${c.id}"` });
-    seen.add(c.id);
-  }
-  return parsed.data;
-}
-
 export function loadCatalog(root: string = catalogPath()): Catalog {
   const loaded = loadCatalogFiles(root);
   const problems = [...loaded.problems];
   const classes = loadClasses(root, problems);
-  const validation = validateEntries(loaded.entries, { classIds: classes ? new Set(classes.map((c) => c.id)) : undefined });
+  const validation = validateEntries(loaded.entries, { classIds: new Set(classes.classes.map((c) => c.id)), classesFile: classes.file });
   problems.push(...validation.problems);
 
   const entries: CatalogEntry[] = validation.valid.map((v) => ({
@@ -101,7 +75,7 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
     root,
     entries,
     byId: new Map(entries.map((e) => [e.record.id, e])),
-    classes: classes ?? [],
+    classes: classes.classes,
     datasetVersion: entries.reduce((v, e) => (e.datasetVersion > v ? e.datasetVersion : v), ''),
     problems,
     skipped,
