@@ -1,0 +1,230 @@
+/**
+ * Related errors, computed once per build from real relatedness, never filler.
+ *
+ * Signals, each from an inverted index:
+ *  - the same file (more when the lines are near each other), the same directory;
+ *  - the same failure class (`backgroundTag`);
+ *  - shared tags, weighted by how rare they are (inverse document frequency);
+ *  - similar wording: cosine similarity of the message templates' literal words, IDF-weighted;
+ *  - the same repository, as a small bonus and the first tie-break.
+ * A candidate must reach MIN_SCORE: a shared common tag or the same repository alone never does.
+ *
+ * Cost is about linear: every index list is in (repo, file, line) order, and a list longer than
+ * WINDOW contributes only the WINDOW entries around the record (its neighbours in the code), so
+ * each record looks at a bounded number of candidates whatever the catalog's size.
+ */
+import type { ErrorRecord } from '../../schema/record.ts';
+import { parseTemplate } from '../../search/template.ts';
+
+export type RelatedInput = Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber' | 'backgroundTag' | 'tags' | 'errorMessage'>;
+
+/** Why two errors are related: what the page shows next to the link. */
+export interface RelatedReasons {
+  sameFile: boolean;
+  /** Lines apart, when both are in the same file and both lines are known. */
+  lineDistance: number | null;
+  sameDirectory: boolean;
+  sameClass: boolean;
+  sharedTags: string[];
+  /** Cosine similarity of the messages' words (0-1), when it counted. */
+  wording: number;
+  sameRepo: boolean;
+}
+
+export interface RelatedLink {
+  /** Index into the input array. */
+  index: number;
+  score: number;
+  reasons: RelatedReasons;
+}
+
+export const RELATED_LIMIT = 6;
+export const MIN_SCORE = 3;
+/** Longest stretch of one index list that a record looks at. */
+export const WINDOW = 64;
+
+const WEIGHT = {
+  sameFile: 4,
+  /** Added in full at 0 lines apart, fading to nothing at NEAR_LINES apart. */
+  nearLines: 2,
+  sameDirectory: 1.5,
+  sameClass: 2,
+  /** Per shared tag: TAG × idf, at most TAG_MAX. */
+  tag: 0.5,
+  tagMax: 2.5,
+  /** × cosine similarity of the wording, counted from WORDING_MIN up. */
+  wording: 5,
+  sameRepo: 0.5,
+} as const;
+const NEAR_LINES = 100;
+const WORDING_MIN = 0.2;
+
+// Words that say nothing about which error it is.
+const STOPWORDS = new Set(
+  (
+    'a an the of to in on at by for from with without into onto as is are was were be been being it its this that these those ' +
+    'and or but not no nor if then than so such only also too very can could cannot should would will must may might do does did ' +
+    'done has have had got get gets expected expect unexpected error errors failed fail fails failure invalid unknown unable ' +
+    'while when which what who whom where why how there here some any all each every one two more most less other own same ' +
+    'value values given found none null nil undefined true false ok'
+  ).split(' '),
+);
+
+/** The distinctive words of a message template: its literal text, lowercased, without placeholders and stopwords. */
+export function templateWords(template: string): string[] {
+  const words = new Set<string>();
+  for (const part of parseTemplate(template)) {
+    if (part.kind !== 'text') continue;
+    for (const w of part.text.toLowerCase().match(/[a-z0-9_]+/g) ?? []) {
+      const word = w.replace(/^_+|_+$/g, '');
+      if (word.length >= 2 && !/^\d+$/.test(word) && !STOPWORDS.has(word)) words.add(word);
+    }
+  }
+  return [...words].sort();
+}
+
+const dirOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const idf = (n: number, df: number): number => Math.log((n + 1) / df);
+
+/** Code order: repository, file path, line, id. Neighbours in this order are neighbours in the code. */
+export function compareCodeOrder(x: Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber'>, y: Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber'>): number {
+  return cmp(x.repo, y.repo) || cmp(x.filePath, y.filePath) || (x.lineNumber ?? 0) - (y.lineNumber ?? 0) || cmp(x.id, y.id);
+}
+
+export function relatedErrors(records: readonly RelatedInput[]): RelatedLink[][] {
+  const n = records.length;
+  // Code order: neighbours in this order are neighbours in the code.
+  const order = records.map((_, i) => i);
+  order.sort((a, b) => compareCodeOrder(records[a]!, records[b]!));
+  const rank = new Int32Array(n);
+  order.forEach((index, position) => (rank[index] = position));
+
+  const words = records.map((r) => templateWords(r.errorMessage));
+  const lists = new Map<string, number[]>();
+  const add = (key: string, i: number) => {
+    let list = lists.get(key);
+    if (!list) lists.set(key, (list = []));
+    list.push(i);
+  };
+  for (const i of order) {
+    const r = records[i]!;
+    add(`f\0${r.repo}\0${r.filePath}`, i);
+    add(`d\0${r.repo}\0${dirOf(r.filePath)}`, i);
+    if (r.backgroundTag) add(`c\0${r.backgroundTag}`, i);
+    for (const t of new Set(r.tags)) add(`t\0${t}`, i);
+    for (const w of words[i]!) add(`w\0${w}`, i);
+  }
+  const df = (key: string) => lists.get(key)?.length ?? 1;
+  const norms = words.map((ws) => Math.sqrt(ws.reduce((s, w) => s + idf(n, df(`w\0${w}`)) ** 2, 0)));
+
+  /** The part of a list a record looks at: all of it, or the WINDOW entries around the record. */
+  const around = (list: number[], i: number): number[] => {
+    if (list.length <= WINDOW) return list;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (rank[list[mid]!]! < rank[i]!) lo = mid + 1;
+      else hi = mid;
+    }
+    const start = Math.max(0, Math.min(lo - WINDOW / 2, list.length - WINDOW));
+    return list.slice(start, start + WINDOW);
+  };
+
+  const structural = new Float64Array(n);
+  const dot = new Float64Array(n);
+  const tagsShared: (string[] | undefined)[] = new Array(n);
+  const touched: number[] = [];
+  const seen = new Uint8Array(n);
+  const touch = (j: number) => {
+    if (!seen[j]) {
+      seen[j] = 1;
+      touched.push(j);
+    }
+  };
+
+  const result: RelatedLink[][] = [];
+  for (let i = 0; i < n; i++) {
+    const a = records[i]!;
+    for (const j of around(lists.get(`f\0${a.repo}\0${a.filePath}`)!, i)) {
+      if (j === i) continue;
+      touch(j);
+      structural[j]! += WEIGHT.sameFile;
+      const b = records[j]!;
+      if (a.lineNumber !== null && b.lineNumber !== null) {
+        structural[j]! += WEIGHT.nearLines * Math.max(0, 1 - Math.abs(a.lineNumber - b.lineNumber) / NEAR_LINES);
+      }
+    }
+    for (const j of around(lists.get(`d\0${a.repo}\0${dirOf(a.filePath)}`)!, i)) {
+      if (j === i || records[j]!.filePath === a.filePath) continue;
+      touch(j);
+      structural[j]! += WEIGHT.sameDirectory;
+    }
+    if (a.backgroundTag) {
+      for (const j of around(lists.get(`c\0${a.backgroundTag}`)!, i)) {
+        if (j === i) continue;
+        touch(j);
+        structural[j]! += WEIGHT.sameClass;
+      }
+    }
+    for (const t of new Set(a.tags)) {
+      const list = lists.get(`t\0${t}`)!;
+      const weight = Math.min(WEIGHT.tagMax, WEIGHT.tag * idf(n, list.length));
+      for (const j of around(list, i)) {
+        if (j === i) continue;
+        touch(j);
+        structural[j]! += weight;
+        (tagsShared[j] ??= []).push(t);
+      }
+    }
+    for (const w of words[i]!) {
+      const list = lists.get(`w\0${w}`)!;
+      const weight = idf(n, list.length) ** 2;
+      for (const j of around(list, i)) {
+        if (j === i) continue;
+        touch(j);
+        dot[j]! += weight;
+      }
+    }
+
+    const links: RelatedLink[] = [];
+    for (const j of touched) {
+      const b = records[j]!;
+      const cosine = dot[j]! > 0 ? dot[j]! / (norms[i]! * norms[j]!) : 0;
+      const wording = cosine >= WORDING_MIN ? cosine : 0;
+      const sameRepo = a.repo === b.repo;
+      const score = structural[j]! + WEIGHT.wording * wording + (sameRepo ? WEIGHT.sameRepo : 0);
+      if (score >= MIN_SCORE) {
+        const sameFile = sameRepo && a.filePath === b.filePath;
+        links.push({
+          index: j,
+          score: Math.round(score * 1000) / 1000,
+          reasons: {
+            sameFile,
+            lineDistance: sameFile && a.lineNumber !== null && b.lineNumber !== null ? Math.abs(a.lineNumber - b.lineNumber) : null,
+            sameDirectory: sameRepo && !sameFile && dirOf(a.filePath) === dirOf(b.filePath),
+            sameClass: a.backgroundTag !== null && a.backgroundTag === b.backgroundTag,
+            sharedTags: (tagsShared[j] ?? []).sort(),
+            wording: Math.round(wording * 100) / 100,
+            sameRepo,
+          },
+        });
+      }
+      structural[j] = 0;
+      dot[j] = 0;
+      seen[j] = 0;
+      tagsShared[j] = undefined;
+    }
+    touched.length = 0;
+    links.sort(
+      (x, y) =>
+        y.score - x.score ||
+        Number(y.reasons.sameRepo) - Number(x.reasons.sameRepo) ||
+        Math.abs(rank[x.index]! - rank[i]!) - Math.abs(rank[y.index]! - rank[i]!) ||
+        cmp(records[x.index]!.id, records[y.index]!.id),
+    );
+    result.push(links.slice(0, RELATED_LIMIT));
+  }
+  return result;
+}
