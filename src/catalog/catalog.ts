@@ -5,6 +5,7 @@
 import type { FailureClass } from '../schema/failure-class.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { loadClasses } from './classes.ts';
+import { readLedger, type Ledger } from './ledger.ts';
 import { catalogPath, loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
 import { validateEntries } from './validate.ts';
@@ -31,6 +32,8 @@ export interface Catalog {
   entries: CatalogEntry[];
   byId: Map<string, CatalogEntry>;
   classes: FailureClass[];
+  /** The URL ledger of earlier builds (empty before the first one). */
+  ledger: { file: string; exists: boolean; ledger: Ledger };
   /** The newest `datasetVersion` among the records. */
   datasetVersion: string;
   problems: Problem[];
@@ -52,6 +55,8 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
   const loaded = loadCatalogFiles(root);
   const problems = [...loaded.problems];
   const classes = loadClasses(root, problems);
+  const ledger = readLedger(root);
+  problems.push(...ledger.problems);
   const validation = validateEntries(loaded.entries, { classIds: new Set(classes.classes.map((c) => c.id)), classesFile: classes.file });
   problems.push(...validation.problems);
 
@@ -76,6 +81,7 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
     entries,
     byId: new Map(entries.map((e) => [e.record.id, e])),
     classes: classes.classes,
+    ledger: { file: ledger.file, exists: ledger.exists, ledger: ledger.ledger },
     datasetVersion: entries.reduce((v, e) => (e.datasetVersion > v ? e.datasetVersion : v), ''),
     problems,
     skipped,

@@ -5,6 +5,10 @@
 import type { FailureClass } from '../../schema/failure-class.ts';
 import type { Severity } from '../../schema/record.ts';
 import { getCatalog, type Catalog, type CatalogEntry } from '../catalog.ts';
+import { errorHeadline } from '../../lib/error-view.ts';
+import { errorPath } from '../../lib/urls.ts';
+import { shortenOnWord } from '../../search/template.ts';
+import { planLedger, type LedgerPlan } from '../ledger.ts';
 import { compareCodeOrder, relatedErrors, type RelatedReasons } from './related.ts';
 
 export interface RepoSummary {
@@ -100,8 +104,26 @@ export function deriveCatalog(catalog: Catalog): Derived {
   };
 }
 
+/** What the URL ledger makes of this catalog: redirects for old slugs, notices for removed records. */
+export function ledgerPlanFor(catalog: Catalog): LedgerPlan {
+  const published = catalog.entries.map((e) => ({
+    id: e.record.id,
+    repo: e.record.repo,
+    title: shortenOnWord(errorHeadline(e.record), LEDGER_TITLE_MAX),
+    path: errorPath(e.record),
+  }));
+  return planLedger(catalog.ledger.ledger, published, catalog.datasetVersion);
+}
+
+const LEDGER_TITLE_MAX = 200;
+
 let cached: Derived | undefined;
+let cachedPlan: LedgerPlan | undefined;
 
 export function getDerived(): Derived {
   return (cached ??= deriveCatalog(getCatalog()));
+}
+
+export function getLedgerPlan(): LedgerPlan {
+  return (cachedPlan ??= ledgerPlanFor(getCatalog()));
 }

@@ -92,6 +92,16 @@ export function compareCodeOrder(x: Pick<ErrorRecord, 'id' | 'repo' | 'filePath'
   return cmp(x.repo, y.repo) || cmp(x.filePath, y.filePath) || (x.lineNumber ?? 0) - (y.lineNumber ?? 0) || cmp(x.id, y.id);
 }
 
+/** Interns strings as small integers, so the hot loop compares numbers in typed arrays. */
+function interner(): (key: string) => number {
+  const ids = new Map<string, number>();
+  return (key) => {
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    return id;
+  };
+}
+
 export function relatedErrors(records: readonly RelatedInput[]): RelatedLink[][] {
   const n = records.length;
   // Code order: neighbours in this order are neighbours in the code.
@@ -100,121 +110,103 @@ export function relatedErrors(records: readonly RelatedInput[]): RelatedLink[][]
   const rank = new Int32Array(n);
   order.forEach((index, position) => (rank[index] = position));
 
-  const words = records.map((r) => templateWords(r.errorMessage));
+  // Every index list holds record numbers in code order.
   const lists = new Map<string, number[]>();
-  const add = (key: string, i: number) => {
+  const listOf = (key: string): number[] => {
     let list = lists.get(key);
     if (!list) lists.set(key, (list = []));
-    list.push(i);
+    return list;
   };
+  const repoOf = interner();
+  const fileOf = interner();
+  const repoId = new Int32Array(n);
+  const fileId = new Int32Array(n);
+  const line = new Int32Array(n);
+  const fileList: number[][] = new Array(n);
+  const dirList: number[][] = new Array(n);
+  const classList: (number[] | null)[] = new Array(n);
+  const tagLists: number[][][] = new Array(n);
+  const wordLists: number[][][] = new Array(n);
   for (const i of order) {
     const r = records[i]!;
-    add(`f\0${r.repo}\0${r.filePath}`, i);
-    add(`d\0${r.repo}\0${dirOf(r.filePath)}`, i);
-    if (r.backgroundTag) add(`c\0${r.backgroundTag}`, i);
-    for (const t of new Set(r.tags)) add(`t\0${t}`, i);
-    for (const w of words[i]!) add(`w\0${w}`, i);
+    repoId[i] = repoOf(r.repo);
+    fileId[i] = fileOf(`${r.repo}\0${r.filePath}`);
+    line[i] = r.lineNumber ?? -1;
+    (fileList[i] = listOf(`f\0${r.repo}\0${r.filePath}`)).push(i);
+    (dirList[i] = listOf(`d\0${r.repo}\0${dirOf(r.filePath)}`)).push(i);
+    classList[i] = r.backgroundTag ? listOf(`c\0${r.backgroundTag}`) : null;
+    classList[i]?.push(i);
+    tagLists[i] = [...new Set(r.tags)].map((t) => listOf(`t\0${t}`));
+    for (const l of tagLists[i]!) l.push(i);
+    wordLists[i] = templateWords(r.errorMessage).map((w) => listOf(`w\0${w}`));
+    for (const l of wordLists[i]!) l.push(i);
   }
-  const df = (key: string) => lists.get(key)?.length ?? 1;
-  const norms = words.map((ws) => Math.sqrt(ws.reduce((s, w) => s + idf(n, df(`w\0${w}`)) ** 2, 0)));
-
-  /** The part of a list a record looks at: all of it, or the WINDOW entries around the record. */
-  const around = (list: number[], i: number): number[] => {
-    if (list.length <= WINDOW) return list;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (rank[list[mid]!]! < rank[i]!) lo = mid + 1;
-      else hi = mid;
-    }
-    const start = Math.max(0, Math.min(lo - WINDOW / 2, list.length - WINDOW));
-    return list.slice(start, start + WINDOW);
-  };
+  const norms = new Float64Array(n);
+  for (let i = 0; i < n; i++) norms[i] = Math.sqrt(wordLists[i]!.reduce((s, l) => s + idf(n, l.length) ** 2, 0));
 
   const structural = new Float64Array(n);
   const dot = new Float64Array(n);
-  const tagsShared: (string[] | undefined)[] = new Array(n);
-  const touched: number[] = [];
   const seen = new Uint8Array(n);
-  const touch = (j: number) => {
-    if (!seen[j]) {
-      seen[j] = 1;
-      touched.push(j);
+  const touched: number[] = [];
+  let lo = 0;
+  let hi = 0;
+  /** Sets [lo, hi) to the part of a list a record looks at: all of it, or the WINDOW entries around the record. */
+  const around = (list: number[], i: number): void => {
+    if (list.length <= WINDOW) {
+      lo = 0;
+      hi = list.length;
+      return;
+    }
+    let a = 0;
+    let b = list.length;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if (rank[list[mid]!]! < rank[i]!) a = mid + 1;
+      else b = mid;
+    }
+    lo = Math.max(0, Math.min(a - WINDOW / 2, list.length - WINDOW));
+    hi = lo + WINDOW;
+  };
+  const addTo = (scores: Float64Array, list: number[], i: number, weight: number, skipSameFile: boolean) => {
+    around(list, i);
+    for (let k = lo; k < hi; k++) {
+      const j = list[k]!;
+      if (j === i || (skipSameFile && fileId[j] === fileId[i])) continue;
+      if (!seen[j]) {
+        seen[j] = 1;
+        touched.push(j);
+      }
+      scores[j]! += weight;
     }
   };
 
   const result: RelatedLink[][] = [];
   for (let i = 0; i < n; i++) {
-    const a = records[i]!;
-    for (const j of around(lists.get(`f\0${a.repo}\0${a.filePath}`)!, i)) {
-      if (j === i) continue;
-      touch(j);
-      structural[j]! += WEIGHT.sameFile;
-      const b = records[j]!;
-      if (a.lineNumber !== null && b.lineNumber !== null) {
-        structural[j]! += WEIGHT.nearLines * Math.max(0, 1 - Math.abs(a.lineNumber - b.lineNumber) / NEAR_LINES);
+    addTo(structural, fileList[i]!, i, WEIGHT.sameFile, false);
+    if (line[i]! >= 0) {
+      // Nearby lines in the same file: the file's list is in line order, so its window holds them.
+      around(fileList[i]!, i);
+      for (let k = lo; k < hi; k++) {
+        const j = fileList[i]![k]!;
+        if (j !== i && line[j]! >= 0) structural[j]! += WEIGHT.nearLines * Math.max(0, 1 - Math.abs(line[i]! - line[j]!) / NEAR_LINES);
       }
     }
-    for (const j of around(lists.get(`d\0${a.repo}\0${dirOf(a.filePath)}`)!, i)) {
-      if (j === i || records[j]!.filePath === a.filePath) continue;
-      touch(j);
-      structural[j]! += WEIGHT.sameDirectory;
-    }
-    if (a.backgroundTag) {
-      for (const j of around(lists.get(`c\0${a.backgroundTag}`)!, i)) {
-        if (j === i) continue;
-        touch(j);
-        structural[j]! += WEIGHT.sameClass;
-      }
-    }
-    for (const t of new Set(a.tags)) {
-      const list = lists.get(`t\0${t}`)!;
-      const weight = Math.min(WEIGHT.tagMax, WEIGHT.tag * idf(n, list.length));
-      for (const j of around(list, i)) {
-        if (j === i) continue;
-        touch(j);
-        structural[j]! += weight;
-        (tagsShared[j] ??= []).push(t);
-      }
-    }
-    for (const w of words[i]!) {
-      const list = lists.get(`w\0${w}`)!;
-      const weight = idf(n, list.length) ** 2;
-      for (const j of around(list, i)) {
-        if (j === i) continue;
-        touch(j);
-        dot[j]! += weight;
-      }
-    }
+    addTo(structural, dirList[i]!, i, WEIGHT.sameDirectory, true);
+    const cls = classList[i];
+    if (cls) addTo(structural, cls, i, WEIGHT.sameClass, false);
+    for (const list of tagLists[i]!) addTo(structural, list, i, Math.min(WEIGHT.tagMax, WEIGHT.tag * idf(n, list.length)), false);
+    for (const list of wordLists[i]!) addTo(dot, list, i, idf(n, list.length) ** 2, false);
 
     const links: RelatedLink[] = [];
     for (const j of touched) {
-      const b = records[j]!;
       const cosine = dot[j]! > 0 ? dot[j]! / (norms[i]! * norms[j]!) : 0;
       const wording = cosine >= WORDING_MIN ? cosine : 0;
-      const sameRepo = a.repo === b.repo;
+      const sameRepo = repoId[i] === repoId[j];
       const score = structural[j]! + WEIGHT.wording * wording + (sameRepo ? WEIGHT.sameRepo : 0);
-      if (score >= MIN_SCORE) {
-        const sameFile = sameRepo && a.filePath === b.filePath;
-        links.push({
-          index: j,
-          score: Math.round(score * 1000) / 1000,
-          reasons: {
-            sameFile,
-            lineDistance: sameFile && a.lineNumber !== null && b.lineNumber !== null ? Math.abs(a.lineNumber - b.lineNumber) : null,
-            sameDirectory: sameRepo && !sameFile && dirOf(a.filePath) === dirOf(b.filePath),
-            sameClass: a.backgroundTag !== null && a.backgroundTag === b.backgroundTag,
-            sharedTags: (tagsShared[j] ?? []).sort(),
-            wording: Math.round(wording * 100) / 100,
-            sameRepo,
-          },
-        });
-      }
+      if (score >= MIN_SCORE) links.push({ index: j, score: Math.round(score * 1000) / 1000, reasons: reasonsFor(records[i]!, records[j]!, wording) });
       structural[j] = 0;
       dot[j] = 0;
       seen[j] = 0;
-      tagsShared[j] = undefined;
     }
     touched.length = 0;
     links.sort(
@@ -227,4 +219,19 @@ export function relatedErrors(records: readonly RelatedInput[]): RelatedLink[][]
     result.push(links.slice(0, RELATED_LIMIT));
   }
   return result;
+}
+
+function reasonsFor(a: RelatedInput, b: RelatedInput, wording: number): RelatedReasons {
+  const sameRepo = a.repo === b.repo;
+  const sameFile = sameRepo && a.filePath === b.filePath;
+  const tags = new Set(a.tags);
+  return {
+    sameFile,
+    lineDistance: sameFile && a.lineNumber !== null && b.lineNumber !== null ? Math.abs(a.lineNumber - b.lineNumber) : null,
+    sameDirectory: sameRepo && !sameFile && dirOf(a.filePath) === dirOf(b.filePath),
+    sameClass: a.backgroundTag !== null && a.backgroundTag === b.backgroundTag,
+    sharedTags: [...new Set(b.tags)].filter((t) => tags.has(t)).sort(),
+    wording: Math.round(wording * 100) / 100,
+    sameRepo,
+  };
 }
