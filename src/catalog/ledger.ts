@@ -120,16 +120,13 @@ export function planLedger(previous: Ledger, records: readonly PublishedRecord[]
   for (const e of removedEntries) if (claim(e.id, e.paths.at(-1)!)) removedPaths.get(e.id)!.push(e.paths.at(-1)!);
   const redirects: LedgerRedirect[] = [];
   for (const e of entries) {
-    const older = e.removedIn === null ? e.paths.slice(0, -1) : e.paths.slice(0, -1);
-    for (const path of older) {
+    for (const path of e.paths.slice(0, -1)) {
       if (!claim(e.id, path)) continue;
       if (e.removedIn === null) redirects.push({ id: e.id, from: path, to: e.paths.at(-1)! });
       else removedPaths.get(e.id)!.push(path);
     }
   }
   changes.shadowed.sort((a, b) => cmp(a.path, b.path) || cmp(a.id, b.id));
-  // The renamed records' old paths redirect unless shadowed: report only those.
-  changes.shadowed = changes.shadowed.filter((s) => !(live.get(s.id)?.path === s.path));
 
   return {
     ledger: { entries },
@@ -210,4 +207,21 @@ export function readLedger(catalogRoot: string): { file: string; exists: boolean
   const file = displayPath(path);
   if (!existsSync(path)) return { file, exists: false, ledger: { entries: [] }, problems: [] };
   return { file, exists: true, ...parseLedger(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), file) };
+}
+
+/** The build's account of what happened to published URLs: one summary line, then one line per change. */
+export function ledgerReport(plan: LedgerPlan, hadLedger: boolean): string[] {
+  const { added, renamed, removedNow, restored, shadowed } = plan.changes;
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  if (!hadLedger) return [`URL ledger: none yet; starting one with ${n(added, 'page', 'pages')}.`];
+  const lines = [
+    `URL ledger: ${n(renamed.length, 'slug changed', 'slugs changed')} (old URLs redirect), ` +
+      `${n(removedNow.length, 'record removed', 'records removed')} (old URLs say so), ` +
+      `${n(restored.length, 'restored', 'restored')}, ${n(added, 'new page', 'new pages')}.`,
+  ];
+  for (const r of renamed) lines.push(`  moved     ${r.from} -> ${r.to}`);
+  for (const e of removedNow) lines.push(`  removed   ${e.paths.at(-1)} (${e.id}) in dataset version ${e.removedIn}`);
+  for (const e of restored) lines.push(`  restored  ${e.paths.at(-1)} (${e.id}), removed in ${e.removedIn}`);
+  for (const s of shadowed) lines.push(`  note      ${s.path} (an old URL of ${s.id}) is now another record's page`);
+  return lines;
 }

@@ -6,6 +6,7 @@ import type { FailureClass } from '../../schema/failure-class.ts';
 import type { Severity } from '../../schema/record.ts';
 import { getCatalog, type Catalog, type CatalogEntry } from '../catalog.ts';
 import { errorHeadline } from '../../lib/error-view.ts';
+import { directoryOf } from '../../lib/text.ts';
 import { errorPath } from '../../lib/urls.ts';
 import { shortenOnWord } from '../../search/template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
@@ -13,7 +14,7 @@ import { compareCodeOrder, relatedErrors, type RelatedReasons } from './related.
 
 export interface RepoSummary {
   repo: string;
-  /** In code order: directory, file, line. */
+  /** Grouped by directory, then file, then line: the order of the repository page. */
   entries: CatalogEntry[];
   files: number;
   severities: Record<Severity, number>;
@@ -93,6 +94,8 @@ export function deriveCatalog(catalog: Catalog): Derived {
     .sort((a, b) => cmp(b.record.analyzedAt, a.record.analyzedAt) || cmp(a.record.id, b.record.id))
     .slice(0, RECENT_COUNT);
 
+  for (const s of repoByName.values()) s.entries.sort(compareDirectoryOrder);
+
   return {
     repos: [...repoByName.values()].sort((a, b) => cmp(a.repo, b.repo)),
     repoByName,
@@ -116,6 +119,13 @@ export function ledgerPlanFor(catalog: Catalog): LedgerPlan {
 }
 
 const LEDGER_TITLE_MAX = 200;
+
+/** Directory, then file name, then line: each directory's files together, before its subdirectories' files. */
+function compareDirectoryOrder(a: CatalogEntry, b: CatalogEntry): number {
+  const x = a.record;
+  const y = b.record;
+  return cmp(directoryOf(x.filePath), directoryOf(y.filePath)) || cmp(x.filePath, y.filePath) || (x.lineNumber ?? 0) - (y.lineNumber ?? 0) || cmp(x.id, y.id);
+}
 
 let cached: Derived | undefined;
 let cachedPlan: LedgerPlan | undefined;

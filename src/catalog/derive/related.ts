@@ -14,6 +14,7 @@
  * each record looks at a bounded number of candidates whatever the catalog's size.
  */
 import type { ErrorRecord } from '../../schema/record.ts';
+import { directoryOf } from '../../lib/text.ts';
 import { parseTemplate } from '../../search/template.ts';
 
 export type RelatedInput = Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber' | 'backgroundTag' | 'tags' | 'errorMessage'>;
@@ -83,7 +84,6 @@ export function templateWords(template: string): string[] {
   return [...words].sort();
 }
 
-const dirOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const idf = (n: number, df: number): number => Math.log((n + 1) / df);
 
@@ -133,7 +133,7 @@ export function relatedErrors(records: readonly RelatedInput[]): RelatedLink[][]
     fileId[i] = fileOf(`${r.repo}\0${r.filePath}`);
     line[i] = r.lineNumber ?? -1;
     (fileList[i] = listOf(`f\0${r.repo}\0${r.filePath}`)).push(i);
-    (dirList[i] = listOf(`d\0${r.repo}\0${dirOf(r.filePath)}`)).push(i);
+    (dirList[i] = listOf(`d\0${r.repo}\0${directoryOf(r.filePath)}`)).push(i);
     classList[i] = r.backgroundTag ? listOf(`c\0${r.backgroundTag}`) : null;
     classList[i]?.push(i);
     tagLists[i] = [...new Set(r.tags)].map((t) => listOf(`t\0${t}`));
@@ -228,7 +228,7 @@ function reasonsFor(a: RelatedInput, b: RelatedInput, wording: number): RelatedR
   return {
     sameFile,
     lineDistance: sameFile && a.lineNumber !== null && b.lineNumber !== null ? Math.abs(a.lineNumber - b.lineNumber) : null,
-    sameDirectory: sameRepo && !sameFile && dirOf(a.filePath) === dirOf(b.filePath),
+    sameDirectory: sameRepo && !sameFile && directoryOf(a.filePath) === directoryOf(b.filePath),
     sameClass: a.backgroundTag !== null && a.backgroundTag === b.backgroundTag,
     sharedTags: [...new Set(b.tags)].filter((t) => tags.has(t)).sort(),
     wording: Math.round(wording * 100) / 100,
