@@ -5,27 +5,41 @@
  *  1. validate the catalog; on any problem print them all and stop (dist/ untouched), unless
  *     --skip-invalid, which writes every skipped record and its reasons to a report file;
  *  2. render pages and data files with Astro into a staging folder;
- *  3. swap the staging folder in as dist/ (so a failed build never leaves half a site).
+ *  3. swap the staging folder in as dist/ (so a failed build never leaves half a site);
+ *  4. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
+ *     so that it only ever records URLs that were published.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { siteConfig } from '../errdex.config.mjs';
 import { catalogReport, loadCatalog } from '../src/catalog/catalog.ts';
+import { ledgerPlanFor } from '../src/catalog/derive/index.ts';
+import { ledgerPath, ledgerReport, serializeLedger } from '../src/catalog/ledger.ts';
 import { catalogPath, displayPath } from '../src/catalog/load.ts';
 import { formatProblem } from '../src/catalog/problems.ts';
+import { redirectsFile } from '../src/lib/redirects.ts';
+import { errorPath, shortPath } from '../src/lib/urls.ts';
 import { Progress } from './lib/progress.ts';
 
 const args = process.argv.slice(2);
 const skipArg = args.find((a) => a === '--skip-invalid' || a.startsWith('--skip-invalid='));
 const skipReport = skipArg ? (skipArg.includes('=') ? skipArg.slice(skipArg.indexOf('=') + 1) : 'skipped-records.json') : null;
+const updateLedger = !args.includes('--no-ledger-update');
 const outDir = resolve(process.env.ERRDEX_DIST || 'dist');
 const stagingDir = `${outDir}.staging`;
 
-const progress = new Progress(3);
+const progress = new Progress(4);
 
 // 1. Validate
 progress.stage('validate');
 const catalog = loadCatalog(catalogPath());
+// A broken ledger is never skipped: building past it would forget every URL published so far.
+if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
+  console.error(catalogReport(catalog));
+  console.error(`\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.`);
+  process.exit(1);
+}
 if (catalog.problems.length > 0) {
   if (!skipReport) {
     console.error(catalogReport(catalog));
@@ -50,6 +64,8 @@ if (catalog.problems.length > 0) {
   );
 }
 progress.done(`${catalog.entries.length} records valid`);
+const plan = ledgerPlanFor(catalog);
+for (const line of ledgerReport(plan, catalog.ledger.exists)) console.log(line);
 
 // 2. Render
 progress.stage('render');
@@ -69,6 +85,14 @@ if (astro.status !== 0) {
   console.error(`\nThe render stage failed; ${displayPath(outDir)} is unchanged.`);
   process.exit(astro.status ?? 1);
 }
+writeFileSync(
+  join(stagingDir, '_redirects'),
+  redirectsFile(
+    plan.redirects,
+    catalog.entries.map((e) => ({ from: shortPath(e.record.id), to: errorPath(e.record) })),
+    siteConfig.basePath,
+  ),
+);
 progress.done(`${catalog.entries.length} error pages`);
 
 // 3. Publish
@@ -85,3 +109,15 @@ try {
 }
 rmSync(previous, { recursive: true, force: true });
 progress.done(displayPath(outDir));
+
+// 4. Ledger
+progress.stage('ledger');
+const ledgerFile = ledgerPath(catalog.root);
+const ledgerText = serializeLedger(plan.ledger);
+const unchanged = existsSync(ledgerFile) && readFileSync(ledgerFile, 'utf8') === ledgerText;
+if (unchanged) progress.done(`${displayPath(ledgerFile)} unchanged`);
+else if (!updateLedger) progress.done(`${displayPath(ledgerFile)} not updated (--no-ledger-update)`);
+else {
+  writeFileSync(ledgerFile, ledgerText);
+  progress.done(`${displayPath(ledgerFile)} updated: commit it with the catalog`);
+}

@@ -1,9 +1,11 @@
 /**
  * Broken internal links in a built site: every href/src/action of every page that stays on the
- * site must name a file the site has, and a `#fragment` on an HTML page must name an id on it.
- * Pure: the caller gives the file list and the pages' HTML (see `readSite`).
+ * site (and the URLs of meta refresh redirects and `og:url`) must name a file the site has,
+ * honouring the base path, and a `#fragment` on an HTML page must name an id on it.
+ * Pure: the caller gives the file list and the pages' HTML (see `readSite`, `checkSite`).
  */
 import { readFileSync } from 'node:fs';
+import { listFilesBelow } from './files.ts';
 import { parse } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
 
@@ -62,6 +64,13 @@ export function pageFacts(html: string): PageFacts {
     for (const attr of el.attrs) {
       if (attr.name === 'id' || (el.tagName === 'a' && attr.name === 'name')) ids.add(attr.value);
       if (LINK_ATTRIBUTES[el.tagName]?.includes(attr.name)) links.push(attr.value);
+    }
+    if (el.tagName === 'meta') {
+      // Redirect pages and Open Graph tags carry URLs too: a broken one is a broken link.
+      const get = (name: string) => el.attrs.find((a) => a.name === name)?.value;
+      const refresh = get('http-equiv')?.toLowerCase() === 'refresh' ? /url=(.*)$/i.exec(get('content') ?? '')?.[1] : undefined;
+      if (refresh) links.push(refresh.trim());
+      if (get('property') === 'og:url' && get('content')) links.push(get('content')!);
     }
   });
   return { links, ids };
@@ -135,4 +144,9 @@ export function readSite(root: string, files: string[], options: { basePath?: st
   const pages = new Map<string, string>();
   for (const f of files) if (f.endsWith('.html')) pages.set(f, readFileSync(`${root}/${f}`, 'utf8'));
   return { files: new Set(files), pages, ...options };
+}
+
+/** Reads the built site in `dir` and returns its broken internal links. */
+export function checkSite(dir: string, options: { basePath?: string; siteOrigin?: string } = {}): BrokenLink[] {
+  return findBrokenLinks(readSite(dir, listFilesBelow(dir), options));
 }

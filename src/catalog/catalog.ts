@@ -2,14 +2,13 @@
  * The Catalog: the valid records, loaded once per process. Pages, endpoints and scripts all read it
  * from here; nothing else opens catalog files.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { failureClassSchema, type FailureClass } from '../schema/failure-class.ts';
-import { locateJson } from './json-locate.ts';
+import type { FailureClass } from '../schema/failure-class.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import { catalogPath, displayPath, loadCatalogFiles } from './load.ts';
-import { FILE_LEVEL, formatReport, type Problem } from './problems.ts';
-import { describeIssue, validateEntries } from './validate.ts';
+import { loadClasses } from './classes.ts';
+import { readLedger, type Ledger } from './ledger.ts';
+import { catalogPath, loadCatalogFiles } from './load.ts';
+import { formatReport, type Problem } from './problems.ts';
+import { validateEntries } from './validate.ts';
 
 export interface CatalogEntry {
   record: ErrorRecord;
@@ -35,6 +34,8 @@ export interface Catalog {
   entries: CatalogEntry[];
   byId: Map<string, CatalogEntry>;
   classes: FailureClass[];
+  /** The URL ledger of earlier builds (empty before the first one). */
+  ledger: { file: string; exists: boolean; ledger: Ledger };
   /** The newest `datasetVersion` among the records. */
   datasetVersion: string;
   problems: Problem[];
@@ -52,53 +53,13 @@ export class CatalogError extends Error {
   }
 }
 
-/**
- * The catalog's failure classes. Each class is checked on its own, so that one broken class does
- * not make every record naming a sound one look wrong.
- */
-function loadClasses(root: string, problems: Problem[]): FailureClass[] | undefined {
-  const dir = existsSync(root) && statSync(root).isDirectory() ? root : null;
-  const file = dir ? join(dir, 'classes.json') : null;
-  if (!file || !existsSync(file)) return undefined;
-  const shown = displayPath(file);
-  const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  const loc = locateJson(text);
-  if (!loc.ok) {
-    problems.push({ file: shown, line: loc.line, field: FILE_LEVEL, message: `malformed JSON at column ${loc.column}: ${loc.message}` });
-    return [];
-  }
-  const value: unknown = JSON.parse(text);
-  const lineOf = (path: string) => loc.lines.get(path) ?? loc.lines.get(path.split('.')[0]!) ?? 1;
-  if (!Array.isArray(value)) {
-    problems.push({ file: shown, line: 1, field: FILE_LEVEL, message: 'must be an array of failure classes [{"id", "title", "summary", "explanation"}, ...]' });
-    return [];
-  }
-  const classes: FailureClass[] = [];
-  const seen = new Map<string, number>();
-  value.forEach((item, i) => {
-    const parsed = failureClassSchema.safeParse(item);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        for (const d of describeIssue({ ...issue, path: [i, ...issue.path] }, value)) problems.push({ file: shown, line: lineOf(d.field), field: d.field, message: d.message });
-      }
-      return;
-    }
-    const first = seen.get(parsed.data.id);
-    if (first !== undefined) {
-      problems.push({ file: shown, line: lineOf(`${i}.id`), field: `${i}.id`, message: `duplicates class id "${parsed.data.id}" of class ${first}` });
-      return;
-    }
-    seen.set(parsed.data.id, i);
-    classes.push(parsed.data);
-  });
-  return classes;
-}
-
 export function loadCatalog(root: string = catalogPath()): Catalog {
   const loaded = loadCatalogFiles(root);
   const problems = [...loaded.problems];
   const classes = loadClasses(root, problems);
-  const validation = validateEntries(loaded.entries, { classIds: classes ? new Set(classes.map((c) => c.id)) : undefined });
+  const ledger = readLedger(root);
+  problems.push(...ledger.problems);
+  const validation = validateEntries(loaded.entries, { classIds: new Set(classes.classes.map((c) => c.id)), classesFile: classes.file });
   problems.push(...validation.problems);
 
   const entries: CatalogEntry[] = validation.valid.map((v) => ({
@@ -124,7 +85,8 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
     files: loaded.files,
     entries,
     byId: new Map(entries.map((e) => [e.record.id, e])),
-    classes: classes ?? [],
+    classes: classes.classes,
+    ledger: { file: ledger.file, exists: ledger.exists, ledger: ledger.ledger },
     datasetVersion: entries.reduce((v, e) => (e.datasetVersion > v ? e.datasetVersion : v), ''),
     problems,
     skipped,

@@ -3,7 +3,7 @@
  * beyond what it takes to read the bytes as JSON; every unreadable piece becomes a Problem.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { lineAndColumn, locateJson } from './json-locate.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 
@@ -32,6 +32,15 @@ export interface LoadResult {
 /** The catalog location: `ERRDEX_DATA` or `data/`, relative to the working directory. */
 export function catalogPath(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.ERRDEX_DATA && env.ERRDEX_DATA.trim() !== '' ? env.ERRDEX_DATA : 'data');
+}
+
+/** The folder holding the catalog's own files (classes.json, url-ledger.json): the catalog folder, or the one-file catalog's folder. */
+export function catalogFolder(root: string): string {
+  try {
+    return statSync(root).isDirectory() ? root : dirname(root);
+  } catch {
+    return dirname(root);
+  }
 }
 
 export function displayPath(abs: string): string {

@@ -27,6 +27,8 @@ export interface ValidationResult {
 export interface ValidateOptions {
   /** Ids of the failure classes the catalog defines; when given, `backgroundTag` must be one of them. */
   classIds?: ReadonlySet<string>;
+  /** The classes file as shown in reports, or null when the catalog has none (named in the problem). */
+  classesFile?: string | null;
 }
 
 const RECORD_FIELDS = Object.keys(wrappedRecordSchema.shape.record.shape);
@@ -199,7 +201,8 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
       add(entry, 'record.repo', `owner "${owner}" is a folder errdex itself uses (${[...RESERVED_OWNERS].join(', ')}); its pages would collide`);
     }
     if (record.backgroundTag !== null && options.classIds && !options.classIds.has(record.backgroundTag)) {
-      add(entry, 'record.backgroundTag', `names failure class "${record.backgroundTag}", which the catalog's classes.json does not define`);
+      const where = options.classesFile ? `which ${options.classesFile} does not define` : 'but the catalog has no classes.json defining failure classes';
+      add(entry, 'record.backgroundTag', `names failure class "${record.backgroundTag}", ${where}`);
     }
     if (!perEntry.has(entry)) candidates.push({ entry, wrapped: parsed.data, record });
   }

@@ -3,7 +3,8 @@ import { siteConfig } from '../../errdex.config.mjs';
 import { languageForPath } from '../highlight/languages.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { shortenOnWord } from '../search/template.ts';
-import { describe } from './text.ts';
+import type { RelatedReasons } from '../catalog/derive/related.ts';
+import { describe, plural } from './text.ts';
 
 export const TITLE_MAX = 70;
 
@@ -44,4 +45,27 @@ export function reportIssueUrl(r: Pick<ErrorRecord, 'id' | 'errorMessage' | 'rep
     `**Entry:** ${r.id} (${r.repo})\n**Page:** ${pageUrl}\n**Message:** \`${r.errorMessage.replace(/`/g, "'")}\`\n\n**What is wrong with this entry?**\n\n`,
   );
   return url.toString();
+}
+
+/** Characters that Markdown would read as formatting or link syntax inside link text. */
+const MARKDOWN_SPECIAL = /[\\`*_[\]<>]/g;
+
+/** `[Class: message](short link)`, ready to paste into a GitHub issue; the text renders exactly as written. */
+export function markdownLink(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'>, url: string): string {
+  const text = shortenOnWord(errorHeadline(r), MARKDOWN_TEXT_MAX).replace(MARKDOWN_SPECIAL, (c) => `\\${c}`);
+  return `[${text}](${url})`;
+}
+
+export const MARKDOWN_TEXT_MAX = 120;
+
+/** Why a related error is listed, as a short phrase: "same file, 14 lines away · shared tag kv-transfer". */
+export function relatedReasonText(reasons: RelatedReasons): string {
+  const parts: string[] = [];
+  if (reasons.sameFile) {
+    parts.push(reasons.lineDistance === null ? 'same file' : reasons.lineDistance === 0 ? 'same line' : `same file, ${plural(reasons.lineDistance, 'line')} away`);
+  } else if (reasons.sameDirectory) parts.push('same directory');
+  if (reasons.sameClass) parts.push('same failure class');
+  if (reasons.sharedTags.length > 0) parts.push(`shared ${reasons.sharedTags.length === 1 ? 'tag' : 'tags'} ${reasons.sharedTags.join(', ')}`);
+  if (reasons.wording > 0) parts.push('similar message');
+  return parts.join(' · ');
 }

@@ -35,3 +35,8 @@ export function isoDate(iso: string): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
+
+/** The directory of a repository path: `a/b` for `a/b/c.py`, '' for a file at the root. */
+export function directoryOf(path: string): string {
+  return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+}

@@ -14,6 +14,21 @@ export const classPath = (id: string): string => `/classes/${id}/`;
 export const tagPath = (tag: string): string => `/tags/${tag}/`;
 export const SCHEMA_PATH = '/schema/error-record.json';
 export const SEARCH_PATH = '/search/';
+export const CLASSES_PATH = '/classes/';
+export const TAGS_PATH = '/tags/';
+export const SITEMAP_PATH = '/sitemap.xml';
+/** Sitemap of the pages outside any repository (home, classes, tags) once the sitemap is split. */
+export const SITE_SITEMAP_PATH = '/sitemap-site.xml';
+export const API_ERRORS_PATH = '/api/errors.json';
+export const API_REPOS_PATH = '/api/repos.json';
+export const API_MANIFEST_PATH = '/api/manifest.json';
+
+/** Page `n` (1-based) of a listing at `path`: the listing itself, then `path/page/2/`, … A slug is one segment, so these never meet an error page. */
+export const listPagePath = (path: string, n: number): string => (n <= 1 ? path : `${path}page/${n}/`);
+/** A repository's own sitemap (sitemaps may only list URLs below their folder): `sitemap.xml`, `sitemap-2.xml`, … */
+export const repoSitemapPath = (repo: string, n: number): string => `/${repo}/sitemap${n <= 1 ? '' : `-${n}`}.xml`;
+/** The anchor of a directory's group on a repository page. */
+export const directoryAnchor = (dir: string): string => `in-${dir === '' ? '(root)' : dir.replace(/\s/g, '_')}`;
 
 /** Top-level folders the site itself uses: an owner of that name would collide with them. */
 export const RESERVED_OWNERS = new Set(['api', 'e', 'schema', 'search', 'classes', 'tags', 'pagefind', '_astro', 'assets', 'removed', 'search-index']);

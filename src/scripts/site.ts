@@ -1,4 +1,5 @@
-/** Behaviour every page shares: the theme toggle and the `/` shortcut to the search box. */
+/** Behaviour every page shares: the theme toggle, the `/` shortcut to the search box, and the copy controls. */
+import './copy.ts';
 
 const STORAGE_KEY = 'errdex-theme';
 const root = document.documentElement;

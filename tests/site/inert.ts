@@ -48,13 +48,31 @@ export async function inertnessProblems(page: Page, watch: PageWatch): Promise<s
       for (const el of Array.from(document.querySelectorAll('*'))) {
         const tag = el.tagName.toLowerCase();
         if (foreignTags.includes(tag)) problems.push(`injected element <${tag}> ${el.outerHTML.slice(0, 80)}`);
-        if (tag === 'meta' && el.getAttribute('http-equiv')?.toLowerCase() === 'refresh') problems.push('injected <meta http-equiv=refresh>');
+        // A refresh is the site's own only on a redirect page: in <head>, to a page of this site.
+        if (tag === 'meta' && el.getAttribute('http-equiv')?.toLowerCase() === 'refresh') {
+          const target = /url=(.*)$/i.exec(el.getAttribute('content') ?? '')?.[1];
+          const sameSite = target !== undefined && new URL(target, location.href).origin === location.origin;
+          if (el.parentElement !== document.head || !sameSite) problems.push(`injected <meta http-equiv=refresh> ${el.outerHTML.slice(0, 80)}`);
+        }
         if (tag === 'script') {
           const src = el.getAttribute('src');
-          const own = src ? new URL(src, location.href).origin === location.origin : el.textContent === prepaint;
+          // The site's own: same-origin files, the hashed theme pre-paint, and JSON-LD data blocks that
+          // parse as JSON and hold no '<' (so no catalog text could have closed the script early).
+          const text = el.textContent ?? '';
+          const jsonLd = el.getAttribute('type') === 'application/ld+json' && !text.includes('<') && (() => {
+            try {
+              JSON.parse(text);
+              return true;
+            } catch {
+              return false;
+            }
+          })();
+          const own = src ? new URL(src, location.href).origin === location.origin : text === prepaint || jsonLd;
           if (!own) problems.push(`foreign script ${el.outerHTML.slice(0, 80)}`);
         }
-        if (tag === 'form' && !el.matches('form.header-search')) problems.push(`injected form ${el.outerHTML.slice(0, 80)}`);
+        // The site's own search forms: role=search, submitting to its /search/ page.
+        const ownSearch = (f: Element) => f.getAttribute('role') === 'search' && /\/search\/$/.test(new URL(f.getAttribute('action') ?? '', location.href).pathname);
+        if (tag === 'form' && !ownSearch(el)) problems.push(`injected form ${el.outerHTML.slice(0, 80)}`);
         for (const attr of Array.from(el.attributes)) {
           const name = attr.name.toLowerCase();
           if (name.startsWith('on')) problems.push(`event handler attribute ${name} on <${tag}>`);

@@ -11,21 +11,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/lib/browser.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
 import { pageDescription, pageTitle } from '../../src/lib/error-view.ts';
-import { errorPath, jsonPath } from '../../src/lib/urls.ts';
+import { errorPath, jsonPath, repoPath, shortPath, tagPath } from '../../src/lib/urls.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { inertnessProblems, provokeHandlers, watchPage } from './inert.ts';
-import { FIXTURES, buildSite } from './support.ts';
+import { FIXTURES, buildSite, holdRedirects } from './support.ts';
 
 const CATALOG = join(FIXTURES, 'hostile');
 const lines = readFileSync(join(CATALOG, 'payloads.jsonl'), 'utf8').trimEnd().split('\n');
 const records = lines.map((l) => (JSON.parse(l) as { record: ErrorRecord }).record);
 
-/**
- * Every page type that shows catalog text. Extend this list as page types land, e.g. the search
- * results (`/search/?q=<payload>`), the pasted-message page (`/search/?m=<payload>`), repository,
- * class and tag pages, short links and the 404 page.
- */
-const PAGES: string[] = ['/', ...records.map(errorPath)];
+/** Every page type that shows catalog text. */
+const PAGES: string[] = [
+  '/',
+  ...records.map(errorPath),
+  ...new Set(records.map((r) => repoPath(r.repo))),
+  ...records.map((r) => shortPath(r.id)),
+  '/tags/',
+  ...new Set(records.flatMap((r) => r.tags.map(tagPath))),
+  '/classes/',
+  '/404.html',
+];
 
 /** Payload text that must appear on the error page, as text. */
 const VISIBLE_AS_TEXT = [
@@ -56,6 +61,7 @@ describe('a catalog full of payloads, in Chromium', () => {
     it.each(PAGES)(`%s is inert ${mode}`, async (path) => {
       const context = await browser.newContext({ bypassCSP });
       const page = await context.newPage();
+      await holdRedirects(page);
       const watch = await watchPage(page);
       await page.goto(server.url + path, { waitUntil: 'load' });
       await provokeHandlers(page);

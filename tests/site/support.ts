@@ -1,8 +1,10 @@
 /** Fixture sites for the site tests: build a catalog with the real build script, serve it, open it in Chromium. */
 import { spawnSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { listFilesBelow } from '../../scripts/lib/files.ts';
 
 export const FIXTURES = resolve('tests/fixtures/catalogs');
 const SITES = resolve('.errdex/test-sites');
@@ -14,10 +16,18 @@ export interface BuiltSite {
   stderr: string;
 }
 
-/** Runs `npm run build` (scripts/build.ts) on a catalog into .errdex/test-sites/<name>. */
-export function buildSite(name: string, catalog: string, options: { args?: string[]; env?: Record<string, string>; dist?: string } = {}): BuiltSite {
+/**
+ * Runs `npm run build` (scripts/build.ts) on a catalog into .errdex/test-sites/<name>. The URL ledger
+ * beside the catalog is read but not written (fixtures stay as committed) unless `updateLedger`.
+ */
+export function buildSite(
+  name: string,
+  catalog: string,
+  options: { args?: string[]; env?: Record<string, string>; dist?: string; updateLedger?: boolean } = {},
+): BuiltSite {
   const dist = options.dist ?? join(SITES, name);
-  const run = spawnSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts', ...(options.args ?? [])], {
+  const args = [...(options.args ?? []), ...(options.updateLedger ? [] : ['--no-ledger-update'])];
+  const run = spawnSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts', ...args], {
     encoding: 'utf8',
     env: { ...process.env, ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ...options.env },
     maxBuffer: 64 * 1024 * 1024,
@@ -26,22 +36,24 @@ export function buildSite(name: string, catalog: string, options: { args?: strin
 }
 
 /** Every file below a folder, as paths relative to it with '/' separators. */
-export function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else out.push(relative(dir, full).split('\\').join('/'));
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out.sort();
-}
+export const listFiles = listFilesBelow;
 
 export const readText = (path: string): string => readFileSync(path, 'utf8');
 
 /** Every file below a folder with the SHA-256 of its bytes: equal trees give equal maps. */
 export function hashTree(dir: string): Map<string, string> {
   return new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+}
+
+/**
+ * Keeps redirect pages (short links, moved slugs: `<meta http-equiv="refresh" content="0; url=…">`)
+ * in place so a test can inspect them: their refresh is served with a day's delay instead of none.
+ */
+export async function holdRedirects(page: Page): Promise<void> {
+  await page.route('**/*', async (route) => {
+    if (!route.request().isNavigationRequest()) return route.continue();
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/(<meta http-equiv="refresh" content=")0;/gi, '$186400;');
+    return route.fulfill({ response, body });
+  });
 }

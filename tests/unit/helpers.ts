@@ -5,6 +5,9 @@ import { dirname, join } from 'node:path';
 
 export const SAMPLE_CATALOG = 'data/vllm-project-vllm.jsonl';
 
+/** The built-in failure classes, which the sample records name: copy it into a temporary catalog with them. */
+export const SAMPLE_CLASSES = readFileSync('data/classes.json', 'utf8');
+
 /** The built-in sample records, parsed, as fresh copies a test may change. */
 export function sampleWrapped(): { record: Record<string, unknown>; datasetVersion: string }[] {
   return readFileSync(SAMPLE_CATALOG, 'utf8')

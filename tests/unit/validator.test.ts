@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogReport, loadCatalog } from '../../src/catalog/catalog.ts';
 import { formatProblem } from '../../src/catalog/problems.ts';
-import { jsonl, sampleWrapped, tempCatalog } from './helpers.ts';
+import { SAMPLE_CLASSES, jsonl, sampleWrapped, tempCatalog } from './helpers.ts';
 
 const report = (root: string) => {
   const c = loadCatalog(root);
@@ -20,7 +20,7 @@ describe('the validator report', () => {
     const [a, b, c] = sampleWrapped();
     b!.record.severity = 'fatal';
     c!.record.tags = ['Bad Tag'];
-    const root = tempCatalog({ 'x.jsonl': `${JSON.stringify(a)}\n\n${JSON.stringify(b)}\n${JSON.stringify(c)}\n` });
+    const root = tempCatalog({ 'classes.json': SAMPLE_CLASSES, 'x.jsonl': `${JSON.stringify(a)}\n\n${JSON.stringify(b)}\n${JSON.stringify(c)}\n` });
     const { lines, catalog } = report(root);
     expect(lines).toEqual([
       'x.jsonl:3  record.severity  must be one of "critical", "error", "warning", "info"; got the string "fatal"',
@@ -33,7 +33,7 @@ describe('the validator report', () => {
   it('gives the line of the field in a .json file', () => {
     const w = sampleWrapped()[1]!;
     w.record.httpStatus = 42;
-    const root = tempCatalog({ 'one.json': JSON.stringify(w, null, 2) });
+    const root = tempCatalog({ 'classes.json': SAMPLE_CLASSES, 'one.json': JSON.stringify(w, null, 2) });
     expect(report(root).lines).toEqual(['one.json:11  record.httpStatus  must be at least 100; got number 42']);
   });
 
@@ -44,7 +44,7 @@ describe('the validator report', () => {
     const sameSlug = structuredClone(b!);
     sameSlug.record.id = 'ffffffffffffffff';
     sameSlug.record.slug = a!.record.slug;
-    const root = tempCatalog({ 'a.jsonl': jsonl([a, b]), 'b.jsonl': jsonl([sameId, sameSlug]) });
+    const root = tempCatalog({ 'classes.json': SAMPLE_CLASSES, 'a.jsonl': jsonl([a, b]), 'b.jsonl': jsonl([sameId, sameSlug]) });
     const { lines, catalog } = report(root);
     expect(lines).toEqual([
       `b.jsonl:1  record.id  duplicates id b024d3d9177721a3 of the record at ${root}/a.jsonl:1`,
@@ -56,6 +56,7 @@ describe('the validator report', () => {
   it('reports unreadable files and lines and counts them as invalid records', () => {
     const [a] = sampleWrapped();
     const root = tempCatalog({
+      'classes.json': SAMPLE_CLASSES,
       'empty.json': '',
       'broken.json': '{\n  "record": {\n    "id": "x"\n    "repo": "a/b"\n  }\n}\n',
       'lines.jsonl': Buffer.concat([Buffer.from(`${JSON.stringify(a)}\n{"record": \n`), Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a])]),
@@ -76,7 +77,7 @@ describe('the validator report', () => {
 
   it('reads past a byte-order mark and CRLF line endings without altering the record', () => {
     const [a, b] = sampleWrapped();
-    const root = tempCatalog({ 'crlf.jsonl': `\uFEFF${JSON.stringify(a)}\r\n${JSON.stringify(b)}\r\n` });
+    const root = tempCatalog({ 'classes.json': SAMPLE_CLASSES, 'crlf.jsonl': `\uFEFF${JSON.stringify(a)}\r\n${JSON.stringify(b)}\r\n` });
     const c = loadCatalog(root);
     expect(c.problems).toEqual([]);
     expect(c.entries.map((e) => e.sourceText)).toEqual([JSON.stringify(b), JSON.stringify(a)].sort((x, y) => (JSON.parse(x).record.slug < JSON.parse(y).record.slug ? -1 : 1)));

@@ -1,0 +1,84 @@
+/**
+ * Failure classes: `classes.json` in the catalog folder (beside the file, for a one-file catalog).
+ * Every problem is placed on its line, like record problems.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { failureClassSchema, type FailureClass } from '../schema/failure-class.ts';
+import { locateJson } from './json-locate.ts';
+import { catalogFolder, displayPath } from './load.ts';
+import { FILE_LEVEL, type Problem } from './problems.ts';
+import { describeIssue } from './validate.ts';
+import { join } from 'node:path';
+
+export const CLASSES_FILE = 'classes.json';
+
+export interface LoadedClasses {
+  /** The file, as shown in reports; null when the catalog has none. */
+  file: string | null;
+  classes: FailureClass[];
+}
+
+/** Reads and checks classes.json; problems are appended to `problems`. */
+export function loadClasses(root: string, problems: Problem[]): LoadedClasses {
+  const path = join(catalogFolder(root), CLASSES_FILE);
+  if (!existsSync(path)) return { file: null, classes: [] };
+  const file = displayPath(path);
+  const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  const found = classProblems(text, file);
+  problems.push(...found.problems);
+  return { file, classes: found.classes };
+}
+
+/** The classes in a classes.json text, and every problem with its line. Pure: for tests. */
+export function classProblems(text: string, file: string): { classes: FailureClass[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const loc = locateJson(text);
+    const at = loc.ok ? { line: 1, message: 'is not valid JSON' } : { line: loc.line, message: `malformed JSON at column ${loc.column}: ${loc.message}` };
+    return { classes: [], problems: [{ file, line: at.line, field: FILE_LEVEL, message: at.message }] };
+  }
+  const loc = locateJson(text);
+  const lineOf = (path: string): number => {
+    const lines = loc.ok ? loc.lines : new Map<string, number>();
+    // The file is an array, so json-locate names its items `.0`, `.1`, …
+    for (let p = path; p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '') {
+      const line = lines.get(`.${p}`);
+      if (line !== undefined) return line;
+    }
+    return 1;
+  };
+  if (!Array.isArray(value)) {
+    return { classes: [], problems: [{ file, line: 1, field: FILE_LEVEL, message: 'must be an array of failure classes [{"id", "title", "summary", "explanation"}, ...]' }] };
+  }
+  // Each class is checked on its own: a broken one does not hide the others (nor their records' problems).
+  const classes: FailureClass[] = [];
+  const seen = new Map<string, { index: number; line: number }>();
+  for (const [i, item] of value.entries()) {
+    const parsed = failureClassSchema.safeParse(item);
+    for (const issue of parsed.error?.issues ?? []) {
+      const field = [i, ...issue.path].map(String).join('.');
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          problems.push({ file, line: lineOf(`${field}.${key}`), field: `${field}.${key}`, message: 'is not a field of a failure class (id, title, summary, explanation)' });
+        }
+      } else if (issue.code === 'invalid_type' && issue.path.length === 0) {
+        problems.push({ file, line: lineOf(field), field, message: 'must be an object {"id", "title", "summary", "explanation"}' });
+      } else {
+        for (const d of describeIssue({ ...issue, path: [i, ...issue.path] }, value)) problems.push({ file, line: lineOf(d.field), field: d.field, message: d.message });
+      }
+    }
+    const id = (item as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string') continue;
+    const line = lineOf(`${i}.id`);
+    const first = seen.get(id);
+    if (first !== undefined) problems.push({ file, line, field: `${i}.id`, message: `duplicates class id "${id}" of class ${first.index} (line ${first.line})` });
+    else {
+      seen.set(id, { index: i, line });
+      if (parsed.success) classes.push(parsed.data);
+    }
+  }
+  return { classes, problems };
+}

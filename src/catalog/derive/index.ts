@@ -1,0 +1,139 @@
+/**
+ * Derive: everything the browse pages show that is computed from the whole catalog, once per
+ * build. Pure over a Catalog; `getDerived()` memoises it like `getCatalog()`. Pages only read it.
+ */
+import type { FailureClass } from '../../schema/failure-class.ts';
+import type { Severity } from '../../schema/record.ts';
+import { getCatalog, type Catalog, type CatalogEntry } from '../catalog.ts';
+import { errorHeadline } from '../../lib/error-view.ts';
+import { directoryOf } from '../../lib/text.ts';
+import { errorPath } from '../../lib/urls.ts';
+import { shortenOnWord } from '../../search/template.ts';
+import { planLedger, type LedgerPlan } from '../ledger.ts';
+import { compareCodeOrder, relatedErrors, type RelatedReasons } from './related.ts';
+
+export interface RepoSummary {
+  repo: string;
+  /** Grouped by directory, then file, then line: the order of the repository page. */
+  entries: CatalogEntry[];
+  files: number;
+  severities: Record<Severity, number>;
+  /** Newest analysis of any of its records. */
+  analyzedAt: string;
+}
+
+export interface ClassSummary {
+  cls: FailureClass;
+  /** Grouped by repository, in code order. */
+  entries: CatalogEntry[];
+}
+
+export interface TagSummary {
+  tag: string;
+  entries: CatalogEntry[];
+}
+
+export interface Related {
+  entry: CatalogEntry;
+  reasons: RelatedReasons;
+}
+
+export interface Derived {
+  repos: RepoSummary[];
+  repoByName: Map<string, RepoSummary>;
+  classes: ClassSummary[];
+  classById: Map<string, ClassSummary>;
+  tags: TagSummary[];
+  related: Map<string, Related[]>;
+  /** Most recently analysed first. */
+  recent: CatalogEntry[];
+}
+
+export const RECENT_COUNT = 12;
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function deriveCatalog(catalog: Catalog): Derived {
+  const inCodeOrder = [...catalog.entries].sort((a, b) => compareCodeOrder(a.record, b.record));
+
+  const repoByName = new Map<string, RepoSummary>();
+  for (const e of inCodeOrder) {
+    const r = e.record;
+    let s = repoByName.get(r.repo);
+    if (!s) {
+      s = { repo: r.repo, entries: [], files: 0, severities: { critical: 0, error: 0, warning: 0, info: 0 }, analyzedAt: '' };
+      repoByName.set(r.repo, s);
+    }
+    if (s.entries.at(-1)?.record.filePath !== r.filePath) s.files++;
+    s.entries.push(e);
+    s.severities[r.severity]++;
+    if (r.analyzedAt > s.analyzedAt) s.analyzedAt = r.analyzedAt;
+  }
+
+  const classById = new Map<string, ClassSummary>(catalog.classes.map((cls) => [cls.id, { cls, entries: [] }]));
+  const tagMap = new Map<string, CatalogEntry[]>();
+  for (const e of inCodeOrder) {
+    if (e.record.backgroundTag) classById.get(e.record.backgroundTag)?.entries.push(e);
+    for (const t of new Set(e.record.tags)) {
+      let list = tagMap.get(t);
+      if (!list) tagMap.set(t, (list = []));
+      list.push(e);
+    }
+  }
+
+  const links = relatedErrors(catalog.entries.map((e) => e.record));
+  const related = new Map<string, Related[]>();
+  catalog.entries.forEach((e, i) => {
+    related.set(
+      e.record.id,
+      links[i]!.map((l) => ({ entry: catalog.entries[l.index]!, reasons: l.reasons })),
+    );
+  });
+
+  const recent = [...catalog.entries]
+    .sort((a, b) => cmp(b.record.analyzedAt, a.record.analyzedAt) || cmp(a.record.id, b.record.id))
+    .slice(0, RECENT_COUNT);
+
+  for (const s of repoByName.values()) s.entries.sort(compareDirectoryOrder);
+
+  return {
+    repos: [...repoByName.values()].sort((a, b) => cmp(a.repo, b.repo)),
+    repoByName,
+    classes: [...classById.values()],
+    classById,
+    tags: [...tagMap].map(([tag, entries]) => ({ tag, entries })).sort((a, b) => cmp(a.tag, b.tag)),
+    related,
+    recent,
+  };
+}
+
+/** What the URL ledger makes of this catalog: redirects for old slugs, notices for removed records. */
+export function ledgerPlanFor(catalog: Catalog): LedgerPlan {
+  const published = catalog.entries.map((e) => ({
+    id: e.record.id,
+    repo: e.record.repo,
+    title: shortenOnWord(errorHeadline(e.record), LEDGER_TITLE_MAX),
+    path: errorPath(e.record),
+  }));
+  return planLedger(catalog.ledger.ledger, published, catalog.datasetVersion);
+}
+
+const LEDGER_TITLE_MAX = 200;
+
+/** Directory, then file name, then line: each directory's files together, before its subdirectories' files. */
+function compareDirectoryOrder(a: CatalogEntry, b: CatalogEntry): number {
+  const x = a.record;
+  const y = b.record;
+  return cmp(directoryOf(x.filePath), directoryOf(y.filePath)) || cmp(x.filePath, y.filePath) || (x.lineNumber ?? 0) - (y.lineNumber ?? 0) || cmp(x.id, y.id);
+}
+
+let cached: Derived | undefined;
+let cachedPlan: LedgerPlan | undefined;
+
+export function getDerived(): Derived {
+  return (cached ??= deriveCatalog(getCatalog()));
+}
+
+export function getLedgerPlan(): LedgerPlan {
+  return (cachedPlan ??= ledgerPlanFor(getCatalog()));
+}

@@ -1,0 +1,227 @@
+/**
+ * The URL ledger: every page URL the catalog has published, kept in `url-ledger.json` beside the
+ * catalog and committed with it. Each build reads the previous ledger, plans what old URLs become
+ * (a redirect to the record's new page, or a notice that the record was removed, and in which
+ * dataset version), and writes the updated ledger after publishing.
+ *
+ * Paths are stored without the base path: they are the catalog's URLs, wherever it is deployed.
+ * The plan is a pure function of (previous ledger, records, dataset version): a rebuild of the same
+ * catalog plans the same pages and writes the same ledger, byte for byte.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { locateJson } from './json-locate.ts';
+import { catalogFolder, displayPath } from './load.ts';
+import { FILE_LEVEL, type Problem } from './problems.ts';
+
+export const LEDGER_FILE = 'url-ledger.json';
+export const LEDGER_VERSION = 1;
+
+export interface LedgerEntry {
+  id: string;
+  repo: string;
+  /** `Class: message`, for the removal notice. */
+  title: string;
+  /** Every page path this record has had, oldest first; the last one is its current page while it lives. */
+  paths: string[];
+  /** Dataset version in which it was first published. */
+  since: string;
+  /** Dataset version in which it disappeared from the catalog; null while it lives. */
+  removedIn: string | null;
+}
+
+export interface Ledger {
+  entries: LedgerEntry[];
+}
+
+export interface PublishedRecord {
+  id: string;
+  repo: string;
+  title: string;
+  path: string;
+}
+
+export interface LedgerRedirect {
+  id: string;
+  from: string;
+  to: string;
+}
+
+export interface RemovedPage {
+  entry: LedgerEntry;
+  /** Its old page paths still shown as removal notices (not taken by a live page). */
+  paths: string[];
+}
+
+export interface LedgerPlan {
+  ledger: Ledger;
+  /** Old page paths of live records: each redirects to the record's current page. */
+  redirects: LedgerRedirect[];
+  /** Every record the ledger knows as removed, in this build or an earlier one. */
+  removed: RemovedPage[];
+  /** What this build changed, for the build report. */
+  changes: {
+    added: number;
+    renamed: LedgerRedirect[];
+    removedNow: LedgerEntry[];
+    restored: LedgerEntry[];
+    /** Old paths that a live page (or an earlier claim) now uses: they are that page's, not a redirect. */
+    shadowed: { id: string; path: string }[];
+  };
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function ledgerPath(catalogRoot: string): string {
+  return join(catalogFolder(catalogRoot), LEDGER_FILE);
+}
+
+export function planLedger(previous: Ledger, records: readonly PublishedRecord[], datasetVersion: string): LedgerPlan {
+  const old = new Map(previous.entries.map((e) => [e.id, e]));
+  const live = new Map(records.map((r) => [r.id, r]));
+  const changes: LedgerPlan['changes'] = { added: 0, renamed: [], removedNow: [], restored: [], shadowed: [] };
+  const entries: LedgerEntry[] = [];
+
+  for (const r of records) {
+    const before = old.get(r.id);
+    if (!before) {
+      changes.added++;
+      entries.push({ id: r.id, repo: r.repo, title: r.title, paths: [r.path], since: datasetVersion, removedIn: null });
+      continue;
+    }
+    const current = before.paths.at(-1);
+    if (current !== r.path && before.removedIn === null && current !== undefined) changes.renamed.push({ id: r.id, from: current, to: r.path });
+    if (before.removedIn !== null) changes.restored.push(before);
+    entries.push({ ...before, repo: r.repo, title: r.title, paths: [...before.paths.filter((p) => p !== r.path), r.path], removedIn: null });
+  }
+  for (const e of previous.entries) {
+    if (live.has(e.id)) continue;
+    if (e.removedIn === null) {
+      const removed = { ...e, removedIn: datasetVersion };
+      changes.removedNow.push(removed);
+      entries.push(removed);
+    } else entries.push(e);
+  }
+  entries.sort((a, b) => cmp(a.id, b.id));
+
+  // Who serves each path: live pages first, then each removed record's last page, then older pages
+  // (by id). A path is served once; the others that claimed it are reported as shadowed.
+  const taken = new Set(records.map((r) => r.path));
+  const claim = (id: string, path: string): boolean => {
+    if (taken.has(path)) {
+      changes.shadowed.push({ id, path });
+      return false;
+    }
+    taken.add(path);
+    return true;
+  };
+  const removedEntries = entries.filter((e) => e.removedIn !== null);
+  const removedPaths = new Map<string, string[]>(removedEntries.map((e) => [e.id, []]));
+  for (const e of removedEntries) if (claim(e.id, e.paths.at(-1)!)) removedPaths.get(e.id)!.push(e.paths.at(-1)!);
+  const redirects: LedgerRedirect[] = [];
+  for (const e of entries) {
+    for (const path of e.paths.slice(0, -1)) {
+      if (!claim(e.id, path)) continue;
+      if (e.removedIn === null) redirects.push({ id: e.id, from: path, to: e.paths.at(-1)! });
+      else removedPaths.get(e.id)!.push(path);
+    }
+  }
+  changes.shadowed.sort((a, b) => cmp(a.path, b.path) || cmp(a.id, b.id));
+
+  return {
+    ledger: { entries },
+    redirects: redirects.sort((a, b) => cmp(a.from, b.from)),
+    removed: removedEntries.map((entry) => ({ entry, paths: removedPaths.get(entry.id)!.sort() })),
+    changes,
+  };
+}
+
+/** One entry per line, sorted by id: small diffs when operators commit it. */
+export function serializeLedger(ledger: Ledger): string {
+  const lines = ledger.entries.map((e) =>
+    JSON.stringify({ id: e.id, repo: e.repo, title: e.title, paths: e.paths, since: e.since, removedIn: e.removedIn }),
+  );
+  return (
+    `{\n  "about": "errdex URL ledger: every page URL this catalog has published. The build reads and updates it; commit it with the catalog.",\n` +
+    `  "version": ${LEDGER_VERSION},\n  "entries": [\n${lines.map((l) => `    ${l}`).join(',\n')}\n  ]\n}\n`
+  );
+}
+
+const HEX16 = /^[0-9a-f]{16}$/;
+
+/** Parses a ledger text; every problem is placed on its line. */
+export function parseLedger(text: string, file: string): { ledger: Ledger; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const empty = { ledger: { entries: [] }, problems };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const loc = locateJson(text);
+    problems.push(loc.ok ? { file, line: 1, field: FILE_LEVEL, message: 'is not valid JSON' } : { file, line: loc.line, field: FILE_LEVEL, message: `malformed JSON at column ${loc.column}: ${loc.message}` });
+    return empty;
+  }
+  const loc = locateJson(text);
+  const lineOf = (path: string) => (loc.ok ? (loc.lines.get(path) ?? loc.lines.get(path.slice(0, path.lastIndexOf('.'))) ?? 1) : 1);
+  const obj = value as { version?: unknown; entries?: unknown };
+  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.entries)) {
+    problems.push({ file, line: 1, field: FILE_LEVEL, message: 'must be an object {"version": 1, "entries": [...]} as the build writes it' });
+    return empty;
+  }
+  if (obj.version !== LEDGER_VERSION) {
+    problems.push({ file, line: lineOf('version'), field: 'version', message: `must be ${LEDGER_VERSION}; got ${JSON.stringify(obj.version)}` });
+    return empty;
+  }
+  const entries: LedgerEntry[] = [];
+  const seen = new Set<string>();
+  const str = (v: unknown) => typeof v === 'string' && v.length > 0;
+  for (const [i, raw] of obj.entries.entries()) {
+    const e = raw as Partial<LedgerEntry> | null;
+    const at = `entries.${i}`;
+    const bad = (field: string, message: string) => problems.push({ file, line: lineOf(`${at}.${field}`), field: `${at}.${field}`, message });
+    const before = problems.length;
+    if (!e || typeof e !== 'object') {
+      problems.push({ file, line: lineOf(at), field: at, message: 'must be an object {"id", "repo", "title", "paths", "since", "removedIn"}' });
+      continue;
+    }
+    if (typeof e.id !== 'string' || !HEX16.test(e.id)) bad('id', 'must be a record id (16 lowercase hex characters)');
+    else if (seen.has(e.id)) bad('id', `duplicates id ${e.id}`);
+    if (!str(e.repo)) bad('repo', 'must be "owner/name"');
+    if (typeof e.title !== 'string') bad('title', 'must be a string');
+    if (!Array.isArray(e.paths) || e.paths.length === 0 || !e.paths.every((p) => typeof p === 'string' && /^\/[^/]+\/[^/]+\/[^/]+\/$/.test(p))) {
+      bad('paths', 'must be a non-empty list of page paths such as "/owner/repo/slug/"');
+    }
+    if (!str(e.since)) bad('since', 'must be a dataset version');
+    if (e.removedIn !== null && !str(e.removedIn)) bad('removedIn', 'must be a dataset version or null');
+    if (problems.length === before) {
+      seen.add(e.id!);
+      entries.push({ id: e.id!, repo: e.repo!, title: e.title!, paths: e.paths!, since: e.since!, removedIn: e.removedIn ?? null });
+    }
+  }
+  return { ledger: { entries }, problems };
+}
+
+/** The catalog's ledger; an empty one when the catalog has none yet (its first build). */
+export function readLedger(catalogRoot: string): { file: string; exists: boolean; ledger: Ledger; problems: Problem[] } {
+  const path = ledgerPath(catalogRoot);
+  const file = displayPath(path);
+  if (!existsSync(path)) return { file, exists: false, ledger: { entries: [] }, problems: [] };
+  return { file, exists: true, ...parseLedger(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), file) };
+}
+
+/** The build's account of what happened to published URLs: one summary line, then one line per change. */
+export function ledgerReport(plan: LedgerPlan, hadLedger: boolean): string[] {
+  const { added, renamed, removedNow, restored, shadowed } = plan.changes;
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  if (!hadLedger) return [`URL ledger: none yet; starting one with ${n(added, 'page', 'pages')}.`];
+  const lines = [
+    `URL ledger: ${n(renamed.length, 'slug changed', 'slugs changed')} (old URLs redirect), ` +
+      `${n(removedNow.length, 'record removed', 'records removed')} (old URLs say so), ` +
+      `${n(restored.length, 'restored', 'restored')}, ${n(added, 'new page', 'new pages')}.`,
+  ];
+  for (const r of renamed) lines.push(`  moved     ${r.from} -> ${r.to}`);
+  for (const e of removedNow) lines.push(`  removed   ${e.paths.at(-1)} (${e.id}) in dataset version ${e.removedIn}`);
+  for (const e of restored) lines.push(`  restored  ${e.paths.at(-1)} (${e.id}), removed in ${e.removedIn}`);
+  for (const s of shadowed) lines.push(`  note      ${s.path} (an old URL of ${s.id}) is now another record's page`);
+  return lines;
+}
