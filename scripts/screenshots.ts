@@ -1,12 +1,14 @@
 /**
  * `npm run screenshots [-- path ...]`: screenshots of built pages in light and dark, at 360 px and
- * desktop width, into .errdex/screenshots/. For looking at what a reader sees.
+ * desktop width, into .errdex/screenshots/ (`--top`: the first screenful only). For looking at what a reader sees.
  */
 import { mkdirSync } from 'node:fs';
 import { launchChromium } from './lib/browser.ts';
 import { serveStatic } from './lib/static-server.ts';
 
 const paths = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+// --top: only the first screenful, for looking at headers closely.
+const fullPage = !process.argv.includes('--top');
 if (paths.length === 0) paths.push('/');
 const out = '.errdex/screenshots';
 mkdirSync(out, { recursive: true });
@@ -19,7 +21,7 @@ try {
         const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
         await page.goto(`${site.url}${path}`);
         const name = `${out}/${path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${scheme}-${label}.png`;
-        await page.screenshot({ path: name, fullPage: true });
+        await page.screenshot({ path: name, fullPage });
         console.log(name);
         await page.close();
       }
