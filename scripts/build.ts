@@ -5,7 +5,8 @@
  *  1. validate the catalog; on any problem print them all and stop (dist/ untouched), unless
  *     --skip-invalid, which writes every skipped record and its reasons to a report file;
  *  2. render pages and data files with Astro into a staging folder;
- *  3. swap the staging folder in as dist/ (so a failed build never leaves half a site).
+ *  3. index: the paste matcher's message index and Pagefind's full-text index (scripts/lib/search-index.ts);
+ *  4. swap the staging folder in as dist/ (so a failed build never leaves half a site).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { catalogReport, loadCatalog } from '../src/catalog/catalog.ts';
 import { catalogPath, displayPath } from '../src/catalog/load.ts';
 import { formatProblem } from '../src/catalog/problems.ts';
 import { Progress } from './lib/progress.ts';
+import { writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
 
 const args = process.argv.slice(2);
 const skipArg = args.find((a) => a === '--skip-invalid' || a.startsWith('--skip-invalid='));
@@ -21,7 +23,7 @@ const skipReport = skipArg ? (skipArg.includes('=') ? skipArg.slice(skipArg.inde
 const outDir = resolve(process.env.ERRDEX_DIST || 'dist');
 const stagingDir = `${outDir}.staging`;
 
-const progress = new Progress(3);
+const progress = new Progress(4);
 
 // 1. Validate
 progress.stage('validate');
@@ -70,7 +72,22 @@ if (astro.status !== 0) {
 }
 progress.done(`${catalog.entries.length} error pages`);
 
-// 3. Publish
+// 3. Index for search
+progress.stage('index');
+try {
+  const records = catalog.entries.map((e) => e.record);
+  const messageIndex = writeMessageIndex(records, stagingDir);
+  for (const u of messageIndex.unindexed) {
+    console.warn(`Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`);
+  }
+  await writePagefindIndex(records, stagingDir);
+  progress.done(`message index in ${messageIndex.manifest.shards} shards; full-text index of ${records.length} pages`);
+} catch (e) {
+  console.error(`\nThe index stage failed; ${displayPath(outDir)} is unchanged.\n${(e as Error).message}`);
+  process.exit(1);
+}
+
+// 4. Publish
 progress.stage('publish');
 const previous = `${outDir}.previous`;
 rmSync(previous, { recursive: true, force: true });
