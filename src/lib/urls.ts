@@ -14,6 +14,9 @@ export const classPath = (id: string): string => `/classes/${id}/`;
 export const tagPath = (tag: string): string => `/tags/${tag}/`;
 export const SCHEMA_PATH = '/schema/error-record.json';
 export const SEARCH_PATH = '/search/';
+/** The paste matcher's message index (manifest and shards) and Pagefind's bundle. */
+export const MESSAGE_INDEX_PATH = '/search-index/';
+export const PAGEFIND_PATH = '/pagefind/';
 
 /** Top-level folders the site itself uses: an owner of that name would collide with them. */
 export const RESERVED_OWNERS = new Set(['api', 'e', 'schema', 'search', 'classes', 'tags', 'pagefind', '_astro', 'assets', 'removed', 'search-index']);

@@ -11,11 +11,8 @@ import { escapeHtml } from '../highlight/highlighter.ts';
 import { errorPath } from '../lib/urls.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { errorHeadline } from '../lib/error-view.ts';
+import type { SearchFilter } from './filters.ts';
 import { indexEntry } from './message-index.ts';
-
-/** Pagefind filter names; the search page offers one control per filter. */
-export const SEARCH_FILTERS = ['repo', 'severity', 'errorType', 'errorClass', 'language', 'tag'] as const;
-export type SearchFilter = (typeof SEARCH_FILTERS)[number];
 
 export interface PagefindDocument {
   /** Root-relative page URL without the base path (the search page adds it). */
