@@ -84,8 +84,11 @@ const PREFIXES: RegExp[] = [
   /^[DIWEFA], \[[^\]]{1,80}\]\s+\w+ -- [^:]{0,80}: /,
   // Python logging's default: ERROR:root:message, WARNING:vllm.engine:message
   new RegExp(`^${LEVEL}:[\\w.]{1,120}:`, 'i'),
-  // Level words: [ERROR], ERROR:, ERROR -, <E>, level=error
-  new RegExp(`^(?:\\[${LEVEL}\\]|<${LEVEL}>|${LEVEL}(?=[\\s:|\\]-])|level=${LEVEL})[\\s:|\\]-]*`, 'i'),
+  // Level words: [ERROR], ERROR, ERROR:, <E>, level=error; lower or mixed case only with a colon
+  // (`error: …`), since `Error [ERR_X]: …` names a class.
+  new RegExp(`^(?:\\[${LEVEL}\\]|<${LEVEL}>|level=${LEVEL})[\\s:|\\]-]*`, 'i'),
+  new RegExp(`^${LEVEL}(?=[\\s:|\\]-])[\\s:|\\]-]*`),
+  new RegExp(`^${LEVEL}:\\s*`, 'i'),
   // Process ids: [1234], (pid=1234), pid 1234:, [pid 1234]
   /^(?:\[(?:pid[= ]?)?\d{1,9}\]|\((?:pid=)?\d{1,9}\)|pid[= ]\d{1,9}:?)\s*/i,
   // Ray/vLLM actor prefixes: (EngineCore_0 pid=1234), (RayWorkerWrapper pid=99, ip=10.0.0.1)
@@ -134,26 +137,24 @@ const NEW_LINE_START =
 
 /**
  * Joins lines a terminal wrapped at a fixed width. A wrapped line is exactly as long as the widest
- * line of the paste, and the next line does not start a new frame, cause or log entry.
+ * line of the paste, and the next line does not start a new frame, cause or log entry. With only
+ * one line that wide, the break must also fall inside a word or after a space, as a wrap does.
  */
 export function joinWrappedLines(lines: string[]): string[] {
   if (lines.length < 2) return lines;
   let width = 0;
   for (const l of lines) width = Math.max(width, l.length);
   if (width < 40) return lines;
-  const full = lines.filter((l) => l.length === width).length;
+  const several = lines.filter((l) => l.length === width).length > 1;
+  const continues = (line: string, next: string): boolean => {
+    if (next.trim() === '' || NEW_LINE_START.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
+    if (several) return true;
+    return !/^\s/.test(next) && (/\s$/.test(line) || (/[\p{L}\p{N}_]$/u.test(line) && /^[\p{L}\p{N}_]/u.test(next)));
+  };
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
-    while (
-      line.length > 0 &&
-      lines[i]!.length === width &&
-      i + 1 < lines.length &&
-      lines[i + 1]!.trim() !== '' &&
-      !NEW_LINE_START.test(lines[i + 1]!) &&
-      // One long line in a paste of short ones is a wrap only if the next one reads as its continuation.
-      (full > 1 || !/^\s/.test(lines[i + 1]!))
-    ) {
+    while (lines[i]!.length === width && i + 1 < lines.length && continues(lines[i]!, lines[i + 1]!)) {
       i++;
       line += lines[i]!;
     }
@@ -172,7 +173,7 @@ const KIND_WORDS = /^(?:panic|fatal error|fatal|error|Error|ERROR|warning|Warnin
 
 function looksLikeClassName(name: string): boolean {
   const last = name.split(/\.|::|\$/).pop() ?? name;
-  if (KIND_WORDS.test(name)) return true;
+  if (KIND_WORDS.test(name) || /^(?:std|boost)::\w+$/.test(name)) return true;
   if (/(?:Error|Exception|Warning|Fault|Failure|Panic|Interrupt|Exit|Timeout|Abort|Rejection|_error|_exception)$/.test(last)) return true;
   // Qualified CamelCase names: `pkg.module.HandshakeError`, `io.grpc.StatusRuntimeException`.
   return /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/.test(last) && name !== last;
@@ -331,16 +332,14 @@ function clip(text: string): string {
 /** Normalises a paste into the error messages it holds. */
 export function normalisePaste(paste: string): NormalisedPaste {
   const cleaned = cleanText(clip(paste));
-  const raw = cleaned.split('\n').map((l) => l.replace(/\s+$/, ''));
-  // Strip prefixes before joining (a prefix makes a wrapped line look like a new one), keeping indentation
-  // of lines without a prefix (it marks frames and continuations).
-  const stripped = raw.map((l) => {
-    const s = stripLogPrefix(l);
-    return s.length === l.trimStart().length ? l : s;
+  // Join wrapped lines first (a wrap can fall anywhere, even inside a log prefix), then strip prefixes,
+  // keeping the indentation of lines without one (it marks frames and continuations).
+  const joined = joinWrappedLines(cleaned.split('\n')).map((l) => {
+    const line = l.replace(/\s+$/, '').slice(0, MAX_LINE);
+    const s = stripLogPrefix(line);
+    return s.length === line.trimStart().length ? line : s;
   });
-  const joined = joinWrappedLines(stripped.every((l, i) => l === raw[i]) ? raw : stripped)
-    .map((l) => (l.length > MAX_LINE ? l.slice(0, MAX_LINE) : l));
-  const lines = joined.map((l) => stripLogPrefix(l)).filter((l) => l.trim() !== '');
+  const lines = joined.map((l) => l.trim()).filter((l) => l !== '');
 
   const fromTrace = tracebackMessages(joined);
   let messages: PastedMessage[];
