@@ -2,8 +2,8 @@
  * The words the message index is keyed on, computed the same way from a template (at build time)
  * and from a paste (in the browser), so that a paste finds the shards its template was filed under.
  *
- * Keys are lower-case words (identifiers such as `frame_count` or `KVCache` stay whole) and pairs
- * of adjacent words. Values never become keys: words that start with a digit (`3`, `10ms`, `0x1f`)
+ * Keys are lower-case words (identifiers such as `frame_count` or `KVCache` stay whole), each
+ * reduced to the set of its characters so that typos keep it (see `wordKey`), and pairs of adjacent words. Values never become keys: words that start with a digit (`3`, `10ms`, `0x1f`)
  * and long hex strings are skipped, and a template's words glued to a placeholder (`{name}s`)
  * are left out because the printed word differs.
  */
@@ -26,13 +26,30 @@ function wordsOf(text: string): { word: string; start: number; end: number }[] {
   return out;
 }
 
+/**
+ * A word as a key: the set of characters it uses, in order (`validate` -> `adeilt v` sorted). Typos
+ * keep it: a transposed (`vlaidate`), doubled (`deadlinnes`) or dropped repeated letter spells
+ * the same set, so a mistyped identifier still finds its shard; the regex check stays exact.
+ */
+export function wordKey(word: string): string {
+  let key = wordKeys.get(word);
+  if (key === undefined) {
+    key = [...new Set(word)].sort().join('');
+    if (wordKeys.size >= 50_000) wordKeys.clear();
+    wordKeys.set(word, key);
+  }
+  return key;
+}
+const wordKeys = new Map<string, string>();
+
 /** Adds single-word keys and adjacent-pair keys (`open socket`) of consecutive key words. */
 function addKeys(words: (string | null)[], into: Set<string>): void {
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i];
+  const keys = words.map((w) => (w ? wordKey(w) : null));
+  for (let i = 0; i < keys.length; i++) {
+    const w = keys[i];
     if (!w) continue;
     into.add(w);
-    const next = words[i + 1];
+    const next = keys[i + 1];
     if (next) into.add(`${w} ${next}`);
   }
 }

@@ -8,13 +8,14 @@
  *    capped, patterns were checked for catastrophic shapes at build time, and the caller runs this
  *    in a worker with a deadline);
  * 4. ranking: exact matches by specificity (characters of literal text), then the class the paste
- *    named; then close misses (typos, drift, truncation) ranked by fuse.js over the candidates.
+ *    named; without an exact match, close misses (typos, drift, truncation): the start of a template
+ *    for a paste cut short, and fuse.js over the candidates' literal text for the rest.
  */
 import Fuse from 'fuse.js/basic';
 import { keyWords, shardOf, textKeys } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
-import { fillTemplate, literalLength, parseTemplate, type FilledHole } from './template.ts';
+import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from './template.ts';
 
 /** `exact`: the whole error line is the template; `contained`: the template is inside a longer line; `close`: a near miss. */
 export type MatchKind = 'exact' | 'contained' | 'close';
@@ -136,9 +137,28 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
       cmp(a.entry.id, b.entry.id),
   );
   const exactCount = matched.filter((r) => r.kind === 'exact').length;
-  if (exactCount >= limit || misses.length === 0) return matched.slice(0, limit);
+  // With the template found, near misses would only be noise after it (and cost the most time).
+  if (exactCount > 0 || misses.length === 0) return matched.slice(0, limit);
 
   return [...matched, ...closeMatches(messages, misses, limit - exactCount)].slice(0, limit);
+}
+
+/** Least literal characters a cut-short paste must show of a template to count as its start. */
+const MIN_PREFIX_LITERAL = 8;
+
+/**
+ * Without the values: quoted text, URLs, paths, numbers, hex, bracketed lists. Fuzzy comparison
+ * against a template's literal text goes better without them (`/v1/shard` is not the word `shard`).
+ */
+export function withoutValues(text: string): string {
+  return text
+    .replace(/(["'`])(?:(?!\1).){0,300}\1/g, ' ')
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ')
+    .replace(/(?:^|\s)[~.]?\/\S*/g, ' ')
+    .replace(/[[(]\s*[\d.,\s-]*[\])]/g, ' ')
+    .replace(/\b(?:0x[0-9a-f]+|\d[\w.:-]*)/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Near misses among the candidates: fuse.js over their literal text, against the likeliest lines. */
@@ -155,8 +175,21 @@ function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: nu
     shouldSort: false,
   });
   const best = new Map<string, MatchResult>();
+  const offer = (r: MatchResult) => {
+    const prev = best.get(r.entry.id);
+    if (!prev || r.score < prev.score) best.set(r.entry.id, r);
+  };
   messages.slice(0, 3).forEach((m, mi) => {
-    const query = m.text.slice(0, 512);
+    // A paste cut short: the start of a template, scored by how much of the paste its literal text explains.
+    for (const d of docs) {
+      const shown = prefixLiteralMatch(d.entry.template, m.text);
+      if (shown >= MIN_PREFIX_LITERAL) {
+        const score = 0.2 * (1 - Math.min(1, shown / Math.max(1, withoutValues(m.text).length))) + mi * 0.01;
+        offer({ entry: d.entry, kind: 'close', score, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
+      }
+    }
+    const query = withoutValues(m.text).slice(0, 512);
+    if (!query) return;
     const queryWords = new Set(textKeys(query).filter((k) => !k.includes(' ')));
     for (const hit of fuse.search(query)) {
       // fuse.js compares characters; weigh in how many of the template's words the paste has, which
@@ -165,17 +198,7 @@ function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: nu
       const shared = words.filter((w) => queryWords.has(w)).length;
       const coverage = words.length ? shared / words.length : 0;
       const score = (hit.score ?? 1) * (1.5 - coverage) + mi * 0.01;
-      const prev = best.get(hit.item.entry.id);
-      if (!prev || score < prev.score) {
-        best.set(hit.item.entry.id, {
-          entry: hit.item.entry,
-          kind: 'close',
-          score,
-          line: m.text,
-          values: null,
-          classMatch: sameClass(hit.item.entry.errorClass, m.errorClass),
-        });
-      }
+      offer({ entry: hit.item.entry, kind: 'close', score, line: m.text, values: null, classMatch: sameClass(hit.item.entry.errorClass, m.errorClass) });
     }
   });
   return [...best.values()]

@@ -65,6 +65,8 @@ export interface BuiltMessageIndex {
 export interface MessageIndexOptions {
   /** Keys each record is filed under: more survive typos and truncation, and cost bytes. */
   keysPerRecord?: number;
+  /** Keys shared by more records than this are avoided (see chooseKeys). */
+  maxShared?: number;
   /** Average shard size to aim for, in bytes. */
   targetShardBytes?: number;
   seed?: number;
@@ -89,24 +91,29 @@ export function indexEntry(r: ErrorRecord): IndexEntry {
 }
 
 /**
- * The keys a record is filed under: the rarest first, each adding a word the earlier ones did not
- * cover, so that one mistyped or missing word cannot lose all of them.
+ * The keys a record is filed under, rarest first: first keys on words no earlier key uses, so that
+ * they spread over the message and one mistyped, changed or cut-off word cannot lose them all; then
+ * keys adding any new word. Keys shared by more than `maxShared` records are used only when a record
+ * has no other: they would make big shards for every paste that contains them, and a paste
+ * holding only common words matches too many templates for them to help.
  */
-export function chooseKeys(keys: string[], df: Map<string, number>, count: number): string[] {
+export function chooseKeys(keys: string[], df: Map<string, number>, count: number, maxShared = Infinity): string[] {
   const ranked = [...keys].sort((a, b) => df.get(a)! - df.get(b)! || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
   const chosen: string[] = [];
   const covered = new Set<string>();
-  for (const key of ranked) {
-    if (chosen.length >= count) break;
-    const words = keyWords(key);
-    if (words.every((w) => covered.has(w))) continue;
-    chosen.push(key);
-    for (const w of words) covered.add(w);
-  }
-  for (const key of ranked) {
-    if (chosen.length >= count) break;
-    if (!chosen.includes(key)) chosen.push(key);
-  }
+  const take = (accept: (words: string[]) => boolean) => {
+    for (const key of ranked) {
+      if (chosen.length >= count) return;
+      if (chosen.includes(key) || df.get(key)! > maxShared) continue;
+      const words = keyWords(key);
+      if (!accept(words)) continue;
+      chosen.push(key);
+      for (const w of words) covered.add(w);
+    }
+  };
+  take((words) => !words.some((w) => covered.has(w)));
+  take((words) => !words.every((w) => covered.has(w)));
+  if (chosen.length === 0 && ranked.length > 0) chosen.push(ranked[0]!);
   return chosen;
 }
 
@@ -114,6 +121,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   const keysPerRecord = options.keysPerRecord ?? 3;
   const target = options.targetShardBytes ?? 4_096;
   const seed = options.seed ?? 0x5eed;
+  const maxShared = options.maxShared ?? 200;
 
   const recordKeys = records.map((r) => templateKeys(r.errorMessage));
   const df = new Map<string, number>();
@@ -124,7 +132,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   const filed: { entry: number; keys: string[] }[] = [];
   const unindexed: BuiltMessageIndex['unindexed'] = [];
   records.forEach((r, i) => {
-    const keys = chooseKeys(recordKeys[i]!, df, keysPerRecord);
+    const keys = chooseKeys(recordKeys[i]!, df, keysPerRecord, maxShared);
     if (keys.length === 0) {
       unindexed.push({ id: r.id, template: r.errorMessage });
       return;

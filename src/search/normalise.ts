@@ -89,6 +89,8 @@ const PREFIXES: RegExp[] = [
   new RegExp(`^(?:\\[${LEVEL}\\]|<${LEVEL}>|level=${LEVEL})[\\s:|\\]-]*`, 'i'),
   new RegExp(`^${LEVEL}(?=[\\s:|\\]-])[\\s:|\\]-]*`),
   new RegExp(`^${LEVEL}:\\s*`, 'i'),
+  // Python logging's common `%(asctime)s - %(name)s - %(levelname)s - %(message)s` after its time
+  new RegExp(`^(?:[\\w.-]{1,80} - )?${LEVEL} - `, 'i'),
   // Process ids: [1234], (pid=1234), pid 1234:, [pid 1234]
   /^(?:\[(?:pid[= ]?)?\d{1,9}\]|\((?:pid=)?\d{1,9}\)|pid[= ]\d{1,9}:?)\s*/i,
   // Ray/vLLM actor prefixes: (EngineCore_0 pid=1234), (RayWorkerWrapper pid=99, ip=10.0.0.1)
@@ -102,8 +104,30 @@ const PREFIXES: RegExp[] = [
 // A dotted logger name after a level: `WARN vllm.engine.core: message`.
 const LOGGER_NAME = /^[a-z_][\w-]*(?:[.:]{1,2}[\w-]+){1,8}(?::\d+)?(?:\]|:)\s+/i;
 
+/**
+ * The message of a structured log line: logfmt (`level=error msg="…"`, logrus, slog) or JSON
+ * (`{"level":"error","msg":"…"}`, zap, pino, bunyan). Null for any other line.
+ */
+export function structuredLogMessage(line: string): string | null {
+  const s = line.trim();
+  if (s.startsWith('{') && s.endsWith('}')) {
+    try {
+      const value = JSON.parse(s) as Record<string, unknown>;
+      for (const key of ['msg', 'message', 'error', 'err']) if (typeof value[key] === 'string') return value[key];
+    } catch {
+      return null;
+    }
+    return null;
+  }
+  const m = /(?:^|\s)(?:msg|message|error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
+  if (m && /(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return m[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, ' ');
+  return null;
+}
+
 /** Strips any chain of log prefixes (timestamp, level, pid, module) from the start of a line. */
 export function stripLogPrefix(line: string): string {
+  const structured = structuredLogMessage(line);
+  if (structured !== null) return structured;
   let s = line.trimStart();
   let sawLevelOrTime = false;
   for (let round = 0; round < 8; round++) {
@@ -149,7 +173,9 @@ export function joinWrappedLines(lines: string[]): string[] {
   const continues = (line: string, next: string): boolean => {
     if (next.trim() === '' || NEW_LINE_START.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
     if (several) return true;
-    return !/^\s/.test(next) && (/\s$/.test(line) || (/[\p{L}\p{N}_]$/u.test(line) && /^[\p{L}\p{N}_]/u.test(next)));
+    // A wrap inside a word, or at a space (kept at the end of the line or the start of the next);
+    // deeper indentation marks a frame or code line instead.
+    return /\s$/.test(line) || /^ \S/.test(next) || (/[\p{L}\p{N}_]$/u.test(line) && /^[\p{L}\p{N}_]/u.test(next));
   };
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {

@@ -27,8 +27,21 @@ function cleanName(inner: string): string | null {
   return expr === '' || /^\d+$/.test(expr) ? (expr === '' ? null : expr) : expr;
 }
 
+// The matcher parses the same candidate templates several times per query; parts are never mutated.
+const parsed = new Map<string, TemplatePart[]>();
+
 /** Splits a template into text and placeholders. `{{`, `}}` and `%%` are literal braces and percent. */
 export function parseTemplate(template: string): TemplatePart[] {
+  let parts = parsed.get(template);
+  if (!parts) {
+    if (parsed.size >= 20_000) parsed.clear();
+    parts = parseUncached(template);
+    parsed.set(template, parts);
+  }
+  return parts;
+}
+
+function parseUncached(template: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let text = '';
   let raw = '';
@@ -172,4 +185,45 @@ export function literalLength(template: string): number {
   let n = 0;
   for (const p of parseTemplate(template)) if (p.kind === 'text') n += p.text.replace(/\s+/g, ' ').length;
   return n;
+}
+
+/**
+ * For a message cut short (a truncated paste): how many characters of the template's literal text
+ * it shows, if the message reads as the start of that template; -1 if it does not. Linear, like
+ * `fillTemplate`: each literal part is found with `indexOf` after the placeholder before it.
+ */
+export function prefixLiteralMatch(template: string, message: string): number {
+  const parts = parseTemplate(template).map((p) => (p.kind === 'text' ? { ...p, text: collapse(p.text) } : p));
+  const msg = collapse(message.trim());
+  let pos = 0;
+  let matched = 0;
+  let afterHole = false;
+  for (const p of parts) {
+    if (p.kind === 'hole') {
+      if (afterHole) pos += 1;
+      afterHole = true;
+      if (pos >= msg.length) return matched;
+      continue;
+    }
+    const text = pos === 0 && !afterHole ? p.text.trimStart() : p.text;
+    if (afterHole) {
+      const at = msg.indexOf(text, pos + 1);
+      if (at === -1) return matched + cutOverlap(msg, text, pos + 1); // cut inside the value or this text
+      pos = at + text.length;
+    } else {
+      const rest = msg.slice(pos);
+      if (rest.startsWith(text)) pos += text.length;
+      else return text.startsWith(rest) ? matched + rest.length : -1;
+    }
+    matched += text.length;
+    afterHole = false;
+    if (pos >= msg.length) return matched;
+  }
+  return pos >= msg.length ? matched : -1;
+}
+
+/** Length of the longest start of `text` that ends `msg` (after `from`): a cut inside literal text. */
+function cutOverlap(msg: string, text: string, from: number): number {
+  for (let n = Math.min(text.length - 1, msg.length - from); n > 0; n--) if (msg.endsWith(text.slice(0, n))) return n;
+  return 0;
 }
