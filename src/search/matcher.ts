@@ -57,13 +57,20 @@ export function shardsForKeys(keys: string[], manifest: Pick<MessageIndexManifes
   return [...new Set(keys.map((k) => shardOf(k, manifest.shards, manifest.seed)))];
 }
 
-const regexCache = new Map<string, { full: RegExp; any: RegExp } | null>();
+interface Compiled {
+  full: RegExp;
+  /** Unanchored, compiled when first needed: most candidates never need it. */
+  any: () => RegExp;
+}
+const regexCache = new Map<string, Compiled | null>();
 
-function compiled(pattern: string): { full: RegExp; any: RegExp } | null {
+function compiled(pattern: string): Compiled | null {
   let re = regexCache.get(pattern);
   if (re === undefined) {
     try {
-      re = { full: new RegExp(`^(?:${pattern})$`), any: new RegExp(pattern) };
+      const full = new RegExp(`^(?:${pattern})$`);
+      let any: RegExp | undefined;
+      re = { full, any: () => (any ??= new RegExp(pattern)) };
     } catch {
       re = null; // validated at build time; a broken one just never matches exactly
     }
@@ -72,6 +79,14 @@ function compiled(pattern: string): { full: RegExp; any: RegExp } | null {
   }
   return re;
 }
+
+/** Words (as keys) of a template's literal text. */
+function literalWords(template: string): string[] {
+  return textKeys(literalText(template)).filter((k) => !k.includes(' '));
+}
+
+/** Share of a template's literal words the paste has: a regex is tried only when most are there. */
+const MIN_WORDS_FOR_REGEX = 0.5;
 
 /** Template text with placeholders dropped, for fuzzy comparison. */
 function literalText(template: string): string {
@@ -100,9 +115,14 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   const pasteClasses = messages.map((m) => m.errorClass);
   const matched: MatchResult[] = [];
   const misses: IndexEntry[] = [];
+  const pasteWords = new Set(messages.flatMap((m) => textKeys(m.withPrefix).filter((k) => !k.includes(' '))));
 
   for (const entry of candidates) {
-    const re = compiled(entry.pattern);
+    // Compiling and running hundreds of patterns is most of a cold query's time: skip those whose
+    // literal words are mostly missing from the paste (they cannot match it exactly).
+    const words = literalWords(entry.template);
+    const shared = words.filter((w) => pasteWords.has(w)).length;
+    const re = words.length === 0 || shared >= MIN_WORDS_FOR_REGEX * words.length ? compiled(entry.pattern) : null;
     let best: MatchResult | null = null;
     if (re) {
       for (let mi = 0; mi < messages.length && (!best || best.kind !== 'exact'); mi++) {
@@ -112,7 +132,7 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
             break;
           }
           if (!best) {
-            const m = re.any.exec(line);
+            const m = re.any().exec(line);
             // Only a template that makes up most of the line counts; a short one inside a long line is a near miss at best.
             if (m && m[0].length >= CONTAINED_SHARE * line.length) {
               best = { entry, kind: 'contained', score: mi, line: m[0], values: fillTemplate(entry.template, m[0]), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
@@ -194,7 +214,7 @@ function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: nu
     for (const hit of fuse.search(query)) {
       // fuse.js compares characters; weigh in how many of the template's words the paste has, which
       // separates two similar templates when the paste dropped or changed one word.
-      const words = textKeys(hit.item.text).filter((k) => !k.includes(' '));
+      const words = literalWords(hit.item.entry.template);
       const shared = words.filter((w) => queryWords.has(w)).length;
       const coverage = words.length ? shared / words.length : 0;
       const score = (hit.score ?? 1) * (1.5 - coverage) + mi * 0.01;
@@ -254,6 +274,5 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
 }
 
 function sharesWord(template: string, words: Set<string>): boolean {
-  for (const k of textKeys(literalText(template))) if (!k.includes(' ') && words.has(k)) return true;
-  return false;
+  return literalWords(template).some((w) => words.has(w));
 }
