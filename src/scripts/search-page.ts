@@ -106,7 +106,7 @@ function setUp(root: HTMLElement): void {
     list.dataset.state = 'busy';
     list.setAttribute('aria-busy', 'true');
     if (!q) {
-      render(mySeq, started, null);
+      render(started, null);
       return;
     }
     status.textContent = 'Searching…';
@@ -123,10 +123,10 @@ function setUp(root: HTMLElement): void {
     }
     if ('error' in answer || !matcherIsConclusive(matches)) await fullText(q, mySeq);
     if (mySeq !== seq) return;
-    render(mySeq, started, note);
+    render(started, note);
   }
 
-  function render(mySeq: number, started: number, note: string | null): void {
+  function render(started: number, note: string | null): void {
     const all = mergeHits(matches, textHits);
     renderFacets(all);
     const shown = applyFilters(all, chosenFilters());
@@ -144,7 +144,6 @@ function setUp(root: HTMLElement): void {
     list.dataset.engines = textSearched ? 'matcher+pagefind' : 'matcher';
     list.dataset.totalMs = (performance.now() - started).toFixed(1);
     list.removeAttribute('aria-busy');
-    void mySeq;
   }
 
   function renderFacets(all: SearchHit[]): void {
@@ -264,21 +263,23 @@ function setUp(root: HTMLElement): void {
     select.addEventListener('change', () => {
       const mySeq = seq;
       if (textSearched) {
+        list.dataset.state = 'busy';
         // Pagefind filters its whole index, not only the results already shown.
-        void fullText(box.value.trim(), mySeq).then(() => mySeq === seq && render(mySeq, performance.now(), null));
-      } else render(mySeq, performance.now(), null);
+        void fullText(box.value.trim(), mySeq).then(() => mySeq === seq && render(performance.now(), null));
+      } else render(performance.now(), null);
     });
   }
   more.addEventListener('click', () => {
     const mySeq = seq;
-    void fullText(box.value.trim(), mySeq).then(() => mySeq === seq && render(mySeq, performance.now(), null));
+    list.dataset.state = 'busy';
+    void fullText(box.value.trim(), mySeq).then(() => mySeq === seq && render(performance.now(), null));
   });
 
   const initial = new URL(location.href).searchParams.get('q') ?? '';
   box.value = initial;
   if (initial.trim()) void search(initial);
   else {
-    render(seq, performance.now(), null);
+    render(performance.now(), null);
     box.focus();
   }
 }
