@@ -127,8 +127,8 @@ describe('search by pasted error text, in Chromium', () => {
     await page.close();
   });
 
-  it('merges full-text results for words that are no error message', async () => {
-    const { page, paths } = await search('checksum');
+  it('merges full-text results for words found only in the explanations', async () => {
+    const { page, paths } = await search('truncated');
     expect(paths).toContain('/quill/store/checkpoint-corrupt-a00000/');
     expect(await page.locator('[data-search-results]').getAttribute('data-engines')).toBe('matcher+pagefind');
     expect(await page.locator('[data-search-results] .match-kind').first().innerText()).toBe('Full-text match');
@@ -193,7 +193,8 @@ describe('search by pasted error text, in Chromium', () => {
     await page.goto(`${server.url}${AUX}?m=${encodeURIComponent('unsupported auxiliary frame(s): expected 1 frame, got 7')}`);
     const box = page.locator('[data-your-error]');
     expect(await box.isVisible()).toBe(true);
-    expect(await box.locator('h2').innerText()).toBe('Your error');
+    expect(await box.locator('.your-error-title').innerText()).toBe('Your error');
+    expect(await box.getAttribute('aria-label')).toBe('Your error');
     expect(await box.locator('.your-error-message').innerText()).toBe('unsupported auxiliary frame(s): expected 1 frame, got 7');
     expect(await box.locator('dt').innerText()).toBe('frame_count');
     expect(await box.locator('dd').innerText()).toBe('7');
