@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search [-- --sizes 10000,100000 --clean 200 --per-damage 40 --node-only]`
+ * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-only]`
  *
  * For each catalog size: generates a synthetic catalog (scripts/lib/synthetic.ts), builds the
  * search artefacts exactly as the build does (message index + Pagefind index, scripts/lib/search-index.ts)
@@ -10,7 +10,8 @@
  *  - Pagefind alone: Pagefind's JS API given the raw paste, as a Pagefind-only site would.
  * Reports top-1/top-5 accuracy, bytes fetched per query (counted at the static server) and time per
  * query, as a Markdown table (also written to .errdex/bench-search/results.md).
- * `--node-only` skips Chromium and runs the matcher in Node: a quick accuracy check while tuning.
+ * The matcher also runs in Node on a larger query set (the same code as the worker; accuracy and
+ * index bytes, no browser). `--node-only` skips Chromium: a quick check while tuning.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -31,8 +32,11 @@ function arg(name: string, fallback: string): string {
   return i !== -1 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
 const SIZES = arg('sizes', '10000,100000').split(',').map(Number);
-const CLEAN = Number(arg('clean', '200'));
-const PER_DAMAGE = Number(arg('per-damage', '40'));
+// Chromium runs a page per query, so it measures fewer queries; Node checks accuracy on many more.
+const CLEAN = Number(arg('clean', '100'));
+const PER_DAMAGE = Number(arg('per-damage', '20'));
+const NODE_CLEAN = Number(arg('node-clean', '1000'));
+const NODE_PER_DAMAGE = Number(arg('node-per-damage', '200'));
 const NODE_ONLY = process.argv.includes('--node-only');
 // Message index settings to try (defaults: the build's).
 const INDEX_OPTIONS = {
@@ -114,6 +118,10 @@ async function nodeOutcomes(dir: string, queries: BenchQuery[]): Promise<Outcome
   return out;
 }
 
+function progress(label: string, done: number, total: number): void {
+  if (done % 50 === 0) console.log(`  ${label}: ${done}/${total} queries`);
+}
+
 const sum = (m: Map<string, number>, test: (path: string) => boolean) => [...m].reduce((s, [p, b]) => (test(p) ? s + b : s), 0);
 
 /** Pastes a query into the search page's box and reads the ranked result list. */
@@ -150,6 +158,7 @@ async function openSearchPage(browser: Browser, server: StaticServer): Promise<{
 async function errdexOutcomes(browser: Browser, server: StaticServer, queries: BenchQuery[]): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const q of queries) {
+    progress('errdex', out.length, queries.length);
     const { page, close } = await openSearchPage(browser, server);
     server.bytes.clear();
     const info = await runQuery(page, q.text);
@@ -173,6 +182,7 @@ async function warmMatchTimes(browser: Browser, server: StaticServer, queries: B
 async function pagefindOutcomes(browser: Browser, server: StaticServer, queries: BenchQuery[]): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const q of queries) {
+    progress('Pagefind', out.length, queries.length);
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/search/`);
@@ -240,30 +250,30 @@ async function main(): Promise<void> {
     base ??= existsSync(join(WORK, 'base-site', 'search', 'index.html')) && process.argv.includes('--reuse-base') ? join(WORK, 'base-site') : baseSite(records.slice(0, 20));
     const { dir, info } = await siteFor(records, base);
     const queries = benchQueries(records, { clean: CLEAN, perDamage: PER_DAMAGE });
+    const nodeQueries = benchQueries(records, { clean: NODE_CLEAN, perDamage: NODE_PER_DAMAGE, seed: 11 });
     const runs: [string, Outcome[]][] = [];
     let warm: number[] = [];
     t = performance.now();
-    if (NODE_ONLY) {
-      runs.push(['errdex matcher (Node)', await nodeOutcomes(dir, queries)]);
-    } else {
+    if (!NODE_ONLY) {
       const server = await serveStatic(dir);
       const browser = await launchChromium();
       try {
-        runs.push(['Pagefind alone', await pagefindOutcomes(browser, server, queries)]);
-        runs.push(['errdex', await errdexOutcomes(browser, server, queries)]);
+        runs.push(['Pagefind alone (Chromium)', await pagefindOutcomes(browser, server, queries)]);
+        runs.push(['errdex (Chromium)', await errdexOutcomes(browser, server, queries)]);
         warm = await warmMatchTimes(browser, server, queries);
       } finally {
         await browser.close();
         await server.close();
       }
+      console.log(`  ${queries.length} queries measured in Chromium in ${((performance.now() - t) / 1000).toFixed(0)} s`);
     }
-    console.log(`  ${queries.length} queries measured in ${((performance.now() - t) / 1000).toFixed(0)} s`);
-    const errdex = runs.at(-1)![1];
+    runs.push([`errdex matcher (Node, ${nodeQueries.length} queries)`, await nodeOutcomes(dir, nodeQueries)]);
+    const errdex = runs.find(([label]) => label.startsWith('errdex (Chromium)'))?.[1] ?? [];
     const withPagefind = errdex.filter((x) => x.engines === 'matcher+pagefind').length;
     report.push(
       `### ${size.toLocaleString('en-US')} records`,
       '',
-      `${queries.length} pasted queries: ${CLEAN} clean concrete messages and ${PER_DAMAGE} for each damage. ${info}.`,
+      `In Chromium, ${queries.length} pasted queries: ${CLEAN} clean concrete messages and ${PER_DAMAGE} for each damage; in Node, ${nodeQueries.length} others (${NODE_CLEAN} clean, ${NODE_PER_DAMAGE} per damage). ${info}.`,
       '',
       row(['engine', 'top-1 clean', 'top-5 clean', 'top-1 damaged', 'top-5 damaged', 'bytes per query (median / p95 / max)', 'matching per query (median / p95 / max)', 'time to results (median / p95)']),
       row(Array(8).fill('---')),
