@@ -5,8 +5,9 @@
  *  1. validate the catalog; on any problem print them all and stop (dist/ untouched), unless
  *     --skip-invalid, which writes every skipped record and its reasons to a report file;
  *  2. render pages and data files with Astro into a staging folder;
- *  3. swap the staging folder in as dist/ (so a failed build never leaves half a site);
- *  4. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
+ *  3. index: the paste matcher's message index and Pagefind's full-text index (scripts/lib/search-index.ts);
+ *  4. swap the staging folder in as dist/ (so a failed build never leaves half a site);
+ *  5. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
  *     so that it only ever records URLs that were published.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import { formatProblem } from '../src/catalog/problems.ts';
 import { redirectsFile } from '../src/lib/redirects.ts';
 import { errorPath, shortPath } from '../src/lib/urls.ts';
 import { Progress } from './lib/progress.ts';
+import { writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
 
 const args = process.argv.slice(2);
 const skipArg = args.find((a) => a === '--skip-invalid' || a.startsWith('--skip-invalid='));
@@ -29,7 +31,7 @@ const updateLedger = !args.includes('--no-ledger-update');
 const outDir = resolve(process.env.ERRDEX_DIST || 'dist');
 const stagingDir = `${outDir}.staging`;
 
-const progress = new Progress(4);
+const progress = new Progress(5);
 
 // 1. Validate
 progress.stage('validate');
@@ -95,7 +97,23 @@ writeFileSync(
 );
 progress.done(`${catalog.entries.length} error pages`);
 
-// 3. Publish
+// 3. Index for search
+progress.stage('index');
+try {
+  const records = catalog.entries.map((e) => e.record);
+  const messageIndex = writeMessageIndex(records, stagingDir);
+  for (const u of messageIndex.unindexed) {
+    console.warn(`Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`);
+  }
+  await writePagefindIndex(records, stagingDir);
+  progress.done(`message index in ${messageIndex.manifest.shards} shards; full-text index of ${records.length} pages`);
+} catch (e) {
+  rmSync(stagingDir, { recursive: true, force: true });
+  console.error(`\nThe index stage failed; ${displayPath(outDir)} is unchanged.\n${(e as Error).message}`);
+  process.exit(1);
+}
+
+// 4. Publish
 progress.stage('publish');
 const previous = `${outDir}.previous`;
 rmSync(previous, { recursive: true, force: true });
@@ -110,7 +128,7 @@ try {
 rmSync(previous, { recursive: true, force: true });
 progress.done(displayPath(outDir));
 
-// 4. Ledger
+// 5. Ledger
 progress.stage('ledger');
 const ledgerFile = ledgerPath(catalog.root);
 const ledgerText = serializeLedger(plan.ledger);

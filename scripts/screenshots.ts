@@ -19,7 +19,8 @@ try {
     for (const scheme of ['light', 'dark'] as const) {
       for (const [label, width] of [['360', 360], ['desktop', 1280]] as const) {
         const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
-        await page.goto(`${site.url}${path}`);
+        // networkidle: the search page fetches and renders its results after load.
+        await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
         const name = `${out}/${path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${scheme}-${label}.png`;
         await page.screenshot({ path: name, fullPage });
         console.log(name);

@@ -7,6 +7,7 @@
  * so that many templates resemble one another (the hard case for the paste matcher).
  */
 import { createHash } from 'node:crypto';
+import { parseTemplate } from '../../src/search/template.ts';
 
 export interface SyntheticOptions {
   count: number;
@@ -63,8 +64,18 @@ const STATES = [
 
 const ADJECTIVES = ['invalid', 'unsupported', 'unknown', 'duplicate', 'missing', 'unexpected', 'malformed', 'stale', 'empty', 'corrupt'] as const;
 
-/** Skeletons: `N`, `N2` nouns, `V` a verb, `A` an adjective, `S` a state; `$1`… placeholders. */
+/** Skeletons: `N`, `N2` nouns, `V` a verb, `A` an adjective, `S` a state, `I`, `I2` identifiers; `$1`… placeholders. */
 const SKELETONS = [
+  'I must be set when I2 is enabled',
+  'unknown I: $1',
+  'invalid value $1 for I (expected $2)',
+  'I $1 is not supported by N',
+  'I requires N2 >= $1, got $2',
+  'cannot V N: I is $1',
+  'missing required I in N $1',
+  'I and I2 are mutually exclusive',
+  'I is deprecated; use I2 instead',
+  'I() takes $1 positional arguments but $2 were given',
   'failed to V N: $1',
   'failed to V N $1: $2',
   'could not V N $1',
@@ -96,6 +107,23 @@ const SKELETONS = [
   'N $1 has A N2 $2',
   'unable to V N from $1: $2',
 ] as const;
+
+/**
+ * A code identifier in the language's naming style: `frame_count`, `maxFrameCount`, `FrameBuffer`,
+ * `--max-frame-count`, `FRAME_BUFFER_SIZE`. Real messages name settings, functions and types, which
+ * is what makes most of them distinct.
+ */
+function identifier(r: Rand, lang: string): string {
+  const words = Array.from({ length: int(r, 2, 3) }, () => pick(r, r() < 0.3 ? NAMES : NOUNS));
+  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+  const kind = r();
+  if (kind < 0.12) return `--${words.join('-')}`;
+  if (kind < 0.2) return words.join('_').toUpperCase();
+  if (kind < 0.3) return words.map(cap).join('');
+  if (kind < 0.4) return `${words[0]}.${words.slice(1).join('_')}`;
+  if (['python', 'rust', 'ruby', 'cpp'].includes(lang)) return words.join('_');
+  return words[0] + words.slice(1).map(cap).join('');
+}
 
 interface LanguageStyle {
   lang: string;
@@ -173,6 +201,13 @@ function slugify(s: string): string {
     .join('-');
 }
 
+/** A template's literal text with every placeholder style made alike: how it reads once printed. */
+function printedForm(template: string): string {
+  return parseTemplate(template)
+    .map((p) => (p.kind === 'text' ? p.text : '\u0000'))
+    .join('');
+}
+
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -180,11 +215,12 @@ function escapeRegex(s: string): string {
 /** Fills a skeleton with words and language-style placeholders; returns the template and its pattern. */
 function makeTemplate(r: Rand, style: LanguageStyle): { template: string; pattern: string } {
   const skeleton = pick(r, SKELETONS);
-  const noun = pick(r, NOUNS);
-  const noun2 = pick(r, NOUNS);
+  // A third of the nouns are identifiers instead (`kv_cache`), as in real messages.
+  const noun = r() < 0.35 ? identifier(r, style.lang) : pick(r, NOUNS);
+  const noun2 = r() < 0.35 ? identifier(r, style.lang) : pick(r, NOUNS);
   let template = '';
   let pattern = '';
-  const tokens = skeleton.split(/(\$\d|\bN2\b|\bNs\b|\bN\b|\bV\b|\bVed\b|\bA\b|\bS\b)/);
+  const tokens = skeleton.split(/(\$\d|\bN2\b|\bNs\b|\bN\b|\bV\b|\bVed\b|\bA\b|\bS\b|\bI2\b|\bI\b)/);
   for (const t of tokens) {
     if (/^\$\d$/.test(t)) {
       const numeric = r() < 0.4;
@@ -194,7 +230,7 @@ function makeTemplate(r: Rand, style: LanguageStyle): { template: string; patter
       continue;
     }
     const word =
-      t === 'N' ? noun : t === 'N2' ? noun2 : t === 'Ns' ? `${noun}s` : t === 'V' ? pick(r, VERBS) : t === 'Ved' ? `${pick(r, VERBS)}ed` : t === 'A' ? pick(r, ADJECTIVES) : t === 'S' ? pick(r, STATES) : t;
+      t === 'N' ? noun : t === 'N2' ? noun2 : t === 'Ns' ? `${noun}s` : t === 'V' ? pick(r, VERBS) : t === 'Ved' ? `${pick(r, VERBS)}ed` : t === 'A' ? pick(r, ADJECTIVES) : t === 'S' ? pick(r, STATES) : t === 'I' || t === 'I2' ? identifier(r, style.lang) : t;
     template += word;
     pattern += escapeRegex(word);
   }
@@ -244,6 +280,8 @@ export function* syntheticRecords(options: SyntheticOptions): Generator<string> 
   }));
   const totalWeight = repos.reduce((s, x) => s + x.weight, 0);
   const slugs = new Set<string>();
+  // Every template prints differently: two records whose messages read the same could not be told apart by any search.
+  const printed = new Set<string>();
   for (let i = 0; i < options.count; i++) {
     let w = r() * totalWeight;
     let repo = repos[0]!;
@@ -255,7 +293,10 @@ export function* syntheticRecords(options: SyntheticOptions): Generator<string> 
       }
     }
     const style = repo.style;
-    const { template, pattern } = makeTemplate(r, style);
+    let made = makeTemplate(r, style);
+    for (let tries = 0; printed.has(printedForm(made.template)) && tries < 50; tries++) made = makeTemplate(r, style);
+    printed.add(printedForm(made.template));
+    const { template, pattern } = made;
     const cls = pick(r, style.classes);
     const id = hex(`${options.seed ?? 1}:${i}`, 16);
     let slug = `${slugify(template) || 'error'}-${id.slice(0, 6)}`;

@@ -29,6 +29,9 @@ export const listPagePath = (path: string, n: number): string => (n <= 1 ? path 
 export const repoSitemapPath = (repo: string, n: number): string => `/${repo}/sitemap${n <= 1 ? '' : `-${n}`}.xml`;
 /** The anchor of a directory's group on a repository page. */
 export const directoryAnchor = (dir: string): string => `in-${dir === '' ? '(root)' : dir.replace(/\s/g, '_')}`;
+/** The paste matcher's message index (manifest and shards) and Pagefind's bundle. */
+export const MESSAGE_INDEX_PATH = '/search-index/';
+export const PAGEFIND_PATH = '/pagefind/';
 
 /** Top-level folders the site itself uses: an owner of that name would collide with them. */
 export const RESERVED_OWNERS = new Set(['api', 'e', 'schema', 'search', 'classes', 'tags', 'pagefind', '_astro', 'assets', 'removed', 'search-index']);

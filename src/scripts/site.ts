@@ -42,3 +42,17 @@ document.addEventListener('keydown', (event) => {
   box.focus();
   box.select();
 });
+
+// A one-line box would flatten a pasted traceback into one line: take a paste with line breaks
+// straight to the search page, lines intact (the head and tail of a huge one: errors sit at the ends).
+const headerBox = document.querySelector<HTMLInputElement>('input#site-search');
+headerBox?.addEventListener('paste', (event) => {
+  const text = event.clipboardData?.getData('text/plain') ?? '';
+  if (!/[\r\n]/.test(text.trim()) || !headerBox.form) return;
+  event.preventDefault();
+  const max = 16_000;
+  const q = text.length > max ? `${text.slice(0, max / 4)}\n…\n${text.slice(text.length - (max * 3) / 4)}` : text;
+  const url = new URL(headerBox.form.action, location.href);
+  url.searchParams.set('q', q);
+  location.assign(url);
+});

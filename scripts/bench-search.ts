@@ -1,0 +1,301 @@
+/**
+ * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-only]`
+ *
+ * For each catalog size: generates a synthetic catalog (scripts/lib/synthetic.ts), builds the
+ * search artefacts exactly as the build does (message index + Pagefind index, scripts/lib/search-index.ts)
+ * next to the real search page (built once with `scripts/build.ts` from a small catalog: the page does
+ * not depend on the catalog), generates clean and damaged pastes (scripts/lib/bench-queries.ts), and
+ * measures in Chromium, one fresh browser context per query (cold cache):
+ *  - errdex: the search page's own flow (paste into the box, submit, read `[data-search-results]`);
+ *  - Pagefind alone: Pagefind's JS API given the raw paste, as a Pagefind-only site would.
+ * Reports top-1/top-5 accuracy, bytes fetched per query (counted at the static server) and time per
+ * query, as a Markdown table (also written to .errdex/bench-search/results.md).
+ * The matcher also runs in Node on a larger query set (the same code as the worker; accuracy and
+ * index bytes, no browser). `--node-only` skips Chromium: a quick check while tuning.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { Browser, Page } from 'playwright-core';
+import type { ErrorRecord } from '../src/schema/record.ts';
+import { wrappedRecordSchema } from '../src/schema/record.ts';
+import { matchPaste } from '../src/search/matcher.ts';
+import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
+import { benchQueries, DAMAGES, type BenchQuery, type Damage } from './lib/bench-queries.ts';
+import { launchChromium } from './lib/browser.ts';
+import { serveStatic, type StaticServer } from './lib/static-server.ts';
+import { MESSAGE_INDEX_DIR, writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
+import { syntheticRecords } from './lib/synthetic.ts';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i !== -1 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+const SIZES = arg('sizes', '10000,100000').split(',').map(Number);
+// Chromium runs a page per query, so it measures fewer queries; Node checks accuracy on many more.
+const CLEAN = Number(arg('clean', '100'));
+const PER_DAMAGE = Number(arg('per-damage', '20'));
+const NODE_CLEAN = Number(arg('node-clean', '1000'));
+const NODE_PER_DAMAGE = Number(arg('node-per-damage', '200'));
+const NODE_ONLY = process.argv.includes('--node-only');
+// Message index settings to try (defaults: the build's).
+const INDEX_OPTIONS = {
+  ...(process.argv.includes('--keys') ? { keysPerRecord: Number(arg('keys', '3')) } : {}),
+  ...(process.argv.includes('--max-shared') ? { maxShared: Number(arg('max-shared', '100')) } : {}),
+};
+const WORK = resolve('.errdex/bench-search');
+
+interface Outcome {
+  damage: Damage;
+  rank: number; // 1-based position of the target, 0 when not in the top 5
+  bytes: number;
+  ms: number;
+  matchMs?: number;
+  engines?: string;
+}
+
+const pathOf = (r: Pick<ErrorRecord, 'repo' | 'slug'>) => `/${r.repo}/${r.slug}/`;
+
+function generate(count: number): ErrorRecord[] {
+  const records: ErrorRecord[] = [];
+  const problems: string[] = [];
+  for (const line of syntheticRecords({ count })) {
+    const parsed = wrappedRecordSchema.safeParse(JSON.parse(line));
+    if (parsed.success) records.push(parsed.data.record);
+    else problems.push(parsed.error.message);
+  }
+  if (problems.length) throw new Error(`the generator made ${problems.length} invalid records, e.g. ${problems[0]}`);
+  return records;
+}
+
+/** The real site (search page, scripts, styles) built once from a few records. */
+function baseSite(sample: ErrorRecord[]): string {
+  const catalog = join(WORK, 'base-catalog');
+  const dist = join(WORK, 'base-site');
+  rmSync(catalog, { recursive: true, force: true });
+  mkdirSync(catalog, { recursive: true });
+  writeFileSync(join(catalog, 'part.jsonl'), sample.map((record) => JSON.stringify({ record, datasetVersion: '2026-08-15T17:31:12.345Z' })).join('\n'));
+  const run = spawnSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], {
+    env: { ...process.env, ERRDEX_DATA: catalog, ERRDEX_DIST: dist },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`building the base site failed:\n${run.stdout}\n${run.stderr}`);
+  return dist;
+}
+
+async function siteFor(records: ErrorRecord[], base: string): Promise<{ dir: string; info: string }> {
+  const dir = join(WORK, `site-${records.length}`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(base, dir, { recursive: true });
+  let t = performance.now();
+  const built = writeMessageIndex(records, dir, INDEX_OPTIONS);
+  const indexS = (performance.now() - t) / 1000;
+  t = performance.now();
+  if (!NODE_ONLY) await writePagefindIndex(records, dir);
+  const pagefindS = (performance.now() - t) / 1000;
+  const info =
+    `message index: ${built.manifest.shards} shards, largest ${(built.largestShard / 1024).toFixed(1)} KB, ${built.unindexed.length} records unindexed, built in ${indexS.toFixed(1)} s; ` +
+    `Pagefind index built in ${pagefindS.toFixed(0)} s`;
+  console.log(`  ${info}`);
+  return { dir, info };
+}
+
+async function nodeOutcomes(dir: string, queries: BenchQuery[]): Promise<Outcome[]> {
+  const root = join(dir, MESSAGE_INDEX_DIR);
+  const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as MessageIndexManifest;
+  const out: Outcome[] = [];
+  for (const q of queries) {
+    let bytes = 0;
+    const load = async (n: number) => {
+      const text = readFileSync(join(root, manifest.version, `${n}.json`), 'utf8');
+      bytes += Buffer.byteLength(text);
+      return JSON.parse(text) as EntryTuple[];
+    };
+    const r = await matchPaste(q.text, manifest, load, 5);
+    const rank = r.results.findIndex((x) => pathOf(x.entry) === pathOf(q.target)) + 1;
+    out.push({ damage: q.damage, rank, bytes, ms: r.timings.normaliseMs + r.timings.rankMs, matchMs: r.timings.normaliseMs + r.timings.rankMs });
+  }
+  return out;
+}
+
+function progress(label: string, done: number, total: number): void {
+  if (done % 50 === 0) console.log(`  ${label}: ${done}/${total} queries`);
+}
+
+const sum = (m: Map<string, number>, test: (path: string) => boolean) => [...m].reduce((s, [p, b]) => (test(p) ? s + b : s), 0);
+
+/** Pastes a query into the search page's box and reads the ranked result list. */
+async function runQuery(page: Page, text: string) {
+  await page.evaluate((t) => {
+    const box = document.querySelector<HTMLTextAreaElement>('#site-search')!;
+    box.value = t;
+    box.form!.requestSubmit();
+  }, text);
+  await page.waitForFunction(
+    (t) => {
+      const list = document.querySelector<HTMLElement>('[data-search-results]')!;
+      return list.dataset.state === 'done' && list.dataset.query === t.trim();
+    },
+    text,
+    { timeout: 30_000 },
+  );
+  return page.evaluate(() => {
+    const list = document.querySelector<HTMLElement>('[data-search-results]')!;
+    const paths = [...list.querySelectorAll('a')].map((a) => new URL(a.href).pathname);
+    return { paths, matchMs: Number(list.dataset.matchMs), totalMs: Number(list.dataset.totalMs), engines: list.dataset.engines ?? '' };
+  });
+}
+
+async function openSearchPage(browser: Browser, server: StaticServer): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}/search/`);
+  await page.waitForSelector('[data-search-results][data-state="done"]', { state: 'attached' });
+  return { page, close: () => context.close() };
+}
+
+/** Each query on a fresh page with an empty cache: the bytes and time of someone's first search. */
+async function errdexOutcomes(browser: Browser, server: StaticServer, queries: BenchQuery[]): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  for (const q of queries) {
+    progress('errdex', out.length, queries.length);
+    const { page, close } = await openSearchPage(browser, server);
+    server.bytes.clear();
+    const info = await runQuery(page, q.text);
+    const rank = info.paths.slice(0, 5).indexOf(pathOf(q.target)) + 1;
+    const bytes = sum(server.bytes, (p) => p.includes(`/${MESSAGE_INDEX_DIR}/`) || p.includes('/pagefind/'));
+    out.push({ damage: q.damage, rank, bytes, ms: info.totalMs, matchMs: info.matchMs, engines: info.engines });
+    await close();
+  }
+  return out;
+}
+
+/** All queries one after another in one page: matching time once the worker's code is warm. */
+async function warmMatchTimes(browser: Browser, server: StaticServer, queries: BenchQuery[]): Promise<number[]> {
+  const { page, close } = await openSearchPage(browser, server);
+  const times: number[] = [];
+  for (const q of queries) times.push((await runQuery(page, q.text)).matchMs);
+  await close();
+  return times;
+}
+
+async function pagefindOutcomes(browser: Browser, server: StaticServer, queries: BenchQuery[]): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  for (const q of queries) {
+    progress('Pagefind', out.length, queries.length);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/search/`);
+    await page.waitForSelector('[data-search-results][data-state="done"]', { state: 'attached' });
+    server.bytes.clear();
+    const info = await page.evaluate(async (text) => {
+      const started = performance.now();
+      const pf = await import(/* @vite-ignore */ `${location.origin}/pagefind/pagefind.js`);
+      await pf.options({ baseUrl: '/' });
+      const search = await pf.search(text);
+      const data = await Promise.all(search.results.slice(0, 5).map((r: { data(): Promise<{ url: string }> }) => r.data()));
+      return { paths: data.map((d: { url: string }) => new URL(d.url, location.href).pathname), ms: performance.now() - started };
+    }, q.text);
+    const rank = info.paths.indexOf(pathOf(q.target)) + 1;
+    out.push({ damage: q.damage, rank, bytes: sum(server.bytes, (p) => p.includes('/pagefind/')), ms: info.ms });
+    await context.close();
+  }
+  return out;
+}
+
+const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : '–');
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
+}
+const kb = (b: number) => `${(b / 1024).toFixed(0)} KB`;
+
+function summarise(label: string, o: Outcome[]): string[] {
+  const clean = o.filter((x) => x.damage === 'clean');
+  const damaged = o.filter((x) => x.damage !== 'clean');
+  const top = (xs: Outcome[], k: number) => pct(xs.filter((x) => x.rank >= 1 && x.rank <= k).length, xs.length);
+  const bytes = o.map((x) => x.bytes);
+  const ms = o.map((x) => x.ms);
+  const match = o.filter((x) => x.matchMs !== undefined).map((x) => x.matchMs!);
+  return [
+    label,
+    top(clean, 1),
+    top(clean, 5),
+    top(damaged, 1),
+    top(damaged, 5),
+    `${kb(quantile(bytes, 0.5))} / ${kb(quantile(bytes, 0.95))} / ${kb(Math.max(...bytes))}`,
+    match.length ? `${quantile(match, 0.5).toFixed(1)} / ${quantile(match, 0.95).toFixed(1)} / ${Math.max(...match).toFixed(1)} ms` : '–',
+    `${quantile(ms, 0.5).toFixed(0)} / ${quantile(ms, 0.95).toFixed(0)} ms`,
+  ];
+}
+
+function byDamage(label: string, o: Outcome[]): string[] {
+  return [label, ...(['clean', ...DAMAGES] as Damage[]).map((d) => {
+    const xs = o.filter((x) => x.damage === d);
+    return pct(xs.filter((x) => x.rank === 1).length, xs.length);
+  })];
+}
+
+const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+
+async function main(): Promise<void> {
+  mkdirSync(WORK, { recursive: true });
+  const report: string[] = [];
+  let base: string | null = null;
+  for (const size of SIZES) {
+    console.log(`${size} records`);
+    let t = performance.now();
+    const records = generate(size);
+    console.log(`  generated and validated in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    base ??= existsSync(join(WORK, 'base-site', 'search', 'index.html')) && process.argv.includes('--reuse-base') ? join(WORK, 'base-site') : baseSite(records.slice(0, 20));
+    const { dir, info } = await siteFor(records, base);
+    const queries = benchQueries(records, { clean: CLEAN, perDamage: PER_DAMAGE });
+    const nodeQueries = benchQueries(records, { clean: NODE_CLEAN, perDamage: NODE_PER_DAMAGE, seed: 11 });
+    const runs: [string, Outcome[]][] = [];
+    let warm: number[] = [];
+    t = performance.now();
+    if (!NODE_ONLY) {
+      const server = await serveStatic(dir);
+      const browser = await launchChromium();
+      try {
+        runs.push(['Pagefind alone (Chromium)', await pagefindOutcomes(browser, server, queries)]);
+        runs.push(['errdex (Chromium)', await errdexOutcomes(browser, server, queries)]);
+        warm = await warmMatchTimes(browser, server, queries);
+      } finally {
+        await browser.close();
+        await server.close();
+      }
+      console.log(`  ${queries.length} queries measured in Chromium in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    }
+    runs.push([`errdex matcher (Node, ${nodeQueries.length} queries)`, await nodeOutcomes(dir, nodeQueries)]);
+    const errdex = runs.find(([label]) => label.startsWith('errdex (Chromium)'))?.[1] ?? [];
+    const withPagefind = errdex.filter((x) => x.engines === 'matcher+pagefind').length;
+    report.push(
+      `### ${size.toLocaleString('en-US')} records`,
+      '',
+      `In Chromium, ${queries.length} pasted queries: ${CLEAN} clean concrete messages and ${PER_DAMAGE} for each damage; in Node, ${nodeQueries.length} others (${NODE_CLEAN} clean, ${NODE_PER_DAMAGE} per damage). ${info}.`,
+      '',
+      row(['engine', 'top-1 clean', 'top-5 clean', 'top-1 damaged', 'top-5 damaged', 'bytes per query (median / p95 / max)', 'matching per query (median / p95 / max)', 'time to results (median / p95)']),
+      row(Array(8).fill('---')),
+      ...runs.map(([label, o]) => row(summarise(label, o))),
+      '',
+      'Top-1 by damage:',
+      '',
+      row(['engine', 'clean', ...DAMAGES]),
+      row(Array(DAMAGES.length + 2).fill('---')),
+      ...runs.map(([label, o]) => row(byDamage(label, o))),
+      '',
+      NODE_ONLY
+        ? ''
+        : `errdex ran Pagefind too on ${withPagefind} of ${errdex.length} queries (when the matcher found no exact template and no strong close match). ` +
+          `Matching is the matcher's CPU time in its worker (normalise + rank, fetching excluded); above on a fresh page per query (cold code), ` +
+          `and with all queries run one after another in one page (warm): ${quantile(warm, 0.5).toFixed(1)} / ${quantile(warm, 0.95).toFixed(1)} / ${Math.max(...warm).toFixed(1)} ms (median / p95 / max).`,
+      '',
+    );
+  }
+  const text = report.join('\n');
+  writeFileSync(join(WORK, 'results.md'), text);
+  console.log(`\n${text}`);
+}
+
+await main();

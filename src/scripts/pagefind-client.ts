@@ -1,0 +1,38 @@
+/** Pagefind in the page: loaded on first use from the site's `pagefind/` folder (never bundled). */
+import type { SearchFilter } from '../search/filters.ts';
+import type { PagefindHit } from '../search/results.ts';
+
+interface PagefindResult {
+  data(): Promise<{ url: string; excerpt: string; meta: Record<string, string>; filters: Record<string, string[]> }>;
+}
+interface PagefindApi {
+  options(o: Record<string, unknown>): Promise<void>;
+  init(): Promise<void>;
+  search(q: string, o?: { filters?: Record<string, string> }): Promise<{ results: PagefindResult[] } | null>;
+}
+
+let api: Promise<PagefindApi> | null = null;
+
+function load(bundleUrl: string, baseUrl: string): Promise<PagefindApi> {
+  api ??= (async () => {
+    const pf = (await import(/* @vite-ignore */ `${bundleUrl}pagefind.js`)) as PagefindApi;
+    await pf.options({ baseUrl, excerptLength: 20 });
+    await pf.init();
+    return pf;
+  })();
+  api.catch(() => (api = null));
+  return api;
+}
+
+/** The first `limit` full-text results for a query, with the chosen filters applied by Pagefind. */
+export async function pagefindSearch(
+  query: string,
+  filters: Partial<Record<SearchFilter, string>>,
+  options: { bundleUrl: string; baseUrl: string; limit?: number },
+): Promise<PagefindHit[]> {
+  const pf = await load(options.bundleUrl, options.baseUrl);
+  const active = Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as Record<string, string>;
+  const search = await pf.search(query, Object.keys(active).length ? { filters: active } : undefined);
+  if (!search) return [];
+  return Promise.all(search.results.slice(0, options.limit ?? 20).map((r) => r.data()));
+}

@@ -1,0 +1,285 @@
+/**
+ * The search page: runs the paste matcher (in a worker, with a deadline) and, when the matcher is
+ * not conclusive or the user asks, Pagefind; renders one ranked list; keeps `?q=` in the address
+ * bar so a search can be shared; filters by keyboard with native selects.
+ */
+import { FILTER_LABEL, SEARCH_FILTERS, type SearchFilter } from '../search/filters.ts';
+import type { MatchResult } from '../search/matcher.ts';
+import {
+  KIND_LABEL,
+  applyFilters,
+  facets,
+  fullTextQuery,
+  hitFromPagefind,
+  hitHref,
+  matcherIsConclusive,
+  mergeHits,
+  valueLabel,
+  type SearchHit,
+} from '../search/results.ts';
+import { parseTemplate } from '../search/template.ts';
+import { pagefindSearch } from './pagefind-client.ts';
+import type { MatchRequest, MatchResponse } from './search-worker.ts';
+
+/** A matcher answer later than this is given up: the worker is replaced and full-text results shown. */
+const DEADLINE_MS = 4_000;
+const TYPING_DELAY_MS = 250;
+
+const root = document.querySelector<HTMLElement>('[data-search]');
+if (root) setUp(root);
+
+function setUp(root: HTMLElement): void {
+  const form = root.querySelector<HTMLFormElement>('form')!;
+  const box = root.querySelector<HTMLTextAreaElement>('textarea')!;
+  const list = root.querySelector<HTMLOListElement>('[data-search-results]')!;
+  const status = root.querySelector<HTMLElement>('[data-search-status]')!;
+  const more = root.querySelector<HTMLButtonElement>('[data-search-more]')!;
+  const filterBox = root.querySelector<HTMLFieldSetElement>('[data-search-filters]')!;
+  const base = root.dataset.base ?? '';
+  const indexUrl = new URL(root.dataset.indexUrl!, location.href).href;
+  const bundleUrl = new URL(root.dataset.pagefindUrl!, location.href).href;
+  const selects = new Map<SearchFilter, HTMLSelectElement>();
+  for (const name of SEARCH_FILTERS) selects.set(name, filterBox.querySelector<HTMLSelectElement>(`select[name="${name}"]`)!);
+
+  let worker = newWorker();
+  let seq = 0;
+  let matches: MatchResult[] = [];
+  let textHits: SearchHit[] = [];
+  let textSearched = false;
+  let bestLine: string | null = null;
+  let typing: number | undefined;
+
+  function newWorker(): Worker {
+    return new Worker(new URL('./search-worker.ts', import.meta.url), { type: 'module', name: 'errdex-matcher' });
+  }
+
+  function chosenFilters(): Partial<Record<SearchFilter, string>> {
+    const out: Partial<Record<SearchFilter, string>> = {};
+    for (const [name, select] of selects) if (select.value) out[name] = select.value;
+    return out;
+  }
+
+  function match(query: string, mySeq: number): Promise<MatchResponse> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        // Stuck on a pathological paste or pattern: stop it; the next query gets a fresh worker.
+        worker.terminate();
+        worker = newWorker();
+        resolve({ seq: mySeq, error: `the pattern matcher gave up after ${DEADLINE_MS / 1000} s` });
+      }, DEADLINE_MS);
+      const onMessage = (event: MessageEvent<MatchResponse>) => {
+        if (event.data.seq !== mySeq) return;
+        clearTimeout(timer);
+        worker.removeEventListener('message', onMessage);
+        resolve(event.data);
+      };
+      worker.addEventListener('message', onMessage);
+      worker.postMessage({ seq: mySeq, query, indexUrl } satisfies MatchRequest);
+    });
+  }
+
+  async function fullText(query: string, mySeq: number): Promise<void> {
+    textSearched = true;
+    more.hidden = true;
+    const q = fullTextQuery(query, bestLine);
+    if (!q) return;
+    try {
+      const hits = await pagefindSearch(q, chosenFilters(), { bundleUrl, baseUrl: `${base}/` });
+      if (mySeq !== seq) return;
+      textHits = hits.map((h) => hitFromPagefind(h, base));
+    } catch (e) {
+      if (mySeq !== seq) return;
+      textHits = [];
+      console.warn('Full-text search failed', e);
+    }
+  }
+
+  async function search(query: string): Promise<void> {
+    const mySeq = ++seq;
+    const started = performance.now();
+    const q = query.trim();
+    syncAddress(query);
+    matches = [];
+    textHits = [];
+    textSearched = false;
+    bestLine = null;
+    list.dataset.state = 'busy';
+    list.setAttribute('aria-busy', 'true');
+    if (!q) {
+      render(started, null);
+      return;
+    }
+    status.textContent = 'Searching…';
+    const answer = await match(q, mySeq);
+    if (mySeq !== seq) return;
+    let note: string | null = null;
+    if ('error' in answer) {
+      note = `Pasted-error matching failed (${answer.error}); showing full-text results.`;
+    } else {
+      matches = answer.results;
+      bestLine = answer.bestLine;
+      list.dataset.matchMs = (answer.timings.normaliseMs + answer.timings.rankMs).toFixed(2);
+      list.dataset.fetchMs = answer.timings.fetchMs.toFixed(1);
+    }
+    if ('error' in answer || !matcherIsConclusive(matches)) await fullText(q, mySeq);
+    if (mySeq !== seq) return;
+    render(started, note);
+  }
+
+  function render(started: number, note: string | null): void {
+    const all = mergeHits(matches, textHits);
+    renderFacets(all);
+    const shown = applyFilters(all, chosenFilters());
+    list.replaceChildren(...shown.map((h) => resultItem(h)));
+    const q = box.value.trim();
+    more.hidden = textSearched || !q;
+    const exact = shown.filter((h) => h.kind === 'exact').length;
+    status.textContent = !q
+      ? 'Paste an error message, a log line or a whole traceback, or type words to search for.'
+      : shown.length === 0
+        ? `No error matches${all.length ? ' these filters' : ''}.${note ? ` ${note}` : ''}`
+        : `${shown.length} result${shown.length === 1 ? '' : 's'}${exact ? `, ${exact} with the exact template` : ''}.${note ? ` ${note}` : ''}`;
+    list.dataset.state = 'done';
+    list.dataset.query = q;
+    list.dataset.engines = textSearched ? 'matcher+pagefind' : 'matcher';
+    list.dataset.totalMs = (performance.now() - started).toFixed(1);
+    list.removeAttribute('aria-busy');
+  }
+
+  function renderFacets(all: SearchHit[]): void {
+    const values = facets(all, SEARCH_FILTERS);
+    let any = false;
+    for (const [name, select] of selects) {
+      const current = select.value;
+      const options = values[name];
+      const keep = current && !options.some((o) => o.value === current) ? [{ value: current, count: 0 }] : [];
+      const first = new Option(`Any ${FILTER_LABEL[name].toLowerCase()}`, '');
+      select.replaceChildren(first, ...[...keep, ...options].map((o) => new Option(`${o.value} (${o.count})`, o.value)));
+      select.value = current;
+      select.disabled = options.length + keep.length === 0;
+      any ||= options.length > 1 || Boolean(current);
+    }
+    filterBox.hidden = !any;
+  }
+
+  function resultItem(hit: SearchHit): HTMLLIElement {
+    const li = document.createElement('li');
+    li.className = `search-result kind-${hit.kind}`;
+    const a = document.createElement('a');
+    a.href = hitHref(hit, base);
+    a.className = 'result-link';
+    const message = document.createElement('span');
+    message.className = 'result-message';
+    for (const p of parseTemplate(hit.template)) {
+      if (p.kind === 'text') message.append(p.raw);
+      else {
+        const v = document.createElement('var');
+        v.className = 'placeholder';
+        v.textContent = p.raw;
+        message.append(v);
+      }
+    }
+    const meta = document.createElement('span');
+    meta.className = 'result-meta';
+    const kind = document.createElement('span');
+    kind.className = `match-kind match-${hit.kind}`;
+    kind.textContent = KIND_LABEL[hit.kind];
+    meta.append(kind, ` ${hit.repo}`);
+    if (hit.errorClass) {
+      const cls = document.createElement('code');
+      cls.textContent = hit.errorClass;
+      meta.append(' · ', cls);
+    }
+    a.append(message, meta);
+    if (hit.values && hit.values.length > 0) {
+      const values = document.createElement('span');
+      values.className = 'result-values';
+      for (const v of hit.values) {
+        const code = document.createElement('code');
+        code.textContent = valueLabel(v);
+        values.append(code, ' ');
+      }
+      a.append(values);
+    }
+    if (hit.snippet.length > 0) {
+      const snippet = document.createElement('span');
+      snippet.className = 'result-snippet';
+      for (const s of hit.snippet) {
+        if (s.mark) {
+          const mark = document.createElement('mark');
+          mark.textContent = s.text;
+          snippet.append(mark);
+        } else snippet.append(s.text);
+      }
+      a.append(snippet);
+    }
+    li.append(a);
+    return li;
+  }
+
+  function syncAddress(query: string): void {
+    const url = new URL(location.href);
+    if (query.trim()) url.searchParams.set('q', query);
+    else url.searchParams.delete('q');
+    history.replaceState(null, '', url);
+    const short = query.trim().replace(/\s+/g, ' ').slice(0, 60);
+    document.title = short ? `${short} — ${root.dataset.title}` : root.dataset.title!;
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearTimeout(typing);
+    void search(box.value);
+  });
+  box.addEventListener('input', () => {
+    clearTimeout(typing);
+    typing = window.setTimeout(() => void search(box.value), TYPING_DELAY_MS);
+  });
+  box.addEventListener('keydown', (event) => {
+    // Enter searches; Shift+Enter adds a line (pasting keeps its lines either way).
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    } else if (event.key === 'ArrowDown' && box.selectionStart === box.value.length) {
+      const first = list.querySelector<HTMLAnchorElement>('a');
+      if (first) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+  });
+  // Arrow keys move between results; Escape goes back to the box.
+  list.addEventListener('keydown', (event) => {
+    const links = [...list.querySelectorAll<HTMLAnchorElement>('a')];
+    const i = links.indexOf(document.activeElement as HTMLAnchorElement);
+    if (i === -1) return;
+    if (event.key === 'ArrowDown' && i + 1 < links.length) links[i + 1]!.focus();
+    else if (event.key === 'ArrowUp') (i > 0 ? links[i - 1]! : box).focus();
+    else if (event.key === 'Escape') box.focus();
+    else return;
+    event.preventDefault();
+  });
+  for (const select of selects.values()) {
+    select.addEventListener('change', () => {
+      const mySeq = seq;
+      if (textSearched) {
+        list.dataset.state = 'busy';
+        // Pagefind filters its whole index, not only the results already shown.
+        void fullText(box.value.trim(), mySeq).then(() => mySeq === seq && render(performance.now(), null));
+      } else render(performance.now(), null);
+    });
+  }
+  more.addEventListener('click', () => {
+    const mySeq = seq;
+    list.dataset.state = 'busy';
+    void fullText(box.value.trim(), mySeq).then(() => mySeq === seq && render(performance.now(), null));
+  });
+
+  const initial = new URL(location.href).searchParams.get('q') ?? '';
+  box.value = initial;
+  if (initial.trim()) void search(initial);
+  else {
+    render(performance.now(), null);
+    box.focus();
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Fills the "Your error" box of an error page from `?m=`: the template with the pasted values put
+ * in, and each placeholder's value listed (`frame_count = 3`). Text only, never HTML.
+ */
+import { fillTemplate, parseTemplate } from '../search/template.ts';
+
+/** A pasted message longer than this is cut: it is shown, not processed. */
+const MAX_MESSAGE = 4_000;
+
+const box = document.querySelector<HTMLElement>('[data-your-error]');
+const pasted = new URL(location.href).searchParams.get('m')?.trim().slice(0, MAX_MESSAGE);
+if (box && pasted) show(box, pasted);
+
+function show(box: HTMLElement, message: string): void {
+  const template = box.dataset.template ?? '';
+  const out = box.querySelector<HTMLElement>('[data-your-error-message]')!;
+  const list = box.querySelector<HTMLElement>('[data-your-error-values]')!;
+  const note = box.querySelector<HTMLElement>('[data-your-error-note]')!;
+  const values = fillTemplate(template, message);
+  if (values) {
+    let i = 0;
+    for (const p of parseTemplate(template)) {
+      if (p.kind === 'text') out.append(p.text);
+      else {
+        const mark = document.createElement('mark');
+        mark.className = 'filled';
+        mark.title = `${p.name ?? p.raw}`;
+        mark.textContent = values[i++]?.value ?? '';
+        out.append(mark);
+      }
+    }
+    for (const v of values) {
+      const dt = document.createElement('dt');
+      const name = document.createElement('code');
+      name.textContent = v.name ?? v.raw;
+      dt.append(name);
+      const dd = document.createElement('dd');
+      const value = document.createElement('code');
+      value.textContent = v.value;
+      dd.append(value);
+      list.append(dt, dd);
+    }
+    list.hidden = values.length === 0;
+    note.textContent = values.length ? 'The highlighted parts are the values from your message.' : 'Your message is exactly this template.';
+  } else {
+    out.textContent = message;
+    list.hidden = true;
+    note.textContent = 'Your message does not follow this template exactly: it may come from another version of the code, or from a similar error.';
+  }
+  box.hidden = false;
+}

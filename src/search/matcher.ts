@@ -1,0 +1,278 @@
+/**
+ * The paste matcher: from a normalised paste to ranked records. Pure TypeScript shared by the
+ * search page's worker and by the benchmark in Node.
+ *
+ * 1. keys: the words and word pairs of the paste's error lines (keys.ts);
+ * 2. candidates: the entries of the shards those keys hash to (fetched by the caller);
+ * 3. exact check: each candidate's `messagePattern`, anchored, against each error line (lines are
+ *    capped, patterns were checked for catastrophic shapes at build time, and the caller runs this
+ *    in a worker with a deadline);
+ * 4. ranking: exact matches by specificity (characters of literal text), then the class the paste
+ *    named; without an exact match, close misses (typos, drift, truncation): the start of a template
+ *    for a paste cut short, and fuse.js over the candidates' literal text for the rest.
+ */
+import Fuse from 'fuse.js/basic';
+import { keyWords, shardOf, textKeys } from './keys.ts';
+import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
+import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
+import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from './template.ts';
+
+/** `exact`: the whole error line is the template; `contained`: the template is inside a longer line; `close`: a near miss. */
+export type MatchKind = 'exact' | 'contained' | 'close';
+
+export interface MatchResult {
+  entry: IndexEntry;
+  kind: MatchKind;
+  /** Lower is better, comparable within a kind (fuse.js score for close matches). */
+  score: number;
+  /** The pasted line it matched: what the result page shows as "your error". */
+  line: string;
+  /** The values the placeholders took, when the line lines up with the template. */
+  values: FilledHole[] | null;
+  /** The paste named this record's class (`ValueError: …`). */
+  classMatch: boolean;
+}
+
+/** Most keys a query looks up: a long paste is represented by its likeliest error lines. */
+export const MAX_QUERY_KEYS = 64;
+/** Close matches worse than this fuse.js score are dropped. */
+export const CLOSE_THRESHOLD = 0.55;
+/** A pattern found inside a line counts as a match when it covers this share of the line. */
+export const CONTAINED_SHARE = 0.7;
+
+/** The keys to look up for a paste, the likeliest error line's first. */
+export function queryKeys(paste: NormalisedPaste): string[] {
+  const keys = new Set<string>();
+  for (const m of paste.messages) {
+    for (const k of textKeys(m.withPrefix)) {
+      if (keys.size >= MAX_QUERY_KEYS) return [...keys];
+      keys.add(k);
+    }
+  }
+  return [...keys];
+}
+
+/** Shard numbers holding the keys, without repeats. */
+export function shardsForKeys(keys: string[], manifest: Pick<MessageIndexManifest, 'shards' | 'seed'>): number[] {
+  return [...new Set(keys.map((k) => shardOf(k, manifest.shards, manifest.seed)))];
+}
+
+interface Compiled {
+  full: RegExp;
+  /** Unanchored, compiled when first needed: most candidates never need it. */
+  any: () => RegExp;
+}
+const regexCache = new Map<string, Compiled | null>();
+
+function compiled(pattern: string): Compiled | null {
+  let re = regexCache.get(pattern);
+  if (re === undefined) {
+    try {
+      const full = new RegExp(`^(?:${pattern})$`);
+      let any: RegExp | undefined;
+      re = { full, any: () => (any ??= new RegExp(pattern)) };
+    } catch {
+      re = null; // validated at build time; a broken one just never matches exactly
+    }
+    if (regexCache.size > 20_000) regexCache.clear();
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
+
+/** Words (as keys) of a template's literal text. */
+function literalWords(template: string): string[] {
+  return textKeys(literalText(template)).filter((k) => !k.includes(' '));
+}
+
+/** Share of a template's literal words the paste has: a regex is tried only when most are there. */
+const MIN_WORDS_FOR_REGEX = 0.5;
+
+/** Template text with placeholders dropped, for fuzzy comparison. */
+function literalText(template: string): string {
+  return parseTemplate(template)
+    .map((p) => (p.kind === 'text' ? p.text : ' '))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const sameClass = (a: string | null, b: string | null): boolean => {
+  if (!a || !b) return false;
+  const last = (s: string) => s.split(/\.|::|\$/).pop()!.toLowerCase();
+  return last(a) === last(b);
+};
+
+function variants(m: PastedMessage): string[] {
+  const text = m.text.slice(0, MAX_LINE);
+  return m.withPrefix !== m.text ? [text, m.withPrefix.slice(0, MAX_LINE)] : [text];
+}
+
+/** Ranks the candidate entries against the paste. Synchronous and bounded: the CPU part of a query. */
+export function rankCandidates(paste: NormalisedPaste, candidates: readonly IndexEntry[], limit = 20): MatchResult[] {
+  const messages = paste.messages;
+  if (messages.length === 0 || candidates.length === 0) return [];
+  const pasteClasses = messages.map((m) => m.errorClass);
+  const matched: MatchResult[] = [];
+  const misses: IndexEntry[] = [];
+  const pasteWords = new Set(messages.flatMap((m) => textKeys(m.withPrefix).filter((k) => !k.includes(' '))));
+
+  for (const entry of candidates) {
+    // Compiling and running hundreds of patterns is most of a cold query's time: skip those whose
+    // literal words are mostly missing from the paste (they cannot match it exactly).
+    const words = literalWords(entry.template);
+    const shared = words.filter((w) => pasteWords.has(w)).length;
+    const re = words.length === 0 || shared >= MIN_WORDS_FOR_REGEX * words.length ? compiled(entry.pattern) : null;
+    let best: MatchResult | null = null;
+    if (re) {
+      for (let mi = 0; mi < messages.length && (!best || best.kind !== 'exact'); mi++) {
+        for (const line of variants(messages[mi]!)) {
+          if (re.full.test(line)) {
+            best = { entry, kind: 'exact', score: mi, line, values: fillTemplate(entry.template, line), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
+            break;
+          }
+          if (!best) {
+            const m = re.any().exec(line);
+            // Only a template that makes up most of the line counts; a short one inside a long line is a near miss at best.
+            if (m && m[0].length >= CONTAINED_SHARE * line.length) {
+              best = { entry, kind: 'contained', score: mi, line: m[0], values: fillTemplate(entry.template, m[0]), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
+            }
+          }
+        }
+      }
+    }
+    if (best) matched.push(best);
+    else misses.push(entry);
+  }
+
+  // The most specific template first: more literal text means fewer messages it could also describe.
+  const specificity = new Map(matched.map((r) => [r.entry.id, literalLength(r.entry.template)]));
+  const byKind = (k: MatchKind) => (k === 'exact' ? 0 : k === 'contained' ? 1 : 2);
+  matched.sort(
+    (a, b) =>
+      byKind(a.kind) - byKind(b.kind) ||
+      specificity.get(b.entry.id)! - specificity.get(a.entry.id)! ||
+      Number(b.classMatch) - Number(a.classMatch) ||
+      a.score - b.score ||
+      cmp(a.entry.id, b.entry.id),
+  );
+  const exactCount = matched.filter((r) => r.kind === 'exact').length;
+  // With the template found, near misses would only be noise after it (and cost the most time).
+  if (exactCount > 0 || misses.length === 0) return matched.slice(0, limit);
+
+  return [...matched, ...closeMatches(messages, misses, limit - exactCount)].slice(0, limit);
+}
+
+/** Least literal characters a cut-short paste must show of a template to count as its start. */
+const MIN_PREFIX_LITERAL = 8;
+
+/**
+ * Without the values: quoted text, URLs, paths, numbers, hex, bracketed lists. Fuzzy comparison
+ * against a template's literal text goes better without them (`/v1/shard` is not the word `shard`).
+ */
+export function withoutValues(text: string): string {
+  return text
+    .replace(/(["'`])(?:(?!\1).){0,300}\1/g, ' ')
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ')
+    .replace(/(?:^|\s)[~.]?\/\S*/g, ' ')
+    .replace(/[[(]\s*[\d.,\s-]*[\])]/g, ' ')
+    .replace(/\b(?:0x[0-9a-f]+|\d[\w.:-]*)/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Near misses among the candidates: fuse.js over their literal text, against the likeliest lines. */
+function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: number): MatchResult[] {
+  const docs = misses.map((entry) => ({ entry, text: literalText(entry.template) })).filter((d) => d.text.length > 0);
+  if (docs.length === 0) return [];
+  const fuse = new Fuse(docs, {
+    keys: ['text'],
+    includeScore: true,
+    ignoreLocation: true,
+    ignoreFieldNorm: true,
+    threshold: CLOSE_THRESHOLD,
+    isCaseSensitive: false,
+    shouldSort: false,
+  });
+  const best = new Map<string, MatchResult>();
+  const offer = (r: MatchResult) => {
+    const prev = best.get(r.entry.id);
+    if (!prev || r.score < prev.score) best.set(r.entry.id, r);
+  };
+  messages.slice(0, 3).forEach((m, mi) => {
+    // A paste cut short: the start of a template, scored by how much of the paste its literal text explains.
+    for (const d of docs) {
+      const shown = prefixLiteralMatch(d.entry.template, m.text);
+      if (shown >= MIN_PREFIX_LITERAL) {
+        const score = 0.2 * (1 - Math.min(1, shown / Math.max(1, withoutValues(m.text).length))) + mi * 0.01;
+        offer({ entry: d.entry, kind: 'close', score, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
+      }
+    }
+    const query = withoutValues(m.text).slice(0, 512);
+    if (!query) return;
+    const queryWords = new Set(textKeys(query).filter((k) => !k.includes(' ')));
+    for (const hit of fuse.search(query)) {
+      // fuse.js compares characters; weigh in how many of the template's words the paste has, which
+      // separates two similar templates when the paste dropped or changed one word.
+      const words = literalWords(hit.item.entry.template);
+      const shared = words.filter((w) => queryWords.has(w)).length;
+      const coverage = words.length ? shared / words.length : 0;
+      const score = (hit.score ?? 1) * (1.5 - coverage) + mi * 0.01;
+      offer({ entry: hit.item.entry, kind: 'close', score, line: m.text, values: null, classMatch: sameClass(hit.item.entry.errorClass, m.errorClass) });
+    }
+  });
+  return [...best.values()]
+    .sort((a, b) => a.score - b.score || Number(b.classMatch) - Number(a.classMatch) || cmp(a.entry.id, b.entry.id))
+    .slice(0, limit);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export interface MatchTimings {
+  normaliseMs: number;
+  fetchMs: number;
+  rankMs: number;
+}
+
+export interface PasteMatch {
+  paste: NormalisedPaste;
+  results: MatchResult[];
+  shards: number[];
+  candidates: number;
+  timings: MatchTimings;
+}
+
+/** Loads one shard's entries; the browser fetches `/search-index/<version>/<n>.json`, Node reads the file. */
+export type ShardLoader = (shard: number) => Promise<EntryTuple[]>;
+
+/** The whole query: normalise, fetch the shards of the paste's keys, rank. */
+export async function matchPaste(text: string, manifest: MessageIndexManifest, load: ShardLoader, limit = 20): Promise<PasteMatch> {
+  const now = () => performance.now();
+  const t0 = now();
+  const paste = normalisePaste(text);
+  const keys = queryKeys(paste);
+  const shards = shardsForKeys(keys, manifest);
+  const t1 = now();
+  const loaded = await Promise.all(shards.map(load));
+  const t2 = now();
+  const byId = new Map<string, IndexEntry>();
+  const wanted = new Set(keys.flatMap(keyWords));
+  for (const tuples of loaded) {
+    for (const t of tuples) {
+      if (byId.has(t[0])) continue;
+      // A shard also holds entries filed under other keys of the same hash: keep those sharing a word.
+      const entry = fromTuple(t);
+      byId.set(entry.id, entry);
+    }
+  }
+  const candidates = [...byId.values()].filter((e) => sharesWord(e.template, wanted));
+  const results = rankCandidates(paste, candidates, limit);
+  const t3 = now();
+  return { paste, results, shards, candidates: candidates.length, timings: { normaliseMs: t1 - t0, fetchMs: t2 - t1, rankMs: t3 - t2 } };
+}
+
+function sharesWord(template: string, words: Set<string>): boolean {
+  return literalWords(template).some((w) => words.has(w));
+}

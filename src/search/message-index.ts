@@ -1,0 +1,178 @@
+/**
+ * The message index: what the paste matcher downloads to find records by their message text.
+ *
+ * Each record's compact entry (id, page, template, pattern, class and the fields search filters on)
+ * is filed in the shards of its few rarest keys (words and word pairs of its template's literal
+ * text, see keys.ts); a key's shard is a stable hash of the key. A paste fetches the shards of its
+ * own keys only, so a query loads a few kilobytes per key however large the catalog is.
+ *
+ * Built at build time into `/search-index/<version>/<shard>.json` with a small manifest at
+ * `/search-index/manifest.json`; the version in the path keeps a cached manifest and its shards together.
+ */
+import { languageForPath, languageLabel } from '../highlight/languages.ts';
+import { describe } from '../lib/text.ts';
+import type { ErrorRecord } from '../schema/record.ts';
+import { hashKey, keyWords, shardOf, templateKeys } from './keys.ts';
+
+export const INDEX_FORMAT = 1;
+
+/** A record as the matcher sees it. */
+export interface IndexEntry {
+  id: string;
+  repo: string;
+  slug: string;
+  template: string;
+  pattern: string;
+  errorClass: string | null;
+  severity: string;
+  errorType: string;
+  language: string;
+  tags: string[];
+  /** The start of the record's explanation, shown under a result. */
+  summary: string;
+}
+
+/** How an entry is stored in a shard: a tuple, since field names would double the bytes. */
+export type EntryTuple = [string, string, string, string, string, string | null, string, string, string, string[], string];
+
+export const toTuple = (e: IndexEntry): EntryTuple => [e.id, e.repo, e.slug, e.template, e.pattern, e.errorClass, e.severity, e.errorType, e.language, e.tags, e.summary];
+
+export function fromTuple(t: EntryTuple): IndexEntry {
+  const [id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary] = t;
+  return { id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary };
+}
+
+export interface MessageIndexManifest {
+  format: number;
+  /** Content hash of the shards: the folder they live in. */
+  version: string;
+  shards: number;
+  seed: number;
+  records: number;
+  keysPerRecord: number;
+}
+
+export interface BuiltMessageIndex {
+  manifest: MessageIndexManifest;
+  /** JSON text of each shard, by shard number; '[]' for an empty one. */
+  shards: string[];
+  /** Records whose template has no literal word to be found by (`{}: {}`): listed, never silently dropped. */
+  unindexed: { id: string; template: string }[];
+  /** Largest shard in bytes: what one unlucky key costs. */
+  largestShard: number;
+}
+
+export interface MessageIndexOptions {
+  /** Keys each record is filed under: more survive typos and truncation, and cost bytes. */
+  keysPerRecord?: number;
+  /** Keys shared by more records than this are avoided (see chooseKeys). */
+  maxShared?: number;
+  /** Average shard size to aim for, in bytes. */
+  targetShardBytes?: number;
+  seed?: number;
+}
+
+export const SUMMARY_MAX = 110;
+
+export function indexEntry(r: ErrorRecord): IndexEntry {
+  return {
+    id: r.id,
+    repo: r.repo,
+    slug: r.slug,
+    template: r.errorMessage,
+    pattern: r.messagePattern,
+    errorClass: r.errorClass,
+    severity: r.severity,
+    errorType: r.errorType,
+    language: languageLabel(languageForPath(r.filePath)),
+    tags: r.tags,
+    summary: describe(r.documentation, SUMMARY_MAX),
+  };
+}
+
+/**
+ * The keys a record is filed under, rarest first: first keys on words no earlier key uses, so that
+ * they spread over the message and one mistyped, changed or cut-off word cannot lose them all; then
+ * keys adding any new word. Keys shared by more than `maxShared` records are used only when a record
+ * has no other: they would make big shards for every paste that contains them, and a paste
+ * holding only common words matches too many templates for them to help.
+ */
+export function chooseKeys(keys: string[], df: Map<string, number>, count: number, maxShared = Infinity): string[] {
+  const ranked = [...keys].sort((a, b) => df.get(a)! - df.get(b)! || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  const chosen: string[] = [];
+  const covered = new Set<string>();
+  const take = (accept: (words: string[]) => boolean) => {
+    for (const key of ranked) {
+      if (chosen.length >= count) return;
+      if (chosen.includes(key) || df.get(key)! > maxShared) continue;
+      const words = keyWords(key);
+      if (!accept(words)) continue;
+      chosen.push(key);
+      for (const w of words) covered.add(w);
+    }
+  };
+  take((words) => !words.some((w) => covered.has(w)));
+  take((words) => !words.every((w) => covered.has(w)));
+  if (chosen.length === 0 && ranked.length > 0) chosen.push(ranked[0]!);
+  return chosen;
+}
+
+export function buildMessageIndex(records: readonly ErrorRecord[], options: MessageIndexOptions = {}): BuiltMessageIndex {
+  const keysPerRecord = options.keysPerRecord ?? 3;
+  const target = options.targetShardBytes ?? 4_096;
+  const seed = options.seed ?? 0x5eed;
+  const maxShared = options.maxShared ?? 200;
+
+  const recordKeys = records.map((r) => templateKeys(r.errorMessage));
+  const df = new Map<string, number>();
+  for (const keys of recordKeys) for (const k of keys) df.set(k, (df.get(k) ?? 0) + 1);
+
+  const entries = records.map((r) => JSON.stringify(toTuple(indexEntry(r))));
+  let total = 0;
+  const filed: { entry: number; keys: string[] }[] = [];
+  const unindexed: BuiltMessageIndex['unindexed'] = [];
+  records.forEach((r, i) => {
+    const keys = chooseKeys(recordKeys[i]!, df, keysPerRecord, maxShared);
+    if (keys.length === 0) {
+      unindexed.push({ id: r.id, template: r.errorMessage });
+      return;
+    }
+    filed.push({ entry: i, keys });
+    total += entries[i]!.length * keys.length;
+  });
+
+  // A power of two near total/target shards: few enough files, small enough shards.
+  let shardCount = 1;
+  while (shardCount * target < total && shardCount < 1 << 16) shardCount *= 2;
+
+  const members: number[][] = Array.from({ length: shardCount }, () => []);
+  for (const { entry, keys } of filed) {
+    const seen = new Set<number>();
+    for (const key of keys) {
+      const s = shardOf(key, shardCount, seed);
+      if (seen.has(s)) continue;
+      seen.add(s);
+      members[s]!.push(entry);
+    }
+  }
+  const shards = members.map((m) => `[${m.map((i) => entries[i]).join(',')}]`);
+  let version = 0;
+  let largestShard = 0;
+  for (const s of shards) {
+    version = hashKey(s, version);
+    largestShard = Math.max(largestShard, s.length);
+  }
+  return {
+    manifest: {
+      format: INDEX_FORMAT,
+      version: version.toString(16).padStart(8, '0'),
+      shards: shardCount,
+      seed,
+      records: records.length,
+      keysPerRecord,
+    },
+    shards,
+    unindexed,
+    largestShard,
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * One ranked result list from the paste matcher and Pagefind: exact-template matches first, then
+ * strong near misses, then full-text results, then weaker near misses. Also the filters' choices
+ * (facets) and Pagefind's excerpt markup read as text. Pure: the search page renders what this returns.
+ */
+import type { SearchFilter } from './filters.ts';
+import type { MatchKind, MatchResult } from './matcher.ts';
+import type { FilledHole } from './template.ts';
+
+export type HitKind = MatchKind | 'text';
+
+export interface SearchHit {
+  /** Root-relative page path without the base path. */
+  path: string;
+  kind: HitKind;
+  template: string;
+  repo: string;
+  errorClass: string | null;
+  /** Values the placeholders took (exact and contained matches). */
+  values: FilledHole[] | null;
+  /** The pasted line it matched: passed to the page as `?m=`. */
+  line: string | null;
+  /** Plain text, or Pagefind's excerpt as text segments with the matched words marked. */
+  snippet: ExcerptSegment[];
+  filters: Partial<Record<SearchFilter, string[]>>;
+}
+
+export interface ExcerptSegment {
+  text: string;
+  mark: boolean;
+}
+
+/** What the page needs of a Pagefind result (`await result.data()`). */
+export interface PagefindHit {
+  /** Result URL as Pagefind gives it (with the base path). */
+  url: string;
+  excerpt: string;
+  meta: Record<string, string | undefined>;
+  filters: Record<string, string[]>;
+}
+
+/** Near misses scoring better than this rank above full-text results. */
+export const STRONG_CLOSE = 0.25;
+
+export const KIND_LABEL: Record<HitKind, string> = {
+  exact: 'Exact template',
+  contained: 'Template found in your text',
+  close: 'Close match',
+  text: 'Full-text match',
+};
+
+export function hitFromMatch(m: MatchResult): SearchHit {
+  const e = m.entry;
+  return {
+    path: `/${e.repo}/${e.slug}/`,
+    kind: m.kind,
+    template: e.template,
+    repo: e.repo,
+    errorClass: e.errorClass,
+    values: m.values,
+    line: m.line,
+    snippet: [{ text: e.summary, mark: false }],
+    filters: {
+      repo: [e.repo],
+      severity: [e.severity],
+      errorType: [e.errorType],
+      language: [e.language],
+      ...(e.errorClass ? { errorClass: [e.errorClass] } : {}),
+      tag: e.tags,
+    },
+  };
+}
+
+/** Pagefind's result URL without the base path and without `index.html`. */
+export function pathFromPagefindUrl(url: string, base: string): string {
+  let path = url.replace(/[?#].*$/, '');
+  if (base && path.startsWith(`${base}/`)) path = path.slice(base.length);
+  return path.replace(/index\.html$/, '');
+}
+
+export function hitFromPagefind(p: PagefindHit, base: string): SearchHit {
+  return {
+    path: pathFromPagefindUrl(p.url, base),
+    kind: 'text',
+    template: p.meta.template ?? p.meta.title ?? p.url,
+    repo: p.meta.repo ?? '',
+    errorClass: p.meta.errorClass ?? null,
+    values: null,
+    line: null,
+    snippet: excerptSegments(p.excerpt),
+    filters: p.filters as SearchHit['filters'],
+  };
+}
+
+/** The matcher found the paste's template (or a strong near miss): full-text search can wait to be asked. */
+export function matcherIsConclusive(matches: readonly MatchResult[]): boolean {
+  return matches.some((m) => m.kind !== 'close' || m.score <= STRONG_CLOSE);
+}
+
+/** Merges both engines' results into one ranked list without repeats. */
+export function mergeHits(matches: readonly MatchResult[], pagefind: readonly SearchHit[]): SearchHit[] {
+  const textRank = new Map(pagefind.map((h, i) => [h.path, i]));
+  const exact = matches.filter((m) => m.kind !== 'close');
+  const close = matches.filter((m) => m.kind === 'close');
+  // A near miss full-text search also found is strong whatever its score.
+  const strong = close.filter((m) => m.score <= STRONG_CLOSE || textRank.has(`/${m.entry.repo}/${m.entry.slug}/`));
+  const weak = close.filter((m) => !strong.includes(m));
+  const out: SearchHit[] = [];
+  const seen = new Set<string>();
+  const push = (h: SearchHit) => {
+    if (seen.has(h.path)) return;
+    seen.add(h.path);
+    out.push(h);
+  };
+  for (const m of [...exact, ...strong]) push(hitFromMatch(m));
+  for (const h of pagefind) push(h);
+  for (const m of weak) push(hitFromMatch(m));
+  return out;
+}
+
+export interface FacetValue {
+  value: string;
+  count: number;
+}
+
+/** The values each filter takes among the hits, most frequent first. */
+export function facets(hits: readonly SearchHit[], names: readonly SearchFilter[]): Record<SearchFilter, FacetValue[]> {
+  const out = {} as Record<SearchFilter, FacetValue[]>;
+  for (const name of names) {
+    const counts = new Map<string, number>();
+    for (const h of hits) for (const v of new Set(h.filters[name] ?? [])) counts.set(v, (counts.get(v) ?? 0) + 1);
+    out[name] = [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
+  }
+  return out;
+}
+
+/** Hits that have every chosen filter value. */
+export function applyFilters(hits: readonly SearchHit[], chosen: Partial<Record<SearchFilter, string>>): SearchHit[] {
+  const active = Object.entries(chosen).filter(([, v]) => v) as [SearchFilter, string][];
+  if (active.length === 0) return [...hits];
+  return hits.filter((h) => active.every(([name, value]) => (h.filters[name] ?? []).includes(value)));
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === '#') {
+      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+/** Pagefind's excerpt (escaped text with `<mark>`) as text segments, so the page never parses HTML. */
+export function excerptSegments(excerpt: string): ExcerptSegment[] {
+  const out: ExcerptSegment[] = [];
+  const re = /<mark>([\s\S]*?)<\/mark>/g;
+  let last = 0;
+  const text = (s: string) => decodeEntities(s.replace(/<[^>]*>/g, ''));
+  for (let m = re.exec(excerpt); m; m = re.exec(excerpt)) {
+    if (m.index > last) out.push({ text: text(excerpt.slice(last, m.index)), mark: false });
+    out.push({ text: text(m[1]!), mark: true });
+    last = m.index + m[0].length;
+  }
+  if (last < excerpt.length) out.push({ text: text(excerpt.slice(last)), mark: false });
+  return out.filter((s) => s.text !== '');
+}
+
+/** The error page's link for a hit: with `?m=` so the page shows the pasted values. */
+export function hitHref(hit: SearchHit, base: string): string {
+  const path = `${base}${hit.path}`;
+  return hit.line ? `${path}?m=${encodeURIComponent(hit.line)}` : path;
+}
+
+/** `frame_count = 3`: how a filled placeholder reads. */
+export function valueLabel(v: FilledHole): string {
+  return `${v.name ?? v.raw} = ${v.value}`;
+}
+
+/**
+ * What to give Pagefind for a paste: its likeliest error line without the values (numbers, hex,
+ * quoted text), since Pagefind needs every word to match and values are in no page.
+ */
+export function fullTextQuery(raw: string, bestLine: string | null): string {
+  const line = (bestLine ?? raw).replace(/\s+/g, ' ').trim();
+  if (!bestLine) return line.slice(0, 200);
+  const words = line
+    .replace(/(["'`])(?:(?!\1).){0,200}\1/g, ' ')
+    .split(' ')
+    .filter((w) => /[A-Za-z]/.test(w) && !/^[\W\d]/.test(w) && !/^(?:0x)?[0-9a-f]{8,}$/i.test(w));
+  return words.slice(0, 12).join(' ');
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { ErrorRecord } from '../../src/schema/record.ts';
+import { matchPaste, rankCandidates } from '../../src/search/matcher.ts';
+import { buildMessageIndex, indexEntry, type EntryTuple } from '../../src/search/message-index.ts';
+import { normalisePaste } from '../../src/search/normalise.ts';
+import { applyFilters, facets, excerptSegments, fullTextQuery, hitFromMatch, hitHref, matcherIsConclusive, mergeHits, type SearchHit } from '../../src/search/results.ts';
+import { sampleWrapped } from './helpers.ts';
+
+let n = 0;
+function record(errorMessage: string, messagePattern: string, extra: Partial<ErrorRecord> = {}): ErrorRecord {
+  const base = sampleWrapped()[0]!.record as unknown as ErrorRecord;
+  const id = (++n).toString(16).padStart(16, '0');
+  return { ...base, id, slug: `e-${id}`, errorMessage, messagePattern, ...extra };
+}
+
+const records = [
+  record('frame {id} not found', 'frame (.+?) not found', { errorClass: 'KeyError' }),
+  record('frame {id} not found in buffer {buf}', 'frame (.+?) not found in buffer (.+?)', { errorClass: 'KeyError' }),
+  record('unsupported auxiliary frame(s): expected 1 frame, got {frame_count}', 'unsupported auxiliary frame\\(s\\): expected 1 frame, got (\\d+)', { errorClass: 'ValueError' }),
+  record('failed to open socket {path}', 'failed to open socket (.+?)', { errorClass: 'OSError', repo: 'acme/net' }),
+  record('failed to open socket {path}', 'failed to open socket (.+?)', { errorClass: 'ConnectionError', repo: 'acme/other' }),
+  record('timed out after {secs}s waiting for handshake', 'timed out after (\\d+)s waiting for handshake', { errorClass: null }),
+];
+const built = buildMessageIndex(records, { targetShardBytes: 300 });
+const load = async (i: number) => JSON.parse(built.shards[i]!) as EntryTuple[];
+const top = async (paste: string) => (await matchPaste(paste, built.manifest, load)).results;
+
+describe('matchPaste', () => {
+  it('puts the exact template first and shows the values', async () => {
+    const [r] = await top('ValueError: unsupported auxiliary frame(s): expected 1 frame, got 3');
+    expect(r!.entry.id).toBe(records[2]!.id);
+    expect(r!.kind).toBe('exact');
+    expect(r!.values).toEqual([{ raw: '{frame_count}', name: 'frame_count', value: '3' }]);
+  });
+
+  it('prefers the most specific of several matching templates', async () => {
+    const results = await top('frame 7 not found in buffer 2');
+    expect(results[0]!.entry.id).toBe(records[1]!.id);
+    expect(results[0]!.kind).toBe('exact');
+  });
+
+  it('breaks a tie between identical templates with the class the paste named', async () => {
+    expect((await top('ConnectionError: failed to open socket /tmp/a.sock'))[0]!.entry.repo).toBe('acme/other');
+    expect((await top('OSError: failed to open socket /tmp/a.sock'))[0]!.entry.repo).toBe('acme/net');
+  });
+
+  it('finds the error inside a traceback and a wrapped, coloured log line', async () => {
+    const trace = `Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n    f()\nKeyError: 'frame 9 not found in buffer 3'`;
+    expect((await top(trace))[0]!.entry.id).toBe(records[1]!.id);
+    const line = '\u001b[31m2026-08-14T21:17:39Z ERROR\u001b[0m unsupported auxiliary frame(s): expected 1 frame, got 12';
+    expect((await top(`${line.slice(0, 50)}\n${line.slice(50)}`))[0]!.entry.id).toBe(records[2]!.id);
+  });
+
+  it('ranks close misses: a typo, a truncation, a changed word', async () => {
+    for (const paste of ['unsuported auxilary frame(s): expected 1 frame, got 3', 'unsupported auxiliary frame(s): expected 1 fr', 'timed out after 30s waiting for the handshake']) {
+      const [r] = await top(paste);
+      expect(r?.kind, paste).toBe('close');
+    }
+    expect((await top('unsuported auxilary frame(s): expected 1 frame, got 3'))[0]!.entry.id).toBe(records[2]!.id);
+    expect((await top('timed out after 30s waiting for the handshake'))[0]!.entry.id).toBe(records[5]!.id);
+  });
+
+  it('fetches only the shards of the paste’s keys', async () => {
+    const r = await matchPaste('failed to open socket x', built.manifest, load);
+    expect(r.shards.length).toBeLessThan(built.manifest.shards);
+    expect(r.shards.length).toBeGreaterThan(0);
+  });
+
+  it('finds nothing for an unrelated paste and for a blank one', async () => {
+    expect(await top('')).toEqual([]);
+    expect((await top('zebra quantum lollipop')).length).toBe(0);
+  });
+});
+
+describe('rankCandidates under hostile input', () => {
+  it('answers for a 1 MB paste', () => {
+    const paste = normalisePaste(`${'frame '.repeat(200_000)}not found`);
+    const results = rankCandidates(paste, records.map(indexEntry));
+    expect(Array.isArray(results)).toBe(true);
+  });
+});
+
+describe('one result list', () => {
+  const textHit = (path: string): SearchHit => ({ path, kind: 'text', template: 't', repo: 'r/r', errorClass: null, values: null, line: null, snippet: [], filters: { repo: ['r/r'] } });
+
+  it('puts exact matches first, then full-text results, then weak near misses, without repeats', async () => {
+    const matches = await matchPaste('frame 7 not found in buffer 2', built.manifest, load);
+    expect(matcherIsConclusive(matches.results)).toBe(true);
+    const exactPath = `/${records[1]!.repo}/${records[1]!.slug}/`;
+    const merged = mergeHits(matches.results, [textHit('/x/y/z/'), textHit(exactPath)]);
+    expect(merged[0]!.path).toBe(exactPath);
+    expect(merged.filter((h) => h.path === exactPath)).toHaveLength(1);
+    expect(merged.map((h) => h.path)).toContain('/x/y/z/');
+  });
+
+  it('links to the page with the pasted line as ?m=', async () => {
+    const [r] = (await matchPaste('frame 7 not found', built.manifest, load)).results;
+    expect(hitHref(hitFromMatch(r!), '/docs')).toBe(`/docs/${r!.entry.repo}/${r!.entry.slug}/?m=frame%207%20not%20found`);
+  });
+
+  it('counts and applies filters', () => {
+    const hits = [textHit('/a/'), { ...textHit('/b/'), filters: { repo: ['o/x'], tag: ['io', 'net'] } }];
+    expect(facets(hits, ['repo', 'tag']).repo).toEqual([{ value: 'o/x', count: 1 }, { value: 'r/r', count: 1 }]);
+    expect(applyFilters(hits, { tag: 'net' }).map((h) => h.path)).toEqual(['/b/']);
+    expect(applyFilters(hits, {})).toHaveLength(2);
+  });
+
+  it('reads Pagefind excerpts as text, never as markup', () => {
+    expect(excerptSegments('a <mark>frame</mark> &lt;img src=x onerror=alert(1)&gt; b')).toEqual([
+      { text: 'a ', mark: false },
+      { text: 'frame', mark: true },
+      { text: ' <img src=x onerror=alert(1)> b', mark: false },
+    ]);
+  });
+
+  it('gives Pagefind the words of the error line without its values', () => {
+    expect(fullTextQuery('x', "failed to open socket '/tmp/a b.sock' after 3 tries 0xdeadbeef")).toBe('failed to open socket after tries');
+  });
+});
