@@ -74,7 +74,10 @@ export async function tokenize(code: string, lang: string): Promise<ThemedToken[
   if (!(await ensureLanguage(h, lang))) {
     return code.split('\n').map((content) => [{ content, offset: 0, color: '' }]);
   }
-  return h.codeToTokensBase(code, { lang, theme: THEME });
+  // No time limit per line (Shiki's default is 500 ms): on a busy machine a line can take longer,
+  // and Shiki would then leave the rest of it as one token, different from run to run: builds must be
+  // byte-identical.
+  return h.codeToTokensBase(code, { lang, theme: THEME, tokenizeTimeLimit: 0 });
 }
 
 export interface CodeBlockOptions {
