@@ -125,9 +125,9 @@ async function main(): Promise<void> {
       const match = samples.map((s) => s.matchMs);
       const right = input.expectFirst ? `${samples.filter((s) => s.first === input.expectFirst).length}/${REPS}` : 'n/a';
       const gaveUp = samples.filter((s) => s.note).length;
-      const under = Math.max(...shown) < TARGET_MS && Math.max(...longest) < TARGET_MS;
+      const yes = (x: number) => (x < TARGET_MS ? 'yes' : 'no');
       rows.push(
-        `| ${input.name} | ${(input.text.length / 1000).toFixed(0)} k chars | ${median(shown).toFixed(0)} | ${Math.max(...shown).toFixed(0)} | ${ms(median(longest))} | ${ms(Math.max(...longest))} | ${median(match).toFixed(1)} | ${right} | ${gaveUp} | ${under ? 'yes' : 'no'} |`,
+        `| ${input.name} | ${(input.text.length / 1000).toFixed(0)} k chars | ${median(shown).toFixed(0)} | ${Math.max(...shown).toFixed(0)} | ${ms(median(longest))} | ${ms(Math.max(...longest))} | ${median(match).toFixed(1)} | ${right} | ${gaveUp} | ${yes(median(shown))} / ${yes(Math.max(...shown))} |`,
       );
     }
   } finally {
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   const table = [
     `${REPS} repetitions each, times in ms (Chromium ${version}, ${new Date().toISOString().slice(0, 10)}):`,
     '',
-    '| input | size | submit → shown, median | max | longest main-thread task, median | max | matcher in worker, median | right page first | deadline hit | under 200 ms |',
+    '| input | size | submit → shown, median | max | longest main-thread task, median | max | matcher in worker, median | right page first | deadline hit | under 200 ms: median / max |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...rows,
     '',
