@@ -24,6 +24,8 @@ import type { MatchRequest, MatchResponse } from './search-worker.ts';
 /** A matcher answer later than this is given up: the worker is replaced and full-text results shown. */
 const DEADLINE_MS = 4_000;
 const TYPING_DELAY_MS = 250;
+/** Longest query kept in the address bar as `?q=`. */
+const MAX_ADDRESS_QUERY = 8_000;
 
 const root = document.querySelector<HTMLElement>('[data-search]');
 if (root) setUp(root);
@@ -219,10 +221,13 @@ function setUp(root: HTMLElement): void {
 
   function syncAddress(query: string): void {
     const url = new URL(location.href);
-    if (query.trim()) url.searchParams.set('q', query);
+    // A huge paste stays out of the address: encoding it costs the main thread hundreds of
+    // milliseconds for a link too long to share anyway.
+    if (query.trim() && query.length <= MAX_ADDRESS_QUERY) url.searchParams.set('q', query);
     else url.searchParams.delete('q');
     history.replaceState(null, '', url);
-    const short = query.trim().replace(/\s+/g, ' ').slice(0, 60);
+    // Cut before collapsing spaces: the title needs 60 characters, not a pass over a 1 MB paste.
+    const short = query.trimStart().slice(0, 240).replace(/\s+/g, ' ').trim().slice(0, 60);
     document.title = short ? `${short} — ${root.dataset.title}` : root.dataset.title!;
   }
 

@@ -4,14 +4,15 @@
  *
  * 1. keys: the words and word pairs of the paste's error lines (keys.ts);
  * 2. candidates: the entries of the shards those keys hash to (fetched by the caller);
- * 3. exact check: each candidate's `messagePattern`, anchored, against each error line (lines are
- *    capped, patterns were checked for catastrophic shapes at build time, and the caller runs this
- *    in a worker with a deadline);
+ * 3. exact check: each candidate's `messagePattern`, anchored, against each error line, on RE2
+ *    (re2js: linear time, so no pattern and no paste can make it slow; the caller still runs this
+ *    in a worker with a deadline, as a last resort);
  * 4. ranking: exact matches by specificity (characters of literal text), then the class the paste
  *    named; without an exact match, close misses (typos, drift, truncation): the start of a template
  *    for a paste cut short, and fuse.js over the candidates' literal text for the rest.
  */
 import Fuse from 'fuse.js/basic';
+import { RE2JS } from 're2js';
 import { keyWords, shardOf, textKeys } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
@@ -58,21 +59,30 @@ export function shardsForKeys(keys: string[], manifest: Pick<MessageIndexManifes
 }
 
 interface Compiled {
-  full: RegExp;
-  /** Unanchored, compiled when first needed: most candidates never need it. */
-  any: () => RegExp;
+  /** The whole line is the pattern. */
+  full: (line: string) => boolean;
+  /** The first match anywhere in the line, or null. */
+  find: (line: string) => string | null;
 }
 const regexCache = new Map<string, Compiled | null>();
 
+/**
+ * Patterns run on RE2 (re2js): an automaton, linear in the line's length whatever the pattern, so
+ * no paste can make a valid catalog pattern slow (JavaScript's backtracking RegExp takes seconds on
+ * `(.*) (.*) (.*) (.*) (.*)x` against a 4,000-character line). RE2 has the same syntax for what the
+ * catalog uses (groups, lazy quantifiers, classes, escapes, named groups, `\b`); `translateRegExp`
+ * rewrites the JavaScript-only spellings. A pattern RE2 cannot compile (lookarounds, back-references)
+ * gets no regex check at all, never the backtracking engine: its record can still rank as a close
+ * match through its literal text (fuse.js).
+ */
 function compiled(pattern: string): Compiled | null {
   let re = regexCache.get(pattern);
   if (re === undefined) {
     try {
-      const full = new RegExp(`^(?:${pattern})$`);
-      let any: RegExp | undefined;
-      re = { full, any: () => (any ??= new RegExp(pattern)) };
+      const any = RE2JS.compile(RE2JS.translateRegExp(pattern));
+      re = { full: (line) => any.matches(line), find: (line) => (any.exec(line)?.[0] as string | undefined) ?? null };
     } catch {
-      re = null; // validated at build time; a broken one just never matches exactly
+      re = null; // beyond RE2 (or broken): never matches exactly, see above
     }
     if (regexCache.size > 20_000) regexCache.clear();
     regexCache.set(pattern, re);
@@ -127,15 +137,15 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
     if (re) {
       for (let mi = 0; mi < messages.length && (!best || best.kind !== 'exact'); mi++) {
         for (const line of variants(messages[mi]!)) {
-          if (re.full.test(line)) {
+          if (re.full(line)) {
             best = { entry, kind: 'exact', score: mi, line, values: fillTemplate(entry.template, line), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
             break;
           }
           if (!best) {
-            const m = re.any().exec(line);
+            const m = re.find(line);
             // Only a template that makes up most of the line counts; a short one inside a long line is a near miss at best.
-            if (m && m[0].length >= CONTAINED_SHARE * line.length) {
-              best = { entry, kind: 'contained', score: mi, line: m[0], values: fillTemplate(entry.template, m[0]), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
+            if (m !== null && m.length >= CONTAINED_SHARE * line.length) {
+              best = { entry, kind: 'contained', score: mi, line: m, values: fillTemplate(entry.template, m), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
             }
           }
         }

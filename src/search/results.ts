@@ -184,7 +184,8 @@ export function valueLabel(v: FilledHole): string {
  * quoted text), since Pagefind needs every word to match and values are in no page.
  */
 export function fullTextQuery(raw: string, bestLine: string | null): string {
-  const line = (bestLine ?? raw).replace(/\s+/g, ' ').trim();
+  // Cut a raw paste before collapsing its spaces: Pagefind gets 200 characters of it at most.
+  const line = (bestLine ?? raw.slice(0, 4_000)).replace(/\s+/g, ' ').trim();
   if (!bestLine) return line.slice(0, 200);
   const words = line
     .replace(/(["'`])(?:(?!\1).){0,200}\1/g, ' ')

@@ -45,9 +45,15 @@ export async function inertnessProblems(page: Page, watch: PageWatch): Promise<s
       const w = window as unknown as { __pwned?: unknown; __cspViolations?: string[] };
       if (w.__pwned !== undefined) problems.push(`a payload ran: window.__pwned = ${String(w.__pwned)}`);
       for (const v of w.__cspViolations ?? []) problems.push(`CSP violation: ${v}`);
+      // The site's own search forms: role=search, submitting to its /search/ page.
+      const ownSearch = (f: Element) => f.getAttribute('role') === 'search' && /\/search\/$/.test(new URL(f.getAttribute('action') ?? '', location.href).pathname);
+      // The search page's own controls: the paste box in its form, the filter selects beside it.
+      const ownControl = (el: Element) =>
+        (el.tagName === 'TEXTAREA' && el.closest('form') !== null && ownSearch(el.closest('form')!)) ||
+        (el.tagName === 'SELECT' && el.parentElement?.closest('[data-search] > [data-search-filters]') != null);
       for (const el of Array.from(document.querySelectorAll('*'))) {
         const tag = el.tagName.toLowerCase();
-        if (foreignTags.includes(tag)) problems.push(`injected element <${tag}> ${el.outerHTML.slice(0, 80)}`);
+        if (foreignTags.includes(tag) && !ownControl(el)) problems.push(`injected element <${tag}> ${el.outerHTML.slice(0, 80)}`);
         // A refresh is the site's own only on a redirect page: in <head>, to a page of this site.
         if (tag === 'meta' && el.getAttribute('http-equiv')?.toLowerCase() === 'refresh') {
           const target = /url=(.*)$/i.exec(el.getAttribute('content') ?? '')?.[1];
@@ -70,8 +76,6 @@ export async function inertnessProblems(page: Page, watch: PageWatch): Promise<s
           const own = src ? new URL(src, location.href).origin === location.origin : text === prepaint || jsonLd;
           if (!own) problems.push(`foreign script ${el.outerHTML.slice(0, 80)}`);
         }
-        // The site's own search forms: role=search, submitting to its /search/ page.
-        const ownSearch = (f: Element) => f.getAttribute('role') === 'search' && /\/search\/$/.test(new URL(f.getAttribute('action') ?? '', location.href).pathname);
         if (tag === 'form' && !ownSearch(el)) problems.push(`injected form ${el.outerHTML.slice(0, 80)}`);
         for (const attr of Array.from(el.attributes)) {
           const name = attr.name.toLowerCase();

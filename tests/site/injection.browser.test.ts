@@ -20,7 +20,10 @@ const CATALOG = join(FIXTURES, 'hostile');
 const lines = readFileSync(join(CATALOG, 'payloads.jsonl'), 'utf8').trimEnd().split('\n');
 const records = lines.map((l) => (JSON.parse(l) as { record: ErrorRecord }).record);
 
-/** Every page type that shows catalog text. */
+/** Values a visitor's address can carry into a page: the search page's `?q=`, an error page's `?m=`. */
+const REFLECTED = ['<img src=x onerror=window.__pwned=1>', '"><script>window.__pwned=2</script>'];
+
+/** Every page type that shows catalog text, and the pages that show text from their address. */
 const PAGES: string[] = [
   '/',
   ...records.map(errorPath),
@@ -30,6 +33,7 @@ const PAGES: string[] = [
   ...new Set(records.flatMap((r) => r.tags.map(tagPath))),
   '/classes/',
   '/404.html',
+  ...REFLECTED.flatMap((p) => [`/search/?q=${encodeURIComponent(p)}`, `${errorPath(records[0]!)}?m=${encodeURIComponent(p)}`]),
 ];
 
 /** Payload text that must appear on the error page, as text. */
@@ -64,6 +68,8 @@ describe('a catalog full of payloads, in Chromium', () => {
       await holdRedirects(page);
       const watch = await watchPage(page);
       await page.goto(server.url + path, { waitUntil: 'load' });
+      // The search page renders its results after load.
+      if (path.startsWith('/search/')) await page.waitForSelector('[data-search-results][data-state="done"]', { state: 'attached' });
       await provokeHandlers(page);
       await page.waitForTimeout(50); // let an injected timer or image error fire
       expect(await inertnessProblems(page, watch)).toEqual([]);

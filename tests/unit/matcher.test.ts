@@ -78,6 +78,22 @@ describe('rankCandidates under hostile input', () => {
     const results = rankCandidates(paste, records.map(indexEntry));
     expect(Array.isArray(results)).toBe(true);
   });
+
+  it('runs a valid but polynomial pattern on RE2: it still matches, and a crafted line does not hang', () => {
+    const slow = record('{a} {b} {c} {d} {e}x', '(.*) (.*) (.*) (.*) (.*)x');
+    const [hit] = rankCandidates(normalisePaste('p q r s tx'), [indexEntry(slow)]);
+    expect(hit?.kind).toBe('exact');
+    // Backtracking would try ~10^12 splits of this line before failing; RE2 reads it once.
+    const crafted = rankCandidates(normalisePaste(`${'a '.repeat(1_999)}a`), [indexEntry(slow)]);
+    expect(crafted.filter((r) => r.kind !== 'close')).toEqual([]);
+  });
+
+  it('skips the regex check for a pattern RE2 cannot run (lookahead, back-reference) instead of crashing', () => {
+    const look = record('lease {id} expired', 'lease (?=\\w)(\\w+) expired');
+    const back = record('key {k} equals {k}', 'key (\\w+) equals \\1');
+    const results = rankCandidates(normalisePaste('lease abc expired\nkey ab equals ab'), [indexEntry(look), indexEntry(back)]);
+    expect(results.every((r) => r.kind === 'close')).toBe(true);
+  });
 });
 
 describe('one result list', () => {

@@ -1,0 +1,150 @@
+/**
+ * `npm run bench:search-hostile [-- --reps 7]`
+ *
+ * Search under hostile input: builds tests/fixtures/catalogs/search-hostile/ with the real build
+ * (scripts/build.ts), serves it, and in Chromium submits each input of
+ * scripts/lib/search-hostile-inputs.ts (a 1 MB paste, a 10k-line traceback, a paste crafted against
+ * a valid but polynomial pattern) on the search page, several times. For each it reports:
+ *  - submit → shown: from `requestSubmit()` to `[data-search-results]` turning `done` (the results
+ *    rendered), measured in the page; the worker is warm (one ordinary query first), the page fresh;
+ *  - longest main-thread task in that span (PerformanceObserver 'longtask': tasks of 50 ms or more;
+ *    "< 50" when there was none);
+ *  - the matcher's own time in the worker (normalise + rank, `data-match-ms`).
+ * Median and max over the repetitions, as a Markdown table (also in .errdex/bench-search-hostile/results.md),
+ * and the size of the matcher worker's script.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './lib/browser.ts';
+import { HOSTILE_INPUTS, type HostileInput } from './lib/search-hostile-inputs.ts';
+import { serveStatic } from './lib/static-server.ts';
+
+const WORK = resolve('.errdex/bench-search-hostile');
+const repsArg = process.argv.indexOf('--reps');
+const REPS = repsArg > 0 ? Number(process.argv[repsArg + 1]) : 7;
+const TARGET_MS = 200;
+
+interface Sample {
+  shownMs: number;
+  longestTaskMs: number;
+  matchMs: number;
+  first: string | null;
+  note: boolean;
+}
+
+function build(): string {
+  const dist = join(WORK, 'site');
+  const run = spawnSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts', '--no-ledger-update'], {
+    env: { ...process.env, ERRDEX_DATA: resolve('tests/fixtures/catalogs/search-hostile'), ERRDEX_DIST: dist },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`build failed:\n${run.stdout}\n${run.stderr}`);
+  return dist;
+}
+
+async function measure(browser: Browser, url: string, input: HostileInput): Promise<Sample> {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${url}/search/?q=${encodeURIComponent('lease job-1 expired after 5ms while the lock is held')}`);
+  await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-search-results]')?.dataset.state === 'done', undefined, { timeout: 30_000 });
+  // The paste is in the box before the clock starts, as after a real paste.
+  await page.evaluate((t) => {
+    document.querySelector<HTMLTextAreaElement>('[data-search] textarea')!.value = t;
+  }, input.text);
+  await page.evaluate(() => {
+    const w = window as unknown as { __t0: number; __t1: number | null };
+    const list = document.querySelector<HTMLElement>('[data-search-results]')!;
+    w.__t1 = null;
+    new MutationObserver((_, obs) => {
+      if (list.dataset.state === 'done') {
+        w.__t1 = performance.now();
+        obs.disconnect();
+      }
+    }).observe(list, { attributes: true, attributeFilter: ['data-state'] });
+    w.__t0 = performance.now();
+    list.closest('[data-search]')!.querySelector('form')!.requestSubmit();
+  });
+  await page.waitForFunction(() => (window as unknown as { __t1: number | null }).__t1 !== null, undefined, { timeout: 60_000 });
+  await page.waitForTimeout(100); // let the long-task observer deliver
+  const sample = await page.evaluate(() => {
+    const w = window as unknown as { __t0: number; __t1: number; __longTasks: { start: number; duration: number }[] };
+    const list = document.querySelector<HTMLElement>('[data-search-results]')!;
+    const inSpan = w.__longTasks.filter((t) => t.start + t.duration >= w.__t0 && t.start <= w.__t1);
+    const first = list.querySelector('a');
+    return {
+      shownMs: w.__t1 - w.__t0,
+      longestTaskMs: Math.max(0, ...inSpan.map((t) => t.duration)),
+      matchMs: Number(list.dataset.matchMs ?? NaN),
+      first: first ? new URL(first.href).pathname : null,
+      note: /matching failed/.test(document.querySelector<HTMLElement>('[data-search-status]')!.innerText),
+    };
+  });
+  await page.close();
+  return sample;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const ms = (x: number) => (x === 0 ? '< 50' : x.toFixed(0));
+
+async function main(): Promise<void> {
+  mkdirSync(WORK, { recursive: true });
+  console.error('building tests/fixtures/catalogs/search-hostile …');
+  const dist = build();
+  const assets = readdirSync(join(dist, '_astro')).filter((f) => /worker/i.test(f) && f.endsWith('.js'));
+  const workerBytes = assets.map((f) => {
+    const b = readFileSync(join(dist, '_astro', f));
+    return `${f}: ${b.length.toLocaleString('en')} bytes (${gzipSync(b).length.toLocaleString('en')} gzipped)`;
+  });
+  const server = await serveStatic(dist);
+  const browser = await launchChromium();
+  const version = browser.version();
+  const rows: string[] = [];
+  try {
+    for (const input of HOSTILE_INPUTS) {
+      const samples: Sample[] = [];
+      for (let i = 0; i < REPS; i++) {
+        samples.push(await measure(browser, server.url, input));
+        console.error(`${input.name}: ${i + 1}/${REPS} ${samples.at(-1)!.shownMs.toFixed(0)} ms`);
+      }
+      const shown = samples.map((s) => s.shownMs);
+      const longest = samples.map((s) => s.longestTaskMs);
+      const match = samples.map((s) => s.matchMs);
+      const right = input.expectFirst ? `${samples.filter((s) => s.first === input.expectFirst).length}/${REPS}` : 'n/a';
+      const gaveUp = samples.filter((s) => s.note).length;
+      const yes = (x: number) => (x < TARGET_MS ? 'yes' : 'no');
+      rows.push(
+        `| ${input.name} | ${(input.text.length / 1000).toFixed(0)} k chars | ${median(shown).toFixed(0)} | ${Math.max(...shown).toFixed(0)} | ${ms(median(longest))} | ${ms(Math.max(...longest))} | ${median(match).toFixed(1)} | ${right} | ${gaveUp} | ${yes(median(shown))} / ${yes(Math.max(...shown))} |`,
+      );
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const table = [
+    `${REPS} repetitions each, times in ms (Chromium ${version}, ${new Date().toISOString().slice(0, 10)}):`,
+    '',
+    '| input | size | submit → shown, median | max | longest main-thread task, median | max | matcher in worker, median | right page first | deadline hit | under 200 ms: median / max |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...rows,
+    '',
+    `Matcher worker script: ${workerBytes.join('; ')}.`,
+  ].join('\n');
+  writeFileSync(join(WORK, 'results.md'), `${table}\n`);
+  console.log(table);
+}
+
+await main();
