@@ -6,15 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../scripts/lib/browser.ts';
-import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
+import { describe, expect, it } from 'vitest';
 import { pageDescription, pageTitle } from '../../src/lib/error-view.ts';
 import { errorPath, jsonPath, repoPath, shortPath, tagPath } from '../../src/lib/urls.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { inertnessProblems, provokeHandlers, watchPage } from './inert.ts';
-import { FIXTURES, buildSite, holdRedirects } from './support.ts';
+import { FIXTURES, holdRedirects, siteInBrowser } from './support.ts';
 
 const CATALOG = join(FIXTURES, 'hostile');
 const lines = readFileSync(join(CATALOG, 'payloads.jsonl'), 'utf8').trimEnd().split('\n');
@@ -47,27 +44,16 @@ const VISIBLE_AS_TEXT = [
 ];
 
 describe('a catalog full of payloads, in Chromium', () => {
-  let browser: Browser;
-  let server: StaticServer;
-  beforeAll(async () => {
-    const site = buildSite('hostile', CATALOG);
-    expect(site.status, site.stderr + site.stdout).toBe(0);
-    server = await serveStatic(site.dist);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const ctx = siteInBrowser('hostile', CATALOG);
 
   for (const bypassCSP of [false, true]) {
     const mode = bypassCSP ? 'with the CSP bypassed (escaping alone)' : 'under the CSP';
     it.each(PAGES)(`%s is inert ${mode}`, async (path) => {
-      const context = await browser.newContext({ bypassCSP });
+      const context = await ctx.browser.newContext({ bypassCSP });
       const page = await context.newPage();
       await holdRedirects(page);
       const watch = await watchPage(page);
-      await page.goto(server.url + path, { waitUntil: 'load' });
+      await page.goto(ctx.server.url + path, { waitUntil: 'load' });
       // The search page renders its results after load.
       if (path.startsWith('/search/')) await page.waitForSelector('[data-search-results][data-state="done"]', { state: 'attached' });
       await provokeHandlers(page);
@@ -78,7 +64,7 @@ describe('a catalog full of payloads, in Chromium', () => {
   }
 
   it('the inertness check itself catches a payload that ran, an injected element and a dialog', async () => {
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     const watch = await watchPage(page);
     await page.setContent(`<p>x</p><img src=x onerror="window.__pwned='img'"><span onmouseover="alert(1)">hover</span>`);
     await provokeHandlers(page);
@@ -97,8 +83,8 @@ describe('a catalog full of payloads, in Chromium', () => {
   });
 
   it.each(records.map((r) => [r.id, r] as const))('page %s shows every payload as text, title and description included', async (_id, r) => {
-    const page = await browser.newPage();
-    await page.goto(server.url + errorPath(r));
+    const page = await ctx.browser.newPage();
+    await page.goto(ctx.server.url + errorPath(r));
     expect(await page.title()).toBe(pageTitle(r));
     expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(pageDescription(r));
     const text = await page.locator('main').innerText();
@@ -112,8 +98,8 @@ describe('a catalog full of payloads, in Chromium', () => {
   });
 
   it('shows right-to-left controls in code as visible, isolated marks (no "Trojan Source" reordering)', async () => {
-    const page = await browser.newPage();
-    await page.goto(server.url + errorPath(records[0]!));
+    const page = await ctx.browser.newPage();
+    await page.goto(ctx.server.url + errorPath(records[0]!));
     const marks = page.locator('.code-block .bidi-control');
     expect(await marks.count()).toBe(2);
     expect(await marks.first().getAttribute('title')).toBe('U+202E RIGHT-TO-LEFT OVERRIDE');
@@ -122,9 +108,9 @@ describe('a catalog full of payloads, in Chromium', () => {
   });
 
   it('serves the JSON twins as data, never as a page', async () => {
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     for (const [i, r] of records.entries()) {
-      const response = await page.goto(server.url + jsonPath(r.id));
+      const response = await page.goto(ctx.server.url + jsonPath(r.id));
       expect(response!.headers()['content-type']).toMatch(/^application\/json/);
       expect(await response!.text()).toBe(lines[i]);
       expect(await page.locator('script, img, svg').count()).toBe(0);

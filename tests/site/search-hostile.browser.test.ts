@@ -8,26 +8,13 @@
  * (docs/benchmarks.md), never by a timed test.
  */
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../scripts/lib/browser.ts';
-import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { HOSTILE_INPUTS, SHARD, type HostileInput } from '../../scripts/lib/search-hostile-inputs.ts';
-import { FIXTURES, buildSite } from './support.ts';
+import { FIXTURES, siteInBrowser } from './support.ts';
 
 describe('search under hostile input, in Chromium', () => {
-  let browser: Browser;
-  let server: StaticServer;
-  beforeAll(async () => {
-    const site = buildSite('search-hostile', join(FIXTURES, 'search-hostile'));
-    expect(site.status, site.stderr + site.stdout).toBe(0);
-    server = await serveStatic(site.dist);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const ctx = siteInBrowser('search-hostile', join(FIXTURES, 'search-hostile'));
 
   /** Submits `text` as a paste and waits for the answer; counts main-thread heartbeats meanwhile. */
   async function submit(page: Page, text: string): Promise<{ paths: string[]; status: string; engines: string; beats: number }> {
@@ -67,11 +54,11 @@ describe('search under hostile input, in Chromium', () => {
   }
 
   it.each(HOSTILE_INPUTS.map((i) => [i.name, i] as const))('%s: an answer from the matcher, the page responsive, no script error', async (_name, input: HostileInput) => {
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(`${server.url}/search/`);
+    await page.goto(`${ctx.server.url}/search/`);
     const answer = await submit(page, input.text);
     // The matcher answered: its deadline would say "gave up" and fall back to full text only.
     expect(answer.status).not.toMatch(/matching failed|gave up/);
@@ -84,8 +71,8 @@ describe('search under hostile input, in Chromium', () => {
   });
 
   it('still finds the pathological pattern’s own page for a message it describes', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/search/`);
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.server.url}/search/`);
     const answer = await submit(page, 'OverflowError: shard 1 2 3 4 5x overflowed');
     expect(answer.paths[0]).toBe(SHARD);
     expect(answer.status).toContain('with the exact template');

@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../scripts/lib/browser.ts';
-import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
-import { FIXTURES, buildSite, listFiles, type BuiltSite } from './support.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, listFiles, siteInBrowser } from './support.ts';
 
 const AUX = '/engine-labs/infer/expected-frames-got-a00000/';
 const AUX_STAGE = '/engine-labs/infer/expected-frames-got-in-stage-a00000/';
@@ -13,19 +11,7 @@ const LEASE = '/orbit/queue/lease-expired-a00000/';
 const TOKENS = '/engine-labs/infer/max-num-batched-tokens-a00000/';
 
 describe('search by pasted error text, in Chromium', () => {
-  let site: BuiltSite;
-  let browser: Browser;
-  let server: StaticServer;
-  beforeAll(async () => {
-    site = buildSite('search', join(FIXTURES, 'search'));
-    expect(site.status, site.stderr + site.stdout).toBe(0);
-    server = await serveStatic(site.dist);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const ctx = siteInBrowser('search', join(FIXTURES, 'search'));
 
   /** Paths of the results, in rank order, once the page has answered `query`. */
   async function results(page: Page, query: string): Promise<string[]> {
@@ -41,23 +27,23 @@ describe('search by pasted error text, in Chromium', () => {
   }
 
   async function search(query: string): Promise<{ page: Page; paths: string[]; errors: string[] }> {
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(`${server.url}/search/?q=${encodeURIComponent(query)}`);
+    await page.goto(`${ctx.server.url}/search/?q=${encodeURIComponent(query)}`);
     return { page, paths: await results(page, query), errors };
   }
 
   it('writes the message index and the Pagefind index into the site', () => {
-    const files = listFiles(site.dist);
+    const files = listFiles(ctx.site.dist);
     expect(files).toContain('search-index/manifest.json');
-    const manifest = JSON.parse(readFileSync(join(site.dist, 'search-index/manifest.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(ctx.site.dist, 'search-index/manifest.json'), 'utf8'));
     expect(manifest.records).toBe(10);
     expect(files.filter((f) => f.startsWith(`search-index/${manifest.version}/`))).toHaveLength(manifest.shards);
     expect(files).toContain('pagefind/pagefind.js');
-    expect(existsSync(join(site.dist, 'search/index.html'))).toBe(true);
-    const html = readFileSync(join(site.dist, 'search/index.html'), 'utf8');
+    expect(existsSync(join(ctx.site.dist, 'search/index.html'))).toBe(true);
+    const html = readFileSync(join(ctx.site.dist, 'search/index.html'), 'utf8');
     expect(html).toContain('<meta name="robots" content="noindex">');
     expect(html).toContain('data-search-results');
   });
@@ -112,8 +98,8 @@ describe('search by pasted error text, in Chromium', () => {
   });
 
   it('answers a 1 MB paste without freezing the page', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/search/`);
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.server.url}/search/`);
     const huge = `${'DEBUG heartbeat ok\n'.repeat(55_000)}lease job-1 expired after 5ms while the lock is held`;
     await page.evaluate((q) => {
       const box = document.querySelector<HTMLTextAreaElement>('#site-search')!;
@@ -136,8 +122,8 @@ describe('search by pasted error text, in Chromium', () => {
   });
 
   it('works by keyboard alone: / to the box, paste, Enter, arrows to a result, filter, Enter to the page', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}${TOKENS}`);
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.server.url}${TOKENS}`);
     await page.keyboard.press('/');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('site-search');
     // A pasted traceback keeps its lines: the header box sends it to the search page.
@@ -188,9 +174,9 @@ describe('search by pasted error text, in Chromium', () => {
   });
 
   it('fills the template with the pasted values on the error page (?m=), as text', async () => {
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     const m = 'unsupported auxiliary frame(s): expected 1 frame, got <img src=x onerror=alert(1)>';
-    await page.goto(`${server.url}${AUX}?m=${encodeURIComponent('unsupported auxiliary frame(s): expected 1 frame, got 7')}`);
+    await page.goto(`${ctx.server.url}${AUX}?m=${encodeURIComponent('unsupported auxiliary frame(s): expected 1 frame, got 7')}`);
     const box = page.locator('[data-your-error]');
     expect(await box.isVisible()).toBe(true);
     expect(await box.locator('.your-error-title').innerText()).toBe('Your error');
@@ -199,7 +185,7 @@ describe('search by pasted error text, in Chromium', () => {
     expect(await box.locator('dt').innerText()).toBe('frame_count');
     expect(await box.locator('dd').innerText()).toBe('7');
     // A message that does not follow the template is shown as text, never as markup.
-    await page.goto(`${server.url}${KV}?m=${encodeURIComponent(m)}`);
+    await page.goto(`${ctx.server.url}${KV}?m=${encodeURIComponent(m)}`);
     expect(await page.locator('[data-your-error] .your-error-message').innerText()).toBe(m);
     expect(await page.locator('[data-your-error] img').count()).toBe(0);
     expect(await page.locator('[data-your-error-note]').innerText()).toContain('does not follow this template');
@@ -207,21 +193,21 @@ describe('search by pasted error text, in Chromium', () => {
   });
 
   it('leaves the error page as it was without JavaScript or without ?m=', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}${AUX}`);
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.server.url}${AUX}`);
     expect(await page.locator('[data-your-error]').isVisible()).toBe(false);
     await page.close();
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await ctx.browser.newContext({ javaScriptEnabled: false });
     const noJs = await context.newPage();
-    await noJs.goto(`${server.url}${AUX}?m=${encodeURIComponent('unsupported auxiliary frame(s): expected 1 frame, got 7')}`);
+    await noJs.goto(`${ctx.server.url}${AUX}?m=${encodeURIComponent('unsupported auxiliary frame(s): expected 1 frame, got 7')}`);
     expect(await noJs.locator('[data-your-error]').isVisible()).toBe(false);
     expect(await noJs.locator('h1').innerText()).toBe('unsupported auxiliary frame(s): expected 1 frame, got {frame_count}');
     await context.close();
   });
 
   it('is usable at 360 px: nothing scrolls sideways', async () => {
-    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
-    await page.goto(`${server.url}/search/?q=${encodeURIComponent('not found')}`);
+    const page = await ctx.browser.newPage({ viewport: { width: 360, height: 800 } });
+    await page.goto(`${ctx.server.url}/search/?q=${encodeURIComponent('not found')}`);
     await results(page, 'not found');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await page.close();

@@ -1,6 +1,9 @@
 /** Fixture sites for the site tests: build a catalog with the real build script, serve it, open it in Chromium. */
 import { spawnSync } from 'node:child_process';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium } from '../../scripts/lib/browser.ts';
+import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -56,4 +59,29 @@ export async function holdRedirects(page: Page): Promise<void> {
     const body = (await response.text()).replace(/(<meta http-equiv="refresh" content=")0;/gi, '$186400;');
     return route.fulfill({ response, body });
   });
+}
+
+export interface SiteInBrowser {
+  site: BuiltSite;
+  server: StaticServer;
+  browser: Browser;
+}
+
+/**
+ * For one test file: builds a fixture catalog (which must build), serves it and launches Chromium
+ * before its tests, and closes both after them. The fields are set once `beforeAll` has run.
+ */
+export function siteInBrowser(name: string, catalog: string): SiteInBrowser {
+  const handle = {} as SiteInBrowser;
+  beforeAll(async () => {
+    handle.site = buildSite(name, catalog);
+    expect(handle.site.status, handle.site.stderr + handle.site.stdout).toBe(0);
+    handle.server = await serveStatic(handle.site.dist);
+    handle.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await handle.browser?.close();
+    await handle.server?.close();
+  });
+  return handle;
 }
