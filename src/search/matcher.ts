@@ -157,10 +157,42 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
       cmp(a.entry.id, b.entry.id),
   );
   const exactCount = matched.filter((r) => r.kind === 'exact').length;
-  // With the template found, near misses would only be noise after it (and cost the most time).
-  if (exactCount > 0 || misses.length === 0) return matched.slice(0, limit);
+  if (misses.length === 0) return matched.slice(0, limit);
+  // A short template whose last placeholder swallowed the rest of the line (`… got {}` matching
+  // `… got 7 (in signal adress)`) matches exactly, yet a longer template that explains more of the
+  // line with its own literal text, but for one mistyped, changed or cut-off word, is likelier.
+  const better = matched.length > 0 ? outdoing(matched[0]!, messages, misses, pasteWords) : [];
+  const ahead = better.length > 0 ? closeMatches(messages, better, limit) : [];
+  const aheadIds = new Set(ahead.map((r) => r.entry.id));
+  const rest = matched.filter((r) => !aheadIds.has(r.entry.id));
+  // With the template found, other near misses would only be noise after it (and cost the most time).
+  if (exactCount > 0) return [...ahead, ...rest].slice(0, limit);
 
-  return [...matched, ...closeMatches(messages, misses, limit - exactCount)].slice(0, limit);
+  const others = misses.filter((e) => !aheadIds.has(e.id));
+  return [...ahead, ...rest, ...closeMatches(messages, others, limit)].slice(0, limit);
+}
+
+/** Literal words more than a matched template that a near miss must explain to rank above it. */
+const MORE_WORDS = 2;
+/** Literal characters more than a matched template that a cut-short start must show to rank above it. */
+const MORE_PREFIX = 4;
+
+/**
+ * Near misses that explain more of the matched line than the best exact or contained match: all
+ * but one of their literal words are in the paste and they have `MORE_WORDS` more of them, or the
+ * line reads as their start and shows `MORE_PREFIX` more literal characters (a cut-short paste).
+ */
+function outdoing(top: MatchResult, messages: PastedMessage[], misses: IndexEntry[], pasteWords: Set<string>): IndexEntry[] {
+  const topWords = new Set(literalWords(top.entry.template)).size;
+  const topLength = literalLength(top.entry.template);
+  const line = messages[top.score]?.text ?? top.line;
+  return misses.filter((e) => {
+    const words = new Set(literalWords(e.template));
+    let shared = 0;
+    for (const w of words) if (pasteWords.has(w)) shared++;
+    if (shared >= topWords + MORE_WORDS && words.size - shared <= 1) return true;
+    return literalLength(e.template) >= topLength + MORE_PREFIX && prefixLiteralMatch(e.template, line) >= topLength + MORE_PREFIX;
+  });
 }
 
 /** Least literal characters a cut-short paste must show of a template to count as its start. */

@@ -60,6 +60,18 @@ describe('matchPaste', () => {
     expect((await top('timed out after 30s waiting for the handshake'))[0]!.entry.id).toBe(records[5]!.id);
   });
 
+  it('prefers a longer template with one damaged word to a short one whose last placeholder swallowed the rest', () => {
+    const short = indexEntry(record('process must be positive, got {value}', 'process must be positive, got (.+)'));
+    const long = indexEntry(record('process must be positive, got {value} (in signal address)', 'process must be positive, got (.+?) \\(in signal address\\)'));
+    const rank = (paste: string) => rankCandidates(normalisePaste(paste), [short, long]).map((r) => r.entry.id);
+    expect(rank('process must be positive, got 7 (in signal adress)')[0]).toBe(long.id); // typo
+    expect(rank('process must be positive, got 7 (in address)')[0]).toBe(long.id); // dropped word
+    expect(rank('process must be positive, got 7 (in sig')[0]).toBe(long.id); // cut short
+    expect(rank('process must be positive, got 7 (in signal address)')[0]).toBe(long.id);
+    expect(rank('process must be positive, got 7')[0]).toBe(short.id);
+    expect(rank('process must be positive, got -3 at startup')[0]).toBe(short.id);
+  });
+
   it('fetches only the shards of the paste’s keys', async () => {
     const r = await matchPaste('failed to open socket x', built.manifest, load);
     expect(r.shards.length).toBeLessThan(built.manifest.shards);
