@@ -69,6 +69,16 @@ export function templateKeys(template: string): string[] {
     });
     addKeys(words, keys);
   });
+  // Pairs across a placeholder (`queue {} is` gives `queue is`): a paste shows them once its values
+  // are set aside (see the matcher's queryKeys), and they tell apart templates whose words are common.
+  parts.forEach((part, i) => {
+    const before = parts[i - 1];
+    const after = parts[i + 1];
+    if (part.kind !== 'hole' || before?.kind !== 'text' || after?.kind !== 'text') return;
+    const last = /([\p{L}\p{N}_]+)\s+$/u.exec(before.text)?.[1]?.toLowerCase();
+    const first = /^\s+([\p{L}\p{N}_]+)/u.exec(after.text)?.[1]?.toLowerCase();
+    if (last && first && isKeyWord(last) && isKeyWord(first)) keys.add(`${wordKey(last)} ${wordKey(first)}`);
+  });
   return [...keys];
 }
 

@@ -44,7 +44,8 @@ export const CONTAINED_SHARE = 0.7;
 export function queryKeys(paste: NormalisedPaste): string[] {
   const keys = new Set<string>();
   for (const m of paste.messages) {
-    for (const k of textKeys(m.withPrefix)) {
+    // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
+    for (const k of [...textKeys(m.withPrefix), ...textKeys(withoutValues(m.text)).filter((k) => k.includes(' '))]) {
       if (keys.size >= MAX_QUERY_KEYS) return [...keys];
       keys.add(k);
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorRecord } from '../../src/schema/record.ts';
-import { matchPaste, rankCandidates } from '../../src/search/matcher.ts';
+import { wordKey } from '../../src/search/keys.ts';
+import { matchPaste, queryKeys, rankCandidates } from '../../src/search/matcher.ts';
 import { buildMessageIndex, indexEntry, type EntryTuple } from '../../src/search/message-index.ts';
 import { normalisePaste } from '../../src/search/normalise.ts';
 import { applyFilters, facets, excerptSegments, fullTextQuery, hitFromMatch, hitHref, matcherIsConclusive, mergeHits, type SearchHit } from '../../src/search/results.ts';
@@ -70,6 +71,11 @@ describe('matchPaste', () => {
     expect(rank('process must be positive, got 7 (in signal address)')[0]).toBe(long.id);
     expect(rank('process must be positive, got 7')[0]).toBe(short.id);
     expect(rank('process must be positive, got -3 at startup')[0]).toBe(short.id);
+  });
+
+  it('looks up the pairs that meet once values are set aside', () => {
+    const keys = queryKeys(normalisePaste('queue "layer_3" is not a valid certificate'));
+    expect(keys).toContain(`${wordKey('queue')} ${wordKey('is')}`);
   });
 
   it('fetches only the shards of the paste’s keys', async () => {

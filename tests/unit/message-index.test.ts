@@ -19,6 +19,12 @@ describe('index keys', () => {
     expect(templateKeys('{}: {}')).toEqual([]);
   });
 
+  it('pairs the words either side of a placeholder, as a paste shows them once its values are set aside', () => {
+    const keys = templateKeys('queue %s is not a valid certificate');
+    expect(keys).toContain(`${wordKey('queue')} ${wordKey('is')}`);
+    expect(templateKeys('{n}ms waiting {x}: done')).toEqual([wordKey('waiting'), wordKey('done')]); // no pair across punctuation
+  });
+
   it('finds the same keys in a concrete message (values are not keys)', () => {
     const keys = textKeys('failed to open socket /tmp/x.sock: 0x1f 12 deadbeef12345678');
     for (const k of templateKeys('failed to open socket {path}: {err}')) expect(keys).toContain(k);
