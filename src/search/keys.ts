@@ -3,7 +3,8 @@
  * and from a paste (in the browser), so that a paste finds the shards its template was filed under.
  *
  * Keys are lower-case words (identifiers such as `frame_count` or `KVCache` stay whole), each
- * reduced to the set of its characters so that typos keep it (see `wordKey`), and pairs of adjacent words. Values never become keys: words that start with a digit (`3`, `10ms`, `0x1f`)
+ * reduced to the set of its characters so that typos keep it (see `wordKey`), pairs of adjacent words,
+ * and pairs of the words either side of a placeholder (`queue {} is` gives `queue is`). Values never become keys: words that start with a digit (`3`, `10ms`, `0x1f`)
  * and long hex strings are skipped, and a template's words glued to a placeholder (`{name}s`)
  * are left out because the printed word differs.
  */
