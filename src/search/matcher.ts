@@ -117,11 +117,13 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   const matched: MatchResult[] = [];
   const misses: IndexEntry[] = [];
   const pasteWords = new Set(messages.flatMap((m) => textKeys(m.withPrefix).filter((k) => !k.includes(' '))));
+  const wordsOf = new Map<IndexEntry, string[]>();
 
   for (const entry of candidates) {
     // Compiling and running hundreds of patterns is most of a cold query's time: skip those whose
     // literal words are mostly missing from the paste (they cannot match it exactly).
     const words = literalWords(entry.template);
+    wordsOf.set(entry, words);
     const shared = words.filter((w) => pasteWords.has(w)).length;
     const re = words.length === 0 || shared >= MIN_WORDS_FOR_REGEX * words.length ? compiled(entry.pattern) : null;
     let best: MatchResult | null = null;
@@ -162,7 +164,7 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   // A short template whose last placeholder swallowed the rest of the line (`… got {}` matching
   // `… got 7 (in signal adress)`) matches exactly, yet a longer template that explains more of the
   // line with its own literal text, but for one mistyped, changed or cut-off word, is likelier.
-  const better = matched.length > 0 ? outdoing(matched[0]!, messages, misses, pasteWords) : [];
+  const better = matched.length > 0 ? outdoing(matched[0]!, messages, misses, pasteWords, wordsOf) : [];
   const ahead = better.length > 0 ? closeMatches(messages, better, limit) : [];
   const aheadIds = new Set(ahead.map((r) => r.entry.id));
   const rest = matched.filter((r) => !aheadIds.has(r.entry.id));
@@ -183,12 +185,13 @@ const MORE_PREFIX = 4;
  * but one of their literal words are in the paste and they have `MORE_WORDS` more of them, or the
  * line reads as their start and shows `MORE_PREFIX` more literal characters (a cut-short paste).
  */
-function outdoing(top: MatchResult, messages: PastedMessage[], misses: IndexEntry[], pasteWords: Set<string>): IndexEntry[] {
-  const topWords = new Set(literalWords(top.entry.template)).size;
+function outdoing(top: MatchResult, messages: PastedMessage[], misses: IndexEntry[], pasteWords: Set<string>, wordsOf: Map<IndexEntry, string[]>): IndexEntry[] {
+  const topWords = new Set(wordsOf.get(top.entry) ?? literalWords(top.entry.template)).size;
   const topLength = literalLength(top.entry.template);
   const line = messages[top.score]?.text ?? top.line;
   return misses.filter((e) => {
-    const words = new Set(literalWords(e.template));
+    const words = new Set(wordsOf.get(e) ?? literalWords(e.template));
+    if (words.size < topWords + MORE_WORDS && literalLength(e.template) < topLength + MORE_PREFIX) return false;
     let shared = 0;
     for (const w of words) if (pasteWords.has(w)) shared++;
     if (shared >= topWords + MORE_WORDS && words.size - shared <= 1) return true;
