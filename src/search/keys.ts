@@ -3,7 +3,8 @@
  * and from a paste (in the browser), so that a paste finds the shards its template was filed under.
  *
  * Keys are lower-case words (identifiers such as `frame_count` or `KVCache` stay whole), each
- * reduced to the set of its characters so that typos keep it (see `wordKey`), and pairs of adjacent words. Values never become keys: words that start with a digit (`3`, `10ms`, `0x1f`)
+ * reduced to the set of its characters so that typos keep it (see `wordKey`), pairs of adjacent words,
+ * and pairs of the words either side of a placeholder (`queue {} is` gives `queue is`). Values never become keys: words that start with a digit (`3`, `10ms`, `0x1f`)
  * and long hex strings are skipped, and a template's words glued to a placeholder (`{name}s`)
  * are left out because the printed word differs.
  */
@@ -68,6 +69,16 @@ export function templateKeys(template: string): string[] {
       return isKeyWord(word) ? word : null;
     });
     addKeys(words, keys);
+  });
+  // Pairs across a placeholder (`queue {} is` gives `queue is`): a paste shows them once its values
+  // are set aside (see the matcher's queryKeys), and they tell apart templates whose words are common.
+  parts.forEach((part, i) => {
+    const before = parts[i - 1];
+    const after = parts[i + 1];
+    if (part.kind !== 'hole' || before?.kind !== 'text' || after?.kind !== 'text') return;
+    const last = /([\p{L}\p{N}_]+)\s+$/u.exec(before.text)?.[1]?.toLowerCase();
+    const first = /^\s+([\p{L}\p{N}_]+)/u.exec(after.text)?.[1]?.toLowerCase();
+    if (last && first && isKeyWord(last) && isKeyWord(first)) keys.add(`${wordKey(last)} ${wordKey(first)}`);
   });
   return [...keys];
 }

@@ -45,7 +45,8 @@ export const CONTAINED_SHARE = 0.7;
 export function queryKeys(paste: NormalisedPaste): string[] {
   const keys = new Set<string>();
   for (const m of paste.messages) {
-    for (const k of textKeys(m.withPrefix)) {
+    // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
+    for (const k of [...textKeys(m.withPrefix), ...textKeys(withoutValues(m.text)).filter((k) => k.includes(' '))]) {
       if (keys.size >= MAX_QUERY_KEYS) return [...keys];
       keys.add(k);
     }
@@ -126,11 +127,13 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   const matched: MatchResult[] = [];
   const misses: IndexEntry[] = [];
   const pasteWords = new Set(messages.flatMap((m) => textKeys(m.withPrefix).filter((k) => !k.includes(' '))));
+  const wordsOf = new Map<IndexEntry, string[]>();
 
   for (const entry of candidates) {
     // Compiling and running hundreds of patterns is most of a cold query's time: skip those whose
     // literal words are mostly missing from the paste (they cannot match it exactly).
     const words = literalWords(entry.template);
+    wordsOf.set(entry, words);
     const shared = words.filter((w) => pasteWords.has(w)).length;
     const re = words.length === 0 || shared >= MIN_WORDS_FOR_REGEX * words.length ? compiled(entry.pattern) : null;
     let best: MatchResult | null = null;
@@ -167,10 +170,43 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
       cmp(a.entry.id, b.entry.id),
   );
   const exactCount = matched.filter((r) => r.kind === 'exact').length;
-  // With the template found, near misses would only be noise after it (and cost the most time).
-  if (exactCount > 0 || misses.length === 0) return matched.slice(0, limit);
+  if (misses.length === 0) return matched.slice(0, limit);
+  // A short template whose last placeholder swallowed the rest of the line (`… got {}` matching
+  // `… got 7 (in signal adress)`) matches exactly, yet a longer template that explains more of the
+  // line with its own literal text, but for one mistyped, changed or cut-off word, is likelier.
+  const better = matched.length > 0 ? outdoing(matched[0]!, messages, misses, pasteWords, wordsOf) : [];
+  const ahead = better.length > 0 ? closeMatches(messages, better, limit) : [];
+  const aheadIds = new Set(ahead.map((r) => r.entry.id));
+  const rest = matched.filter((r) => !aheadIds.has(r.entry.id));
+  // With the template found, other near misses would only be noise after it (and cost the most time).
+  if (exactCount > 0) return [...ahead, ...rest].slice(0, limit);
 
-  return [...matched, ...closeMatches(messages, misses, limit - exactCount)].slice(0, limit);
+  const others = misses.filter((e) => !aheadIds.has(e.id));
+  return [...ahead, ...rest, ...closeMatches(messages, others, limit)].slice(0, limit);
+}
+
+/** Literal words more than a matched template that a near miss must explain to rank above it. */
+const MORE_WORDS = 2;
+/** Literal characters more than a matched template that a cut-short start must show to rank above it. */
+const MORE_PREFIX = 4;
+
+/**
+ * Near misses that explain more of the matched line than the best exact or contained match: all
+ * but one of their literal words are in the paste and they have `MORE_WORDS` more of them, or the
+ * line reads as their start and shows `MORE_PREFIX` more literal characters (a cut-short paste).
+ */
+function outdoing(top: MatchResult, messages: PastedMessage[], misses: IndexEntry[], pasteWords: Set<string>, wordsOf: Map<IndexEntry, string[]>): IndexEntry[] {
+  const topWords = new Set(wordsOf.get(top.entry) ?? literalWords(top.entry.template)).size;
+  const topLength = literalLength(top.entry.template);
+  const line = messages[top.score]?.text ?? top.line;
+  return misses.filter((e) => {
+    const words = new Set(wordsOf.get(e) ?? literalWords(e.template));
+    if (words.size < topWords + MORE_WORDS && literalLength(e.template) < topLength + MORE_PREFIX) return false;
+    let shared = 0;
+    for (const w of words) if (pasteWords.has(w)) shared++;
+    if (shared >= topWords + MORE_WORDS && words.size - shared <= 1) return true;
+    return literalLength(e.template) >= topLength + MORE_PREFIX && prefixLiteralMatch(e.template, line) >= topLength + MORE_PREFIX;
+  });
 }
 
 /** Least literal characters a cut-short paste must show of a template to count as its start. */

@@ -2,7 +2,7 @@
  * The message index: what the paste matcher downloads to find records by their message text.
  *
  * Each record's compact entry (id, page, template, pattern, class and the fields search filters on)
- * is filed in the shards of its few rarest keys (words and word pairs of its template's literal
+ * is filed in the shards of a few of its keys, rare ones spread over the message (words and word pairs of its template's literal
  * text, see keys.ts); a key's shard is a stable hash of the key. A paste fetches the shards of its
  * own keys only, so a query loads a few kilobytes per key however large the catalog is.
  *
@@ -91,30 +91,71 @@ export function indexEntry(r: ErrorRecord): IndexEntry {
 }
 
 /**
- * The keys a record is filed under, rarest first: first keys on words no earlier key uses, so that
- * they spread over the message and one mistyped, changed or cut-off word cannot lose them all; then
- * keys adding any new word. Keys shared by more than `maxShared` records are used only when a record
- * has no other: they would make big shards for every paste that contains them, and a paste
- * holding only common words matches too many templates for them to help.
+ * The keys a record is filed under, chosen so that a damaged paste still holds some of them: greedily,
+ * the key that best protects the record against losing any one word (a typo, a changed or dropped
+ * word: at least two chosen keys should avoid each word) and against a cut (every start of the message
+ * holding at least half of its words should contain two whole keys), less a cost for how common the
+ * key is (a common key makes a big shard for every paste that contains it). Keys shared by more than
+ * `maxShared` records are used only when a record has no other: a paste holding only common words
+ * matches too many templates for them to help. `keys` are in template order (keys.ts).
  */
 export function chooseKeys(keys: string[], df: Map<string, number>, count: number, maxShared = Infinity): string[] {
-  const ranked = [...keys].sort((a, b) => df.get(a)! - df.get(b)! || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  const words: string[] = [];
+  for (const k of keys) if (!k.includes(' ') && !words.includes(k)) words.push(k);
+  const n = words.length;
+  const eligible = keys.filter((k) => df.get(k)! <= maxShared);
+  // Each key's words (by position) and how far into the message it ends.
+  const info = new Map(
+    eligible.map((k) => {
+      const ws = keyWords(k).map((w) => words.indexOf(w));
+      return [k, { ws, last: Math.max(...ws) }];
+    }),
+  );
+  // Cuts keeping the first m words, for m from half the words to all but the last one.
+  const cuts: number[] = [];
+  for (let m = Math.max(1, Math.ceil(n / 2)); m < n; m++) cuts.push(m);
+  const avoid = new Array<number>(n).fill(0);
+  const within = new Array<number>(cuts.length).fill(0);
   const chosen: string[] = [];
-  const covered = new Set<string>();
-  const take = (accept: (words: string[]) => boolean) => {
-    for (const key of ranked) {
-      if (chosen.length >= count) return;
-      if (chosen.includes(key) || df.get(key)! > maxShared) continue;
-      const words = keyWords(key);
-      if (!accept(words)) continue;
-      chosen.push(key);
-      for (const w of words) covered.add(w);
-    }
+  const value = (k: string): number => {
+    const { ws, last } = info.get(k)!;
+    let gain = 0;
+    // A first key surviving a damage counts twice as much as a second one.
+    for (let w = 0; w < n; w++) if (!ws.includes(w)) gain += PROTECT[avoid[w]!] ?? 0;
+    cuts.forEach((m, i) => {
+      if (last < m) gain += PROTECT[within[i]!] ?? 0;
+    });
+    return gain - COMMON_COST * Math.log2(df.get(k)!);
   };
-  take((words) => !words.some((w) => covered.has(w)));
-  take((words) => !words.every((w) => covered.has(w)));
-  if (chosen.length === 0 && ranked.length > 0) chosen.push(ranked[0]!);
+  while (chosen.length < count) {
+    let best: string | null = null;
+    let bestValue = -Infinity;
+    for (const k of eligible) {
+      if (chosen.includes(k)) continue;
+      const v = value(k);
+      if (v > bestValue || (v === bestValue && best !== null && tieBreak(k, best, df) < 0)) {
+        best = k;
+        bestValue = v;
+      }
+    }
+    if (best === null) break;
+    chosen.push(best);
+    const { ws, last } = info.get(best)!;
+    for (let w = 0; w < n; w++) if (!ws.includes(w)) avoid[w]!++;
+    cuts.forEach((m, i) => {
+      if (last < m) within[i]!++;
+    });
+  }
+  if (chosen.length === 0 && keys.length > 0) chosen.push([...keys].sort((a, b) => tieBreak(a, b, df))[0]!);
   return chosen;
+}
+
+/** How much a doubling of a key's record count weighs against one protected word or cut. */
+export const COMMON_COST = 1;
+const PROTECT = [6, 1];
+
+function tieBreak(a: string, b: string, df: Map<string, number>): number {
+  return df.get(a)! - df.get(b)! || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 export function buildMessageIndex(records: readonly ErrorRecord[], options: MessageIndexOptions = {}): BuiltMessageIndex {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorRecord } from '../../src/schema/record.ts';
-import { matchPaste, rankCandidates } from '../../src/search/matcher.ts';
+import { wordKey } from '../../src/search/keys.ts';
+import { matchPaste, queryKeys, rankCandidates } from '../../src/search/matcher.ts';
 import { buildMessageIndex, indexEntry, type EntryTuple } from '../../src/search/message-index.ts';
 import { normalisePaste } from '../../src/search/normalise.ts';
 import { applyFilters, facets, excerptSegments, fullTextQuery, hitFromMatch, hitHref, matcherIsConclusive, mergeHits, type SearchHit } from '../../src/search/results.ts';
@@ -58,6 +59,23 @@ describe('matchPaste', () => {
     }
     expect((await top('unsuported auxilary frame(s): expected 1 frame, got 3'))[0]!.entry.id).toBe(records[2]!.id);
     expect((await top('timed out after 30s waiting for the handshake'))[0]!.entry.id).toBe(records[5]!.id);
+  });
+
+  it('prefers a longer template with one damaged word to a short one whose last placeholder swallowed the rest', () => {
+    const short = indexEntry(record('process must be positive, got {value}', 'process must be positive, got (.+)'));
+    const long = indexEntry(record('process must be positive, got {value} (in signal address)', 'process must be positive, got (.+?) \\(in signal address\\)'));
+    const rank = (paste: string) => rankCandidates(normalisePaste(paste), [short, long]).map((r) => r.entry.id);
+    expect(rank('process must be positive, got 7 (in signal adress)')[0]).toBe(long.id); // typo
+    expect(rank('process must be positive, got 7 (in address)')[0]).toBe(long.id); // dropped word
+    expect(rank('process must be positive, got 7 (in sig')[0]).toBe(long.id); // cut short
+    expect(rank('process must be positive, got 7 (in signal address)')[0]).toBe(long.id);
+    expect(rank('process must be positive, got 7')[0]).toBe(short.id);
+    expect(rank('process must be positive, got -3 at startup')[0]).toBe(short.id);
+  });
+
+  it('looks up the pairs that meet once values are set aside', () => {
+    const keys = queryKeys(normalisePaste('queue "layer_3" is not a valid certificate'));
+    expect(keys).toContain(`${wordKey('queue')} ${wordKey('is')}`);
   });
 
   it('fetches only the shards of the paste’s keys', async () => {

@@ -19,6 +19,12 @@ describe('index keys', () => {
     expect(templateKeys('{}: {}')).toEqual([]);
   });
 
+  it('pairs the words either side of a placeholder, as a paste shows them once its values are set aside', () => {
+    const keys = templateKeys('queue %s is not a valid certificate');
+    expect(keys).toContain(`${wordKey('queue')} ${wordKey('is')}`);
+    expect(templateKeys('{n}ms waiting {x}: done')).toEqual([wordKey('waiting'), wordKey('done')]); // no pair across punctuation
+  });
+
   it('finds the same keys in a concrete message (values are not keys)', () => {
     const keys = textKeys('failed to open socket /tmp/x.sock: 0x1f 12 deadbeef12345678');
     for (const k of templateKeys('failed to open socket {path}: {err}')) expect(keys).toContain(k);
@@ -41,10 +47,23 @@ describe('index keys', () => {
     expect(shardOf('open socket', 4096, 1)).toBeLessThan(4096);
   });
 
-  it('chooses the rarest keys, each on words the others do not use', () => {
+  it('chooses rare keys on words the others do not use, early in the message', () => {
     const df = new Map([['a', 1], ['a b', 1], ['b', 2], ['c', 5], ['b c', 1]]);
-    expect(chooseKeys(['a', 'a b', 'b', 'c', 'b c'], df, 2)).toEqual(['a', 'b c']);
+    // `b` rather than `b c`: it also survives a paste cut before `c`.
+    expect(chooseKeys(['a', 'a b', 'b', 'c', 'b c'], df, 2)).toEqual(['a', 'b']);
     expect(chooseKeys(['a', 'b', 'c'], df, 3)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('spreads the keys: losing any one word or the end of the message leaves a key', () => {
+    const template = 'could not migrate handshake for replica_set {} during startup';
+    const keys = templateKeys(template);
+    // The rarest word is `migrate`: the old rarest-first choice filed everything under it.
+    const df = new Map(keys.map((k) => [k, k.includes(wordKey('migrate')) ? 1 : k.includes(' ') ? 20 : 150]));
+    const chosen = chooseKeys(keys, df, 3, 200);
+    const words = keys.filter((k) => !k.includes(' '));
+    for (const w of words) expect(chosen.some((k) => !k.split(' ').includes(w)), `a key without ${w}`).toBe(true);
+    const firstHalf = new Set(words.slice(0, Math.ceil(words.length / 2)));
+    expect(chosen.some((k) => k.split(' ').every((w) => firstHalf.has(w)))).toBe(true);
   });
 });
 
@@ -59,10 +78,22 @@ describe('buildMessageIndex', () => {
   it('files each entry in the shards of its chosen keys, and lists records with no key', () => {
     expect(built.manifest.shards).toBeGreaterThan(1);
     expect(built.unindexed).toEqual([{ id: '0000000000000003', template: '{}: {}' }]);
-    const socketShard = JSON.parse(built.shards[shardOf(wordKey('socket'), built.manifest.shards, built.manifest.seed)]!) as EntryTuple[];
-    expect(socketShard.map(fromTuple).map((e) => e.id)).toContain('0000000000000001');
+    const found = textKeys('failed to open socket /tmp/x.sock').flatMap((k) => built2(built, k));
+    expect(found).toContain('0000000000000001');
     const all = built.shards.flatMap((s) => (JSON.parse(s) as EntryTuple[]).map((t) => t[0]));
     expect(new Set(all)).toEqual(new Set(['0000000000000001', '0000000000000002']));
+  });
+
+  it('finds a record from a paste cut short or with a typo in its rarest word', () => {
+    const many = [
+      record('0000000000000010', 'could not migrate handshake for replica_set {} during startup'),
+      ...Array.from({ length: 30 }, (_, i) => record(`00000000000001${String(i).padStart(2, '0')}`, `could not open replica_set {} during startup number${'x'.repeat(i + 2)}`)),
+    ];
+    const index = buildMessageIndex(many, { keysPerRecord: 3, targetShardBytes: 400 });
+    const filedFor = (paste: string) =>
+      textKeys(paste).some((k) => built2(index, k).includes('0000000000000010'));
+    expect(filedFor('could not migrate handshake for replica')).toBe(true);
+    expect(filedFor('could not mgrate handshake for replica_set 3 during startup')).toBe(true);
   });
 
   it('is deterministic: the same catalog gives the same version and shards', () => {
@@ -77,3 +108,7 @@ describe('buildMessageIndex', () => {
     expect(e.language).toBe('Python');
   });
 });
+
+function built2(index: ReturnType<typeof buildMessageIndex>, key: string): string[] {
+  return (JSON.parse(index.shards[shardOf(key, index.manifest.shards, index.manifest.seed)]!) as EntryTuple[]).map((t) => t[0]);
+}
