@@ -22,7 +22,7 @@ export async function generateCatalog(out: string, count: number, seed = 1): Pro
       if (file) await new Promise<void>((done) => file!.end(done));
       file = createWriteStream(join(out, `part-${String(i / perFile).padStart(3, '0')}.jsonl`));
     }
-    if (!file!.write(`${line}\n`)) await new Promise((done) => file!.once('drain', done));
+    if (!file!.write(`${line}\n`)) await new Promise<void>((done) => file!.once('drain', () => done()));
     i++;
   }
   if (file) await new Promise<void>((done) => file!.end(done));

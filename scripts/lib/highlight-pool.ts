@@ -1,0 +1,130 @@
+/**
+ * The highlight stage: every code block of the catalog highlighted ahead of the render, on all cores
+ * (a pool of worker threads), into the content-addressed highlight cache. Blocks already cached are
+ * not highlighted again; entries no record uses any more are pruned, so the cache stays the size of
+ * one catalog. Pages then read the cache (src/highlight/highlighter.ts `cachedLines`).
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { CatalogEntry } from '../../src/catalog/catalog.ts';
+import { listCachedKeys, pruneCache, writeCachedLines } from '../../src/highlight/cache.ts';
+import { blockKey, highlightLines } from '../../src/highlight/highlighter.ts';
+import { highlightedCode } from '../../src/lib/error-view.ts';
+
+export interface Block {
+  key: string;
+  code: string;
+  lang: string;
+}
+export interface HighlightBatch {
+  id: number;
+  blocks: Block[];
+}
+export interface HighlightBatchDone {
+  id: number;
+  count: number;
+  bytes: number;
+}
+
+export interface HighlightResult {
+  /** Code blocks on all pages. */
+  blocks: number;
+  /** Distinct (code, language) pairs among them. */
+  unique: number;
+  /** Of those, found in the cache. */
+  cached: number;
+  /** Of those, highlighted now. */
+  highlighted: number;
+  /** Bytes written to the cache now. */
+  bytes: number;
+  /** Stale cache entries deleted. */
+  pruned: number;
+  workers: number;
+}
+
+const BATCH = 64;
+/** Below this many blocks, starting workers (each loads Shiki, ~0.3 s) costs more than it saves. */
+const MIN_BLOCKS_PER_WORKER = 400;
+
+/** How many workers to use: `ERRDEX_WORKERS`, else one per core. */
+export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.ERRDEX_WORKERS);
+  return Number.isInteger(n) && n > 0 ? n : availableParallelism();
+}
+
+/** The distinct blocks the catalog's pages highlight, keyed by cache key, in page order. */
+export function catalogBlocks(entries: readonly CatalogEntry[]): { total: number; blocks: Map<string, Block> } {
+  const blocks = new Map<string, Block>();
+  let total = 0;
+  for (const e of entries) {
+    for (const { code, lang } of highlightedCode(e.record)) {
+      total++;
+      const key = blockKey(code, lang);
+      if (!blocks.has(key)) blocks.set(key, { key, code, lang });
+    }
+  }
+  return { total, blocks };
+}
+
+export async function preHighlight(
+  entries: readonly CatalogEntry[],
+  options: { dir: string; workers?: number; refresh?: boolean; onStart?: (toHighlight: number) => void; onProgress?: (done: number) => void },
+): Promise<HighlightResult> {
+  const { total, blocks } = catalogBlocks(entries);
+  const stored = listCachedKeys(options.dir);
+  // `refresh` highlights every block again, overwriting what is stored.
+  const missing = options.refresh ? [...blocks.values()] : [...blocks.values()].filter((b) => !stored.has(b.key));
+  options.onStart?.(missing.length);
+  const workers = Math.max(1, Math.min(options.workers ?? workerCount(), Math.floor(missing.length / MIN_BLOCKS_PER_WORKER)));
+  let bytes = 0;
+  if (missing.length > 0 && workers === 1 && missing.length < MIN_BLOCKS_PER_WORKER * 2) {
+    // Few blocks (a small catalog, or an incremental build): highlight them here.
+    for (const [i, b] of missing.entries()) {
+      const lines = await highlightLines(b.code, b.lang);
+      writeCachedLines(options.dir, b.key, lines);
+      for (const l of lines) bytes += Buffer.byteLength(l) + 1;
+      options.onProgress?.(i + 1);
+    }
+  } else if (missing.length > 0) {
+    bytes = await runPool(missing, workers, options.dir, options.onProgress);
+  }
+  const keep = new Set(blocks.keys());
+  const pruned = pruneCache(options.dir, stored, keep);
+  return { blocks: total, unique: blocks.size, cached: blocks.size - missing.length, highlighted: missing.length, bytes, pruned, workers: missing.length ? workers : 0 };
+}
+
+/** Hands batches to the workers as they finish the previous one, so a slow batch never idles a core. */
+async function runPool(blocks: Block[], size: number, dir: string, onProgress?: (done: number) => void): Promise<number> {
+  const pool = Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url), { workerData: { dir } }));
+  let next = 0;
+  let done = 0;
+  let bytes = 0;
+  let batchId = 0;
+  try {
+    await Promise.all(
+      pool.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            const send = () => {
+              if (next >= blocks.length) return resolve();
+              const batch = blocks.slice(next, next + BATCH);
+              next += batch.length;
+              worker.postMessage({ id: batchId++, blocks: batch } satisfies HighlightBatch);
+            };
+            worker.on('message', (m: HighlightBatchDone) => {
+              done += m.count;
+              bytes += m.bytes;
+              onProgress?.(done);
+              send();
+            });
+            worker.on('error', reject);
+            worker.on('exit', (code) => (next < blocks.length || code !== 0 ? reject(new Error(`a highlight worker exited (code ${code})`)) : resolve()));
+            send();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+  return bytes;
+}
