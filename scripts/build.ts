@@ -16,7 +16,8 @@
  *   --report=FILE                 write each stage's time, memory and output as JSON (used by npm run bench)
  *
  * Environment: ERRDEX_DATA (catalog), ERRDEX_DIST (output folder), ERRDEX_CACHE_DIR (build cache,
- * default .errdex/cache), ERRDEX_WORKERS (processes and threads to use; default one per core).
+ * default .errdex/cache), ERRDEX_WORKERS (render processes and highlight threads; default one per core,
+ * and one render process for a catalog under 1,000 records).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -64,7 +65,7 @@ function endStage(name: string, summary: string, items: number, unit: string, ou
 
 function fail(message: string, code = 1): never {
   memory.stop();
-  progress.note(message);
+  progress.warn(message);
   process.exit(code);
 }
 
@@ -90,7 +91,7 @@ if (catalog.problems.length > 0) {
       2,
     )}\n`,
   );
-  progress.note(
+  progress.warn(
     `Skipped ${catalog.skipped.length} invalid record${catalog.skipped.length === 1 ? '' : 's'} of ${catalog.total} ` +
       `(${catalog.problems.length} problems); every one and its reasons are in ${skipReport}.`,
   );
@@ -122,7 +123,8 @@ catalog = null;
 
 // 3. Render
 progress.stage('render');
-const shards = Math.max(1, Math.min(workers, Math.ceil(records / 500)));
+// A small catalog renders in one process: a second Astro start-up would cost more than it saves.
+const shards = process.env.ERRDEX_WORKERS ? workers : Math.max(1, Math.min(workers, Math.ceil(records / 500)));
 // A page and a JSON twin per record, and the few pages that every shard renders.
 progress.count(records * 2, 'files');
 let rendered;

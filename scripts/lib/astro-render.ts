@@ -31,9 +31,14 @@ export interface RenderResult {
   reused: number;
 }
 
-/** A line Astro writes per generated file: `  ├─ /path/index.html (+2ms)` or `… (cached)` / `(restored)`. */
-export const FILE_LINE = /^\s*\d{2}:\d{2}:\d{2}\s+[├└]─ |^\s*[├└]─ /;
-const REUSED = /\((?:cached|restored)\)\s*$/;
+/**
+ * Astro logs `├─ /path/index.html` per file it writes, then `(+2ms)`, or `(cached)`/`(restored)` for
+ * a file reused from its incremental cache. With several pages in flight these pieces interleave
+ * on a line, so they are counted wherever they appear.
+ */
+const FILE_MARK = /[├└]─ /g;
+const REUSED_MARK = /\((?:cached|restored)\)/g;
+export const countMarks = (text: string, mark: RegExp): number => text.match(mark)?.length ?? 0;
 
 export async function renderShards(options: RenderOptions): Promise<RenderResult> {
   mkdirSync(options.logDir, { recursive: true });
@@ -46,16 +51,17 @@ export async function renderShards(options: RenderOptions): Promise<RenderResult
     const logFile = join(options.logDir, `astro-shard-${index}.log`);
     const log = createWriteStream(logFile);
     const args = [resolve('node_modules/astro/bin/astro.mjs'), 'build', ...(options.force ? ['--force'] : [])];
-    const child = spawn(process.execPath, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...options.env,
-        ASTRO_TELEMETRY_DISABLED: '1',
-        ERRDEX_OUT_DIR: dir,
-        ERRDEX_SHARD: `${index}/${options.shards}`,
-        ERRDEX_ASTRO_CACHE_DIR: join(options.cacheDir, `shard-${index}-of-${options.shards}`),
-      },
-    });
+    const env: NodeJS.ProcessEnv = {
+      ...options.env,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      // Plain text, so that the log can be read and counted.
+      NO_COLOR: '1',
+      ERRDEX_OUT_DIR: dir,
+      ERRDEX_SHARD: `${index}/${options.shards}`,
+      ERRDEX_ASTRO_CACHE_DIR: join(options.cacheDir, `shard-${index}-of-${options.shards}`),
+    };
+    delete env.FORCE_COLOR;
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     children.push(child);
     let rest = '';
     child.stdout!.setEncoding('utf8');
@@ -63,12 +69,9 @@ export async function renderShards(options: RenderOptions): Promise<RenderResult
       log.write(chunk);
       const lines = (rest + chunk).split('\n');
       rest = lines.pop()!;
-      let seen = 0;
-      for (const line of lines) {
-        if (!FILE_LINE.test(line)) continue;
-        seen++;
-        if (REUSED.test(line)) reused++;
-      }
+      const text = lines.join('\n');
+      const seen = countMarks(text, FILE_MARK);
+      reused += countMarks(text, REUSED_MARK);
       if (seen > 0) {
         files += seen;
         options.onFile?.(files);
@@ -80,7 +83,7 @@ export async function renderShards(options: RenderOptions): Promise<RenderResult
       child.on('close', (code, signal) => {
         log.end();
         if (code === 0) return done();
-        const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter((l) => !FILE_LINE.test(l)).slice(-40).join('\n') : '';
+        const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter((l) => countMarks(l, FILE_MARK) === 0).slice(-40).join('\n') : '';
         fail(new Error(`astro build of shard ${index + 1}/${options.shards} failed (${signal ?? `exit code ${code}`}); its log: ${logFile}\n${tail}`));
       });
     });

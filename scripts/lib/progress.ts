@@ -40,6 +40,8 @@ export function countLine(p: { done: number; total: number; unit: string; rate: 
 export interface ProgressOptions {
   interactive?: boolean;
   write?: (text: string) => void;
+  /** Where warnings go (stderr by default). */
+  writeError?: (text: string) => void;
   now?: () => number;
 }
 
@@ -50,6 +52,7 @@ export class Progress {
   private readonly buildStarted: number;
   private readonly interactive: boolean;
   private readonly write: (text: string) => void;
+  private readonly writeError: (text: string) => void;
   private readonly now: () => number;
   // The count of the current stage.
   private total = 0;
@@ -68,6 +71,7 @@ export class Progress {
   ) {
     this.interactive = options.interactive ?? isInteractive();
     this.write = options.write ?? ((t) => process.stdout.write(t));
+    this.writeError = options.writeError ?? ((t) => process.stderr.write(t));
     this.now = options.now ?? (() => performance.now());
     this.buildStarted = this.now();
   }
@@ -120,10 +124,10 @@ export class Progress {
     }
   }
 
-  /** A line that must not be overdrawn (a warning, a note). */
-  note(text: string): void {
+  /** A warning or error, on stderr, without breaking the live count line. */
+  warn(text: string): void {
     this.clearLive();
-    this.write(`${text}\n`);
+    this.writeError(`${text}\n`);
   }
 
   /** Ends the stage: its summary and time. */

@@ -1,0 +1,135 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mergeInto } from '../../scripts/lib/astro-render.ts';
+import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
+import { loadCatalog } from '../../src/catalog/catalog.ts';
+import { parseShard, recordCacheKey, shardEntries, shardOfId } from '../../src/catalog/shard.ts';
+import { highlightKey, keyPath, listCachedKeys, pruneCache, readCachedLines, writeCachedLines } from '../../src/highlight/cache.ts';
+import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
+import { highlightedCode } from '../../src/lib/error-view.ts';
+import { SAMPLE_CATALOG } from './helpers.ts';
+
+const tempDir = (): string => mkdtempSync(join(tmpdir(), 'errdex-cache-'));
+
+describe('the highlight cache', () => {
+  it('keys a block by everything its HTML depends on', () => {
+    const k = highlightKey('x = 1', 'python', 'f1', '4.6.0');
+    expect(k).toMatch(/^[0-9a-f]{40}$/);
+    expect(highlightKey('x = 1', 'python', 'f1', '4.6.0')).toBe(k);
+    expect(highlightKey('x = 2', 'python', 'f1', '4.6.0')).not.toBe(k);
+    expect(highlightKey('x = 1', 'ruby', 'f1', '4.6.0')).not.toBe(k);
+    expect(highlightKey('x = 1', 'python', 'f2', '4.6.0')).not.toBe(k);
+    expect(highlightKey('x = 1', 'python', 'f1', '4.7.0')).not.toBe(k);
+  });
+
+  it('stores lines, empty ones included, and reads them back; a missing key is null', () => {
+    const dir = tempDir();
+    const key = 'ab'.padEnd(40, '0');
+    expect(readCachedLines(dir, key)).toBeNull();
+    writeCachedLines(dir, key, ['<span class="tk">def</span> f():', '', '    pass']);
+    expect(readCachedLines(dir, key)).toEqual(['<span class="tk">def</span> f():', '', '    pass']);
+    expect(keyPath(dir, key)).toBe(join(dir, 'ab', '0'.repeat(38)));
+    expect(readdirSync(join(dir, 'ab'))).toEqual(['0'.repeat(38)]); // no temporary file left behind
+  });
+
+  it('lists its keys and prunes the ones no longer used', () => {
+    const dir = tempDir();
+    const keys = ['00'.padEnd(40, '1'), 'ff'.padEnd(40, '2'), 'ff'.padEnd(40, '3')];
+    for (const k of keys) writeCachedLines(dir, k, ['x']);
+    const stored = listCachedKeys(dir);
+    expect([...stored].sort()).toEqual(keys);
+    expect(pruneCache(dir, stored, new Set([keys[1]!]))).toBe(2);
+    expect([...listCachedKeys(dir)]).toEqual([keys[1]]);
+  });
+
+  it('serves pages the same lines as highlighting afresh, and stores a miss for the next build', async () => {
+    const dir = tempDir();
+    process.env.ERRDEX_CACHE_DIR = dir;
+    try {
+      const code = 'if x is None:\n    raise ValueError(f"bad {x}")';
+      const fresh = await highlightLines(code, 'python');
+      expect(fresh.join('\n')).toContain('<span class="tk">');
+      expect(await cachedLines(code, 'python')).toEqual(fresh); // a miss: highlighted and stored
+      expect(readCachedLines(join(dir, 'highlight'), blockKey(code, 'python'))).toEqual(fresh);
+      // A hit is read, not highlighted: prove it by planting different lines under the key.
+      writeCachedLines(join(dir, 'highlight'), blockKey(code, 'python'), ['planted']);
+      expect(await cachedLines(code, 'python')).toEqual(['planted']);
+    } finally {
+      delete process.env.ERRDEX_CACHE_DIR;
+    }
+  });
+});
+
+describe('pre-highlighting a catalog', () => {
+  const entries = loadCatalog(SAMPLE_CATALOG).entries;
+
+  it('finds every code block a page shows: excerpt, example fix and defensive patterns', () => {
+    const r = entries[0]!.record;
+    const codes = highlightedCode(r).map((b) => b.code);
+    const expected = [r.sourceCode, r.exampleFix, r.validationCode, r.typeGuard, r.tryCatchPattern].filter((c) => c !== null);
+    expect(codes).toEqual(expected);
+    expect(catalogBlocks(entries).total).toBe(entries.reduce((n, e) => n + highlightedCode(e.record).length, 0));
+  });
+
+  it('highlights what is missing, reuses what is cached, and prunes what no record uses', async () => {
+    const dir = tempDir();
+    const first = await preHighlight(entries, { dir, workers: 1 });
+    expect(first.highlighted).toBe(first.unique);
+    expect(first.cached).toBe(0);
+    for (const b of catalogBlocks(entries).blocks.values()) expect(readCachedLines(dir, b.key)).toEqual(await highlightLines(b.code, b.lang));
+    writeCachedLines(dir, 'ee'.padEnd(40, '9'), ['stale']);
+    const second = await preHighlight(entries, { dir, workers: 1 });
+    expect(second).toMatchObject({ highlighted: 0, cached: first.unique, pruned: 1 });
+    const refreshed = await preHighlight(entries, { dir, workers: 1, refresh: true });
+    expect(refreshed.highlighted).toBe(first.unique);
+  });
+});
+
+describe('render shards', () => {
+  it('parses ERRDEX_SHARD and rejects nonsense', () => {
+    expect(parseShard(undefined)).toEqual({ index: 0, count: 1 });
+    expect(parseShard('1/2')).toEqual({ index: 1, count: 2 });
+    expect(() => parseShard('2/2')).toThrow(/ERRDEX_SHARD/);
+    expect(() => parseShard('half')).toThrow(/ERRDEX_SHARD/);
+  });
+
+  it('puts every record in exactly one shard, the same one every time, and splits evenly', () => {
+    const ids = Array.from({ length: 2000 }, (_, i) => `${i.toString(16).padStart(16, '0')}`);
+    const counts = [0, 0];
+    for (const id of ids) {
+      const s = shardOfId(id, 2);
+      expect(shardOfId(id, 2)).toBe(s);
+      counts[s]!++;
+    }
+    expect(Math.min(...counts)).toBeGreaterThan(800);
+    const entries = loadCatalog(SAMPLE_CATALOG).entries;
+    const parts = [shardEntries(entries, { index: 0, count: 2 }), shardEntries(entries, { index: 1, count: 2 })];
+    expect([...parts[0]!, ...parts[1]!].map((e) => e.record.id).sort()).toEqual(entries.map((e) => e.record.id).sort());
+  });
+
+  it('keys a record for the incremental build by its exact text', () => {
+    expect(recordCacheKey({ sourceText: '{"a":1}' })).toBe(recordCacheKey({ sourceText: '{"a":1}' }));
+    expect(recordCacheKey({ sourceText: '{"a":1}' })).not.toBe(recordCacheKey({ sourceText: '{"a": 1}' }));
+  });
+
+  it('merges a shard into the site: its own folders moved, shared files kept once', () => {
+    const a = tempDir();
+    const b = tempDir();
+    const put = (root: string, path: string, text: string) => {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    put(a, 'index.html', 'home from shard 0');
+    put(a, 'acme/app/one/index.html', 'one');
+    put(b, 'index.html', 'home from shard 1');
+    put(b, 'acme/app/two/index.html', 'two');
+    put(b, 'zeta/lib/three/index.html', 'three');
+    mergeInto(b, a);
+    expect(readFileSync(join(a, 'index.html'), 'utf8')).toBe('home from shard 0');
+    expect(readFileSync(join(a, 'acme/app/two/index.html'), 'utf8')).toBe('two');
+    expect(readFileSync(join(a, 'zeta/lib/three/index.html'), 'utf8')).toBe('three');
+    expect(existsSync(join(a, 'acme/app/one/index.html'))).toBe(true);
+  });
+});
