@@ -73,7 +73,7 @@ interface SizeResult {
 }
 
 async function errdexBuild(catalog: string, dist: string, cache: string, report: string): Promise<SizeResult['cold']> {
-  const run = await runMeasured(node, [tsx, '--expose-gc', 'scripts/build.ts', `--report=${report}`], {
+  const run = await runMeasured(node, [tsx, 'scripts/build.ts', `--report=${report}`], {
     env: { ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: cache, CI: '1' },
     echo: true,
   });

@@ -5,8 +5,10 @@
  *  1. validate the catalog; on any problem print them all and stop (dist/ untouched), unless
  *     --skip-invalid, which writes every skipped record and its reasons to a report file;
  *  2. highlight every code block not yet in the content-addressed highlight cache, on all cores;
- *  3. render pages and data files with Astro into a staging folder, one process per core, unchanged
- *     pages copied from Astro's incremental-build cache;
+ *     (1 and 2 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts)
+ *  3. render pages and data files with Astro into a staging folder: the catalog in chunks of at most
+ *     25,000 records, one `astro build` per chunk, one per core at a time; unchanged pages are copied
+ *     from Astro's incremental-build cache;
  *  4. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
  *     site is deleted in the background.
  *
@@ -16,18 +18,18 @@
  *   --report=FILE                 write each stage's time, memory and output as JSON (used by npm run bench)
  *
  * Environment: ERRDEX_DATA (catalog), ERRDEX_DIST (output folder), ERRDEX_CACHE_DIR (build cache,
- * default .errdex/cache), ERRDEX_WORKERS (render processes and highlight threads; default one per core,
- * and one render process for a catalog under 1,000 records).
+ * default .errdex/cache), ERRDEX_WORKERS (render processes and highlight threads at a time; default one
+ * per core, and one render process for a catalog under 1,000 records), ERRDEX_CHUNK_RECORDS (records
+ * per render process, default 25,000).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { catalogReport, loadCatalog, type Catalog } from '../src/catalog/catalog.ts';
-import { catalogPath, displayPath } from '../src/catalog/load.ts';
-import { formatProblem } from '../src/catalog/problems.ts';
-import { buildCacheDir, highlightCacheDir } from '../src/highlight/cache.ts';
-import { renderShards } from './lib/astro-render.ts';
+import { displayPath } from '../src/catalog/load.ts';
+import { buildCacheDir } from '../src/highlight/cache.ts';
+import { renderChunks } from './lib/astro-render.ts';
+import { workerCount } from './lib/highlight-pool.ts';
+import { runPrepare } from './lib/prepare.ts';
 import { publish } from './lib/publish.ts';
-import { preHighlight, workerCount } from './lib/highlight-pool.ts';
 import { formatCount, Progress } from './lib/progress.ts';
 import { MemorySampler, treeSize, type BuildReport, type StageResult } from './lib/stages.ts';
 
@@ -51,16 +53,20 @@ const outDir = resolve(process.env.ERRDEX_DIST || 'dist');
 const stagingDir = `${outDir}.staging`;
 const cacheDir = buildCacheDir();
 const workers = workerCount();
+/** At most this many records per render process, so that its memory stays bounded at any catalog size. */
+const CHUNK_RECORDS = Number(process.env.ERRDEX_CHUNK_RECORDS) || 25_000;
 
 const progress = new Progress(4);
 const memory = new MemorySampler();
 const stages: StageResult[] = [];
 const buildStarted = performance.now();
 
-/** Ends a stage: prints its summary and records its measurements. */
-function endStage(name: string, summary: string, items: number, unit: string, output?: { files: number; bytes: number }): void {
+/** Ends a stage: prints its summary and records its measurements (output is measured after the clock stops). */
+function endStage(name: string, summary: string, items: number, unit: string, output?: () => { files: number; bytes: number }): void {
   const seconds = progress.end(summary);
-  stages.push({ name, seconds, items, unit, peakRssBytes: memory.reset(), outputFiles: output?.files ?? null, outputBytes: output?.bytes ?? null, summary });
+  const peakRssBytes = memory.reset();
+  const out = output?.();
+  stages.push({ name, seconds, items, unit, peakRssBytes, outputFiles: out?.files ?? null, outputBytes: out?.bytes ?? null, summary });
 }
 
 function fail(message: string, code = 1): never {
@@ -69,85 +75,55 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-// 1. Validate
-progress.stage('validate');
-let catalog: Catalog | null = loadCatalog(catalogPath());
-const records = catalog.entries.length;
-const catalogRoot = catalog.root;
-if (catalog.problems.length > 0) {
-  if (!skipReport) {
-    console.error(catalogReport(catalog));
-    fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
-  }
-  writeFileSync(
-    skipReport,
-    `${JSON.stringify(
-      {
-        catalog: displayPath(catalog.root),
-        skipped: catalog.skipped.map((s) => ({ file: s.file, line: s.line, id: s.id, reasons: s.problems.map(formatProblem), record: s.text })),
-        problems: catalog.problems.map(formatProblem),
-      },
-      null,
-      2,
-    )}\n`,
+// 1-2. Validate and highlight, in a child process (see scripts/lib/prepare.ts).
+const snapshotDir = join(cacheDir, 'snapshots');
+let prepared;
+try {
+  prepared = await runPrepare(
+    { skipReport, refresh: !useCache, workers, chunks: { explicit: Boolean(process.env.ERRDEX_WORKERS), size: CHUNK_RECORDS }, snapshotDir },
+    (e) => {
+      if (e.type === 'stage') progress.stage(e.name);
+      else if (e.type === 'count') progress.count(e.total, e.unit);
+      else if (e.type === 'update') progress.update(e.done);
+      else if (e.type === 'warn') progress.warn(e.text);
+      else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output ? () => e.output! : undefined);
+    },
   );
-  progress.warn(
-    `Skipped ${catalog.skipped.length} invalid record${catalog.skipped.length === 1 ? '' : 's'} of ${catalog.total} ` +
-      `(${catalog.problems.length} problems); every one and its reasons are in ${skipReport}.`,
-  );
+} catch (e) {
+  fail(`${(e as Error).message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
 }
-endStage('validate', `${formatCount(records)} records valid`, catalog.total, 'records');
-
-// 2. Highlight
-progress.stage('highlight');
-const env: NodeJS.ProcessEnv = { ...process.env, ERRDEX_CACHE_DIR: cacheDir, ERRDEX_SKIP_INVALID: skipReport ? '1' : '0' };
-const hl = await preHighlight(catalog.entries, {
-  dir: highlightCacheDir(),
-  workers,
-  refresh: !useCache,
-  onStart: (n) => progress.count(n, 'blocks'),
-  onProgress: (n) => progress.update(n),
-});
-endStage(
-  'highlight',
-  `${formatCount(hl.unique)} code blocks: ${formatCount(hl.highlighted)} highlighted${hl.workers > 1 ? ` on ${hl.workers} threads` : ''}, ${formatCount(hl.cached)} cached` +
-    (hl.pruned > 0 ? `, ${formatCount(hl.pruned)} stale pruned` : ''),
-  hl.highlighted,
-  'blocks',
-  { files: hl.highlighted, bytes: hl.bytes },
-);
-// The render processes read the catalog themselves: let this process's copy go (npm run build
-// exposes the collector, so that the memory is handed back before the render starts).
-catalog = null;
-(globalThis as { gc?: () => void }).gc?.();
+if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
+const { records, chunks } = prepared;
 
 // 3. Render
 progress.stage('render');
-// A small catalog renders in one process: a second Astro start-up would cost more than it saves.
-const shards = process.env.ERRDEX_WORKERS ? workers : Math.max(1, Math.min(workers, Math.ceil(records / 500)));
-// A page and a JSON twin per record, and the few pages that every shard renders.
+// A page and a JSON twin per record, and the few site-wide pages.
 progress.count(records * 2, 'files');
 let rendered;
 try {
-  rendered = await renderShards({
+  rendered = await renderChunks({
     outDir: stagingDir,
-    shards,
+    chunks,
+    parallel: workers,
     cacheDir: join(cacheDir, 'astro'),
     logDir: resolve('.errdex/logs'),
-    env,
+    env: { ...process.env, ERRDEX_CACHE_DIR: cacheDir, ERRDEX_SKIP_INVALID: skipReport ? '1' : '0' },
     force: !useCache,
     onFile: (n) => progress.update(n),
   });
 } catch (e) {
   fail(`${(e as Error).message}\n\nThe render stage failed; ${displayPath(outDir)} is unchanged.`);
+} finally {
+  rmSync(snapshotDir, { recursive: true, force: true });
 }
-const site = reportFile ? treeSize(stagingDir) : undefined;
+let site: { files: number; bytes: number } | undefined;
 endStage(
   'render',
-  `${formatCount(records)} error pages and data files: ${formatCount(rendered.rendered)} files rendered, ${formatCount(rendered.reused)} unchanged${shards > 1 ? ` (${shards} processes)` : ''}`,
+  `${formatCount(records)} error pages and data files: ${formatCount(rendered.rendered)} files rendered, ${formatCount(rendered.reused)} unchanged` +
+    (chunks.length > 1 ? ` (${chunks.length} processes, ${Math.min(workers, chunks.length)} at a time)` : ''),
   rendered.rendered + rendered.reused,
   'files',
-  site,
+  reportFile ? () => (site = treeSize(stagingDir)) : undefined,
 );
 
 // 4. Publish
@@ -158,7 +134,7 @@ memory.stop();
 
 if (reportFile) {
   const report: BuildReport = {
-    catalog: displayPath(catalogRoot),
+    catalog: prepared.root,
     records,
     siteFiles: site?.files ?? 0,
     siteBytes: site?.bytes ?? 0,

@@ -8,6 +8,7 @@ import { failureClassesFileSchema, type FailureClass } from '../schema/failure-c
 import type { ErrorRecord } from '../schema/record.ts';
 import { catalogPath, displayPath, loadCatalogFiles } from './load.ts';
 import { FILE_LEVEL, formatReport, type Problem } from './problems.ts';
+import { readSnapshot } from './snapshot.ts';
 import { validateEntries } from './validate.ts';
 
 export interface CatalogEntry {
@@ -120,13 +121,35 @@ export function catalogReport(c: Catalog): string {
 let cached: Catalog | undefined;
 
 /**
+ * The valid entries of a snapshot the build script wrote after validating (src/catalog/snapshot.ts),
+ * with the catalog's failure classes. Problems were reported by the build before it wrote it.
+ */
+export function catalogFromSnapshot(file: string, root: string = catalogPath()): Catalog {
+  const entries = readSnapshot(file);
+  const problems: Problem[] = [];
+  const classes = loadClasses(root, problems) ?? [];
+  return {
+    root,
+    entries,
+    byId: new Map(entries.map((e) => [e.record.id, e])),
+    classes,
+    datasetVersion: entries.reduce((v, e) => (e.datasetVersion > v ? e.datasetVersion : v), ''),
+    problems,
+    skipped: [],
+    total: entries.length,
+  };
+}
+
+/**
  * The catalog for this build. Throws a CatalogError listing every problem, unless
  * `ERRDEX_SKIP_INVALID=1` opts into building the valid records only (the build script sets it
- * from `--skip-invalid` after writing the skipped-records report).
+ * from `--skip-invalid` after writing the skipped-records report). In a render process of the build
+ * script, `ERRDEX_CATALOG_SNAPSHOT` names the already validated entries that process renders.
  */
 export function getCatalog(): Catalog {
   if (cached) return cached;
-  const catalog = loadCatalog();
+  const snapshot = process.env.ERRDEX_CATALOG_SNAPSHOT;
+  const catalog = snapshot ? catalogFromSnapshot(snapshot) : loadCatalog();
   if (catalog.problems.length > 0 && process.env.ERRDEX_SKIP_INVALID !== '1') {
     throw new CatalogError(catalogReport(catalog), catalog.problems);
   }

@@ -1,7 +1,8 @@
 /**
- * Render shards: the build renders the error pages in several Astro processes at once (one per core),
- * each taking the records whose id hashes to its shard. The hash keeps a record in the same shard from
- * build to build, so each shard's incremental-build cache stays valid when records come and go.
+ * Render shards ("chunks" in the build script): the build renders the error pages in several Astro
+ * processes, each taking the records whose id hashes to its shard. The hash keeps a record in the
+ * same shard from build to build, so each shard's incremental-build cache stays valid when records
+ * come and go (as long as the number of shards stays the same).
  *
  * `ERRDEX_SHARD=i/n` selects shard i of n (0-based); without it there is one shard: everything.
  */

@@ -29,8 +29,8 @@ function snapshot(dist: string): Map<string, string> {
   return new Map(listFiles(dist).map((f) => [f, readFileSync(join(dist, f), 'latin1')]));
 }
 
-function build(name: string, workers: number, cache: string, args: string[] = []): BuiltSite {
-  const site = buildSite(name, catalogDir, { args, env: { ERRDEX_WORKERS: String(workers), ERRDEX_CACHE_DIR: cache, CI: '1' } });
+function build(name: string, workers: number, cache: string, args: string[] = [], env: Record<string, string> = {}): BuiltSite {
+  const site = buildSite(name, catalogDir, { args, env: { ERRDEX_WORKERS: String(workers), ERRDEX_CACHE_DIR: cache, CI: '1', ...env } });
   expect(site.status, site.stderr + site.stdout).toBe(0);
   return site;
 }
@@ -48,7 +48,7 @@ describe('sharded and incremental builds', () => {
 
   it('renders in two processes and publishes every page, JSON twin and asset', () => {
     // 12 pages and 12 JSON twins, plus the home page and the schema, which each shard renders.
-    expect(sharded.stdout).toMatch(/28 files rendered, 0 unchanged \(2 processes\)/);
+    expect(sharded.stdout).toMatch(/28 files rendered, 0 unchanged \(2 processes, 2 at a time\)/);
     expect(sharded.stdout).toMatch(/highlighted, 0 cached/);
     for (const line of lines) {
       expect(first.has(pathOf(line))).toBe(true);
@@ -60,8 +60,14 @@ describe('sharded and incremental builds', () => {
 
   it('builds the same site, byte for byte, as one process does', () => {
     const single = build('shards-1', 1, join(root, 'cache-single'));
-    expect(single.stdout).not.toMatch(/processes\)/);
+    expect(single.stdout).not.toMatch(/processes/);
     expect(snapshot(single.dist)).toEqual(first);
+  });
+
+  it('builds the same site again when the catalog is cut into more chunks than there are workers', () => {
+    const chunked = build('chunks-3', 2, join(root, 'cache-chunked'), [], { ERRDEX_CHUNK_RECORDS: '4' });
+    expect(chunked.stdout).toMatch(/\(3 processes, 2 at a time\)/);
+    expect(snapshot(chunked.dist)).toEqual(first);
   });
 
   it('after one record changes, renders only its page and JSON twin, and the site equals a cold build', () => {
@@ -72,7 +78,7 @@ describe('sharded and incremental builds', () => {
     writeCatalog(changed);
     const again = build('shards-2', 2, cache);
     expect(again.stdout).toMatch(/ 0 highlighted, \d+ cached/);
-    expect(again.stdout).toMatch(/6 files rendered, 22 unchanged \(2 processes\)/); // 2 of the record, 4 shared
+    expect(again.stdout).toMatch(/6 files rendered, 22 unchanged \(2 processes, 2 at a time\)/); // 2 of the record, 4 shared
     const after = snapshot(again.dist);
     expect(after.get(pathOf(changed[5]!))).toContain('An edited explanation of this error');
     expect(after.get(`api/errors/${idOf(changed[5]!)}.json`)).toBe(changed[5]);
