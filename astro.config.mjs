@@ -15,7 +15,7 @@ export default defineConfig({
     // External stylesheets only: the Content-Security-Policy allows no inline style.
     inlineStylesheets: 'never',
   },
-  // The build script gives each render shard its own cache folder under the build cache (.errdex/cache).
+  // The build script gives each render chunk its own cache folder under the build cache (.errdex/cache).
   cacheDir: process.env.ERRDEX_ASTRO_CACHE_DIR || './node_modules/.astro',
   experimental: {
     // Pages whose getStaticPaths cacheKey and component code are unchanged are copied from the last build.

@@ -61,12 +61,10 @@ const memory = new MemorySampler();
 const stages: StageResult[] = [];
 const buildStarted = performance.now();
 
-/** Ends a stage: prints its summary and records its measurements (output is measured after the clock stops). */
-function endStage(name: string, summary: string, items: number, unit: string, output?: () => { files: number; bytes: number }): void {
+/** Ends a stage: prints its summary and records its measurements. */
+function endStage(name: string, summary: string, items: number, unit: string, output?: { files: number; bytes: number }): void {
   const seconds = progress.end(summary);
-  const peakRssBytes = memory.reset();
-  const out = output?.();
-  stages.push({ name, seconds, items, unit, peakRssBytes, outputFiles: out?.files ?? null, outputBytes: out?.bytes ?? null, summary });
+  stages.push({ name, seconds, items, unit, peakRssBytes: memory.reset(), outputFiles: output?.files ?? null, outputBytes: output?.bytes ?? null, summary });
 }
 
 function fail(message: string, code = 1): never {
@@ -86,7 +84,7 @@ try {
       else if (e.type === 'count') progress.count(e.total, e.unit);
       else if (e.type === 'update') progress.update(e.done);
       else if (e.type === 'warn') progress.warn(e.text);
-      else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output ? () => e.output! : undefined);
+      else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
     },
   );
 } catch (e) {
@@ -116,14 +114,12 @@ try {
 } finally {
   rmSync(snapshotDir, { recursive: true, force: true });
 }
-let site: { files: number; bytes: number } | undefined;
 endStage(
   'render',
   `${formatCount(records)} error pages and data files: ${formatCount(rendered.rendered)} files rendered, ${formatCount(rendered.reused)} unchanged` +
     (chunks.length > 1 ? ` (${chunks.length} processes, ${Math.min(workers, chunks.length)} at a time)` : ''),
   rendered.rendered + rendered.reused,
   'files',
-  reportFile ? () => (site = treeSize(stagingDir)) : undefined,
 );
 
 // 4. Publish
@@ -131,14 +127,19 @@ progress.stage('publish');
 publish(stagingDir, outDir);
 endStage('publish', displayPath(outDir), 0, '');
 memory.stop();
+const buildSeconds = (performance.now() - buildStarted) / 1000;
 
 if (reportFile) {
+  // Measured after the build's clock stopped: walking a large site takes seconds.
+  const site = treeSize(outDir);
+  const render = stages.find((st) => st.name === 'render')!;
+  [render.outputFiles, render.outputBytes] = [site.files, site.bytes];
   const report: BuildReport = {
     catalog: prepared.root,
     records,
-    siteFiles: site?.files ?? 0,
-    siteBytes: site?.bytes ?? 0,
-    seconds: (performance.now() - buildStarted) / 1000,
+    siteFiles: site.files,
+    siteBytes: site.bytes,
+    seconds: buildSeconds,
     peakRssBytes: Math.max(...stages.map((s) => s.peakRssBytes)),
     stages,
   };

@@ -2,12 +2,13 @@
  * The highlight stage: every code block of the catalog highlighted ahead of the render, on all cores
  * (a pool of worker threads), into the content-addressed highlight cache. Blocks already cached are
  * not highlighted again; entries no record uses any more are pruned, so the cache stays the size of
- * one catalog. Pages then read the cache (src/highlight/highlighter.ts `cachedLines`).
+ * one catalog. Pages then read the cache (src/highlight/highlighter.ts `cachedLines`). Workers only
+ * highlight; this thread stores their results, a transaction per batch.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CatalogEntry } from '../../src/catalog/catalog.ts';
-import { listCachedKeys, pruneCache, writeCachedLines } from '../../src/highlight/cache.ts';
+import { HighlightStore } from '../../src/highlight/cache.ts';
 import { blockKey, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/lib/error-view.ts';
 
@@ -22,8 +23,7 @@ export interface HighlightBatch {
 }
 export interface HighlightBatchDone {
   id: number;
-  count: number;
-  bytes: number;
+  blocks: { key: string; lines: string[] }[];
 }
 
 export interface HighlightResult {
@@ -35,7 +35,7 @@ export interface HighlightResult {
   cached: number;
   /** Of those, highlighted now. */
   highlighted: number;
-  /** Bytes written to the cache now. */
+  /** Bytes of line HTML stored now. */
   bytes: number;
   /** Stale cache entries deleted. */
   pruned: number;
@@ -68,37 +68,43 @@ export function catalogBlocks(entries: readonly CatalogEntry[]): { total: number
 
 export async function preHighlight(
   entries: readonly CatalogEntry[],
-  options: { dir: string; workers?: number; refresh?: boolean; onStart?: (toHighlight: number) => void; onProgress?: (done: number) => void },
+  options: { file: string; workers?: number; refresh?: boolean; onStart?: (toHighlight: number) => void; onProgress?: (done: number) => void },
 ): Promise<HighlightResult> {
   const { total, blocks } = catalogBlocks(entries);
-  const stored = listCachedKeys(options.dir);
-  // `refresh` highlights every block again, overwriting what is stored.
-  const missing = options.refresh ? [...blocks.values()] : [...blocks.values()].filter((b) => !stored.has(b.key));
-  options.onStart?.(missing.length);
-  const workers = Math.max(1, Math.min(options.workers ?? workerCount(), Math.floor(missing.length / MIN_BLOCKS_PER_WORKER)));
-  let bytes = 0;
-  if (missing.length > 0 && workers === 1 && missing.length < MIN_BLOCKS_PER_WORKER * 2) {
-    // Few blocks (a small catalog, or an incremental build): highlight them here.
-    for (const [i, b] of missing.entries()) {
-      const lines = await highlightLines(b.code, b.lang);
-      writeCachedLines(options.dir, b.key, lines);
-      for (const l of lines) bytes += Buffer.byteLength(l) + 1;
-      options.onProgress?.(i + 1);
+  const store = new HighlightStore(options.file);
+  try {
+    // `refresh` highlights every block again, overwriting what is stored.
+    const missing = options.refresh ? [...blocks.values()] : [...blocks.values()].filter((b) => !store.has(b.key));
+    options.onStart?.(missing.length);
+    const workers = Math.max(1, Math.min(options.workers ?? workerCount(), Math.floor(missing.length / MIN_BLOCKS_PER_WORKER)));
+    let bytes = 0;
+    let done = 0;
+    const storeBatch = (highlighted: HighlightBatchDone['blocks']) => {
+      store.putMany(highlighted);
+      for (const b of highlighted) for (const l of b.lines) bytes += Buffer.byteLength(l) + 1;
+      done += highlighted.length;
+      options.onProgress?.(done);
+    };
+    if (workers === 1) {
+      // Few blocks (a small catalog, or an incremental build): highlight them here.
+      for (let i = 0; i < missing.length; i += BATCH) {
+        const batch = missing.slice(i, i + BATCH);
+        storeBatch(await Promise.all(batch.map(async (b) => ({ key: b.key, lines: await highlightLines(b.code, b.lang) }))));
+      }
+    } else {
+      await runPool(missing, workers, storeBatch);
     }
-  } else if (missing.length > 0) {
-    bytes = await runPool(missing, workers, options.dir, options.onProgress);
+    const pruned = store.prune(blocks.keys());
+    return { blocks: total, unique: blocks.size, cached: blocks.size - missing.length, highlighted: missing.length, bytes, pruned, workers: missing.length ? workers : 0 };
+  } finally {
+    store.close();
   }
-  const keep = new Set(blocks.keys());
-  const pruned = pruneCache(options.dir, stored, keep);
-  return { blocks: total, unique: blocks.size, cached: blocks.size - missing.length, highlighted: missing.length, bytes, pruned, workers: missing.length ? workers : 0 };
 }
 
 /** Hands batches to the workers as they finish the previous one, so a slow batch never idles a core. */
-async function runPool(blocks: Block[], size: number, dir: string, onProgress?: (done: number) => void): Promise<number> {
-  const pool = Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url), { workerData: { dir } }));
+async function runPool(blocks: Block[], size: number, onBatch: (done: HighlightBatchDone['blocks']) => void): Promise<void> {
+  const pool = Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url)));
   let next = 0;
-  let done = 0;
-  let bytes = 0;
   let batchId = 0;
   try {
     await Promise.all(
@@ -112,9 +118,7 @@ async function runPool(blocks: Block[], size: number, dir: string, onProgress?: 
               worker.postMessage({ id: batchId++, blocks: batch } satisfies HighlightBatch);
             };
             worker.on('message', (m: HighlightBatchDone) => {
-              done += m.count;
-              bytes += m.bytes;
-              onProgress?.(done);
+              onBatch(m.blocks);
               send();
             });
             worker.on('error', reject);
@@ -126,5 +130,4 @@ async function runPool(blocks: Block[], size: number, dir: string, onProgress?: 
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));
   }
-  return bytes;
 }

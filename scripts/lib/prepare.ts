@@ -14,7 +14,7 @@ import { catalogPath, displayPath } from '../../src/catalog/load.ts';
 import { formatProblem } from '../../src/catalog/problems.ts';
 import { shardOfId } from '../../src/catalog/shard.ts';
 import { writeSnapshot } from '../../src/catalog/snapshot.ts';
-import { highlightCacheDir } from '../../src/highlight/cache.ts';
+import { highlightCacheFile } from '../../src/highlight/cache.ts';
 import { preHighlight } from './highlight-pool.ts';
 import { formatCount } from './progress.ts';
 
@@ -89,7 +89,7 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
 
   send({ type: 'stage', name: 'highlight' });
   const hl = await preHighlight(catalog.entries, {
-    dir: highlightCacheDir(),
+    file: highlightCacheFile(),
     workers: options.workers,
     refresh: options.refresh,
     onStart: (total) => send({ type: 'count', total, unit: 'blocks' }),

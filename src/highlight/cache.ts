@@ -1,22 +1,25 @@
 /**
- * The content-addressed highlight cache: one file per (code, language), holding the highlighted
- * lines' HTML. The key covers everything the HTML depends on (the code, the language, Shiki's version
- * and errdex's own line-HTML format), so an entry never goes stale: a changed input is a new key.
+ * The content-addressed highlight cache: the highlighted lines' HTML of each code block, under a key
+ * that covers everything the HTML depends on (the code, the language, Shiki's version and errdex's
+ * own line-HTML format), so an entry never goes stale: a changed input is a new key.
  *
- * The build fills it from a worker pool before the render (scripts/lib/highlight-pool.ts); pages read
- * it, and highlight inline (and store the result) on a miss. Its folder sits under the build cache
- * (`ERRDEX_CACHE_DIR`, default `.errdex/cache`), the one folder CI persists between builds.
+ * One SQLite file (node:sqlite) rather than a file per block: a catalog of 100,000 records has
+ * ~180,000 blocks, and creating that many small files costs more than highlighting on a busy disk.
+ * The build fills it before the render (scripts/lib/highlight-pool.ts); pages read it, and highlight
+ * inline (and store the result) on a miss. It sits in the build cache (`ERRDEX_CACHE_DIR`, default
+ * `.errdex/cache`), the one folder CI persists between builds.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
 export function buildCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.ERRDEX_CACHE_DIR && env.ERRDEX_CACHE_DIR.trim() !== '' ? env.ERRDEX_CACHE_DIR : '.errdex/cache');
 }
 
-export function highlightCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(buildCacheDir(env), 'highlight');
+export function highlightCacheFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(buildCacheDir(env), 'highlight.sqlite');
 }
 
 let shikiVersion: string | undefined;
@@ -39,55 +42,59 @@ export function highlightKey(code: string, lang: string, format: string, engineV
   return createHash('sha1').update(`${format}\0${engineVersion}\0${lang}\0${code}`).digest('hex');
 }
 
-/** Entries live in 256 sub-folders by the key's first two digits, so that no folder grows huge. */
-export const keyPath = (dir: string, key: string): string => join(dir, key.slice(0, 2), key.slice(2));
+/** The store: key -> the block's lines joined by newlines (a line of HTML never holds a newline). */
+export class HighlightStore {
+  private readonly db: DatabaseSync;
+  private readonly getStmt: StatementSync;
+  private readonly putStmt: StatementSync;
 
-/** The highlighted lines stored under this key, or null. Lines never contain a newline (it is a line break). */
-export function readCachedLines(dir: string, key: string): string[] | null {
-  try {
-    return readFileSync(keyPath(dir, key), 'utf8').split('\n');
-  } catch {
-    return null;
+  constructor(readonly file: string) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = new DatabaseSync(file);
+    // WAL: the render processes read while one of them may store a miss; wait for a lock, never fail on it.
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;');
+    this.db.exec('CREATE TABLE IF NOT EXISTS blocks (key TEXT PRIMARY KEY, lines TEXT NOT NULL) WITHOUT ROWID');
+    this.getStmt = this.db.prepare('SELECT lines FROM blocks WHERE key = ?');
+    this.putStmt = this.db.prepare('INSERT OR REPLACE INTO blocks (key, lines) VALUES (?, ?)');
   }
-}
 
-let writeCount = 0;
-/** Stores lines under a key: written to a temporary name and renamed, so a reader never sees half an entry. */
-export function writeCachedLines(dir: string, key: string, lines: readonly string[]): void {
-  const file = keyPath(dir, key);
-  const tmp = `${file}.${process.pid}.${writeCount++}.tmp`;
-  try {
-    writeFileSync(tmp, lines.join('\n'));
-  } catch {
-    mkdirSync(join(dir, key.slice(0, 2)), { recursive: true });
-    writeFileSync(tmp, lines.join('\n'));
+  get(key: string): string[] | null {
+    const row = this.getStmt.get(key) as { lines: string } | undefined;
+    return row ? row.lines.split('\n') : null;
   }
-  renameSync(tmp, file);
-}
 
-/** Every key stored in the cache. */
-export function listCachedKeys(dir: string): Set<string> {
-  const keys = new Set<string>();
-  let shards: string[];
-  try {
-    shards = readdirSync(dir);
-  } catch {
-    return keys;
+  has(key: string): boolean {
+    return this.getStmt.get(key) !== undefined;
   }
-  for (const shard of shards) {
-    if (!/^[0-9a-f]{2}$/.test(shard)) continue;
-    for (const name of readdirSync(join(dir, shard))) if (!name.endsWith('.tmp')) keys.add(shard + name);
-  }
-  return keys;
-}
 
-/** Deletes the entries not in `keep` (blocks no record has any more); returns how many. */
-export function pruneCache(dir: string, stored: Iterable<string>, keep: ReadonlySet<string>): number {
-  let removed = 0;
-  for (const key of stored) {
-    if (keep.has(key)) continue;
-    rmSync(keyPath(dir, key), { force: true });
-    removed++;
+  /** Stores blocks in one transaction. */
+  putMany(blocks: Iterable<{ key: string; lines: readonly string[] }>): void {
+    this.db.exec('BEGIN');
+    try {
+      for (const b of blocks) this.putStmt.run(b.key, b.lines.join('\n'));
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
   }
-  return removed;
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM blocks').get() as { n: number }).n;
+  }
+
+  /** Deletes the blocks not in `keep` (blocks no record has any more); returns how many. */
+  prune(keep: Iterable<string>): number {
+    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS keep (key TEXT PRIMARY KEY) WITHOUT ROWID; DELETE FROM keep;');
+    const add = this.db.prepare('INSERT OR IGNORE INTO keep (key) VALUES (?)');
+    this.db.exec('BEGIN');
+    for (const k of keep) add.run(k);
+    const removed = Number(this.db.prepare('DELETE FROM blocks WHERE key NOT IN (SELECT key FROM keep)').run().changes);
+    this.db.exec('COMMIT; DROP TABLE keep;');
+    return removed;
+  }
+
+  close(): void {
+    this.db.close();
+  }
 }

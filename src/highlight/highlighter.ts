@@ -12,7 +12,7 @@ import {
   type HighlighterGeneric,
   type ThemedToken,
 } from 'shiki';
-import { highlightCacheDir, highlightKey, readCachedLines, writeCachedLines } from './cache.ts';
+import { HighlightStore, highlightCacheFile, highlightKey } from './cache.ts';
 import { PLAIN_TEXT } from './languages.ts';
 
 const THEME = 'errdex';
@@ -99,13 +99,14 @@ export const blockKey = (code: string, lang: string): string => highlightKey(cod
  * A block's lines from the highlight cache; on a miss, highlighted here and stored, so that the
  * next build finds them.
  */
+let store: HighlightStore | undefined;
 export async function cachedLines(code: string, lang: string): Promise<string[]> {
-  const dir = highlightCacheDir();
+  store ??= new HighlightStore(highlightCacheFile());
   const key = blockKey(code, lang);
-  const cached = readCachedLines(dir, key);
+  const cached = store.get(key);
   if (cached) return cached;
   const lines = await highlightLines(code, lang);
-  writeCachedLines(dir, key, lines);
+  store.putMany([{ key, lines }]);
   return lines;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { mergeInto } from '../../scripts/lib/astro-render.ts';
 import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { parseShard, recordCacheKey, shardEntries, shardOfId } from '../../src/catalog/shard.ts';
-import { highlightKey, keyPath, listCachedKeys, pruneCache, readCachedLines, writeCachedLines } from '../../src/highlight/cache.ts';
+import { HighlightStore, highlightKey } from '../../src/highlight/cache.ts';
 import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/lib/error-view.ts';
 import { SAMPLE_CATALOG } from './helpers.ts';
@@ -24,24 +24,23 @@ describe('the highlight cache', () => {
     expect(highlightKey('x = 1', 'python', 'f1', '4.7.0')).not.toBe(k);
   });
 
-  it('stores lines, empty ones included, and reads them back; a missing key is null', () => {
-    const dir = tempDir();
-    const key = 'ab'.padEnd(40, '0');
-    expect(readCachedLines(dir, key)).toBeNull();
-    writeCachedLines(dir, key, ['<span class="tk">def</span> f():', '', '    pass']);
-    expect(readCachedLines(dir, key)).toEqual(['<span class="tk">def</span> f():', '', '    pass']);
-    expect(keyPath(dir, key)).toBe(join(dir, 'ab', '0'.repeat(38)));
-    expect(readdirSync(join(dir, 'ab'))).toEqual(['0'.repeat(38)]); // no temporary file left behind
-  });
-
-  it('lists its keys and prunes the ones no longer used', () => {
-    const dir = tempDir();
-    const keys = ['00'.padEnd(40, '1'), 'ff'.padEnd(40, '2'), 'ff'.padEnd(40, '3')];
-    for (const k of keys) writeCachedLines(dir, k, ['x']);
-    const stored = listCachedKeys(dir);
-    expect([...stored].sort()).toEqual(keys);
-    expect(pruneCache(dir, stored, new Set([keys[1]!]))).toBe(2);
-    expect([...listCachedKeys(dir)]).toEqual([keys[1]]);
+  it('stores lines, empty ones included, keeps them across openings, and prunes the ones no longer used', () => {
+    const file = join(tempDir(), 'nested', 'highlight.sqlite');
+    const store = new HighlightStore(file);
+    expect(store.get('a')).toBeNull();
+    store.putMany([
+      { key: 'a', lines: ['<span class="tk">def</span> f():', '', '    pass'] },
+      { key: 'b', lines: ['x'] },
+      { key: 'c', lines: [''] },
+    ]);
+    store.close();
+    const again = new HighlightStore(file);
+    expect(again.get('a')).toEqual(['<span class="tk">def</span> f():', '', '    pass']);
+    expect(again.get('c')).toEqual(['']);
+    expect(again.has('b')).toBe(true);
+    expect(again.prune(['a'])).toBe(2);
+    expect([again.has('a'), again.has('b'), again.has('c'), again.count()]).toEqual([true, false, false, 1]);
+    again.close();
   });
 
   it('serves pages the same lines as highlighting afresh, and stores a miss for the next build', async () => {
@@ -52,9 +51,11 @@ describe('the highlight cache', () => {
       const fresh = await highlightLines(code, 'python');
       expect(fresh.join('\n')).toContain('<span class="tk">');
       expect(await cachedLines(code, 'python')).toEqual(fresh); // a miss: highlighted and stored
-      expect(readCachedLines(join(dir, 'highlight'), blockKey(code, 'python'))).toEqual(fresh);
+      const store = new HighlightStore(join(dir, 'highlight.sqlite'));
+      expect(store.get(blockKey(code, 'python'))).toEqual(fresh);
       // A hit is read, not highlighted: prove it by planting different lines under the key.
-      writeCachedLines(join(dir, 'highlight'), blockKey(code, 'python'), ['planted']);
+      store.putMany([{ key: blockKey(code, 'python'), lines: ['planted'] }]);
+      store.close();
       expect(await cachedLines(code, 'python')).toEqual(['planted']);
     } finally {
       delete process.env.ERRDEX_CACHE_DIR;
@@ -74,15 +75,17 @@ describe('pre-highlighting a catalog', () => {
   });
 
   it('highlights what is missing, reuses what is cached, and prunes what no record uses', async () => {
-    const dir = tempDir();
-    const first = await preHighlight(entries, { dir, workers: 1 });
+    const file = join(tempDir(), 'highlight.sqlite');
+    const first = await preHighlight(entries, { file, workers: 1 });
     expect(first.highlighted).toBe(first.unique);
     expect(first.cached).toBe(0);
-    for (const b of catalogBlocks(entries).blocks.values()) expect(readCachedLines(dir, b.key)).toEqual(await highlightLines(b.code, b.lang));
-    writeCachedLines(dir, 'ee'.padEnd(40, '9'), ['stale']);
-    const second = await preHighlight(entries, { dir, workers: 1 });
+    const store = new HighlightStore(file);
+    for (const b of catalogBlocks(entries).blocks.values()) expect(store.get(b.key)).toEqual(await highlightLines(b.code, b.lang));
+    store.putMany([{ key: 'stale', lines: ['stale'] }]);
+    store.close();
+    const second = await preHighlight(entries, { file, workers: 1 });
     expect(second).toMatchObject({ highlighted: 0, cached: first.unique, pruned: 1 });
-    const refreshed = await preHighlight(entries, { dir, workers: 1, refresh: true });
+    const refreshed = await preHighlight(entries, { file, workers: 1, refresh: true });
     expect(refreshed.highlighted).toBe(first.unique);
   });
 });
