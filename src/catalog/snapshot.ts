@@ -23,9 +23,15 @@ export async function writeSnapshot(path: string, entries: Iterable<CatalogEntry
   return n;
 }
 
+/** Read line by line from the bytes: a whole large snapshot is longer than a JavaScript string may be. */
 export function readSnapshot(path: string): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  const bytes = readFileSync(path);
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    const line = bytes.toString('utf8', start, end);
+    start = end + 1;
     if (line === '') continue;
     const [file, lineNo, datasetVersion, sourceText] = JSON.parse(line) as [string, number, string, string];
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;

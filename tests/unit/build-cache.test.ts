@@ -6,6 +6,7 @@ import { mergeInto } from '../../scripts/lib/astro-render.ts';
 import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { parseShard, recordCacheKey, shardEntries, shardOfId } from '../../src/catalog/shard.ts';
+import { readSnapshot, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { HighlightStore, highlightKey } from '../../src/highlight/cache.ts';
 import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/lib/error-view.ts';
@@ -134,5 +135,14 @@ describe('render shards', () => {
     expect(readFileSync(join(a, 'acme/app/two/index.html'), 'utf8')).toBe('two');
     expect(readFileSync(join(a, 'zeta/lib/three/index.html'), 'utf8')).toBe('three');
     expect(existsSync(join(a, 'acme/app/one/index.html'))).toBe(true);
+  });
+});
+
+describe('catalog snapshots', () => {
+  it('give a render process the same entries the build validated', async () => {
+    const entries = loadCatalog(SAMPLE_CATALOG).entries;
+    const file = join(tempDir(), 'chunk.jsonl');
+    expect(await writeSnapshot(file, entries)).toBe(entries.length);
+    expect(readSnapshot(file)).toEqual(entries);
   });
 });
