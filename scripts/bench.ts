@@ -135,7 +135,7 @@ function stageTable(r: BuildReport): string[] {
   const rows = ['| stage | wall time | items | items/s | peak RSS (whole build) | output |', '| --- | --- | --- | --- | --- | --- |'];
   for (const st of r.stages) {
     const rate = st.items > 0 && st.seconds > 0 ? formatCount(Math.round(st.items / st.seconds)) : '';
-    const out = st.outputFiles !== null ? `${formatCount(st.outputFiles)} files, ${mb(st.outputBytes ?? 0)}` : '';
+    const out = st.outputBytes === null ? '' : st.outputFiles === null ? mb(st.outputBytes) : `${formatCount(st.outputFiles)} files, ${mb(st.outputBytes)}`;
     rows.push(`| ${st.name} | ${s(st.seconds)} | ${st.items ? `${formatCount(st.items)} ${st.unit}` : ''} | ${rate} | ${mb(st.peakRssBytes)} | ${out} |`);
   }
   return rows;

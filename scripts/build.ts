@@ -62,7 +62,7 @@ const stages: StageResult[] = [];
 const buildStarted = performance.now();
 
 /** Ends a stage: prints its summary and records its measurements. */
-function endStage(name: string, summary: string, items: number, unit: string, output?: { files: number; bytes: number }): void {
+function endStage(name: string, summary: string, items: number, unit: string, output?: { files: number | null; bytes: number }): void {
   const seconds = progress.end(summary);
   stages.push({ name, seconds, items, unit, peakRssBytes: memory.reset(), outputFiles: output?.files ?? null, outputBytes: output?.bytes ?? null, summary });
 }

@@ -40,7 +40,7 @@ export type PrepareEvent =
   | { type: 'stage'; name: string }
   | { type: 'count'; total: number; unit: string }
   | { type: 'update'; done: number }
-  | { type: 'end'; name: string; summary: string; items: number; unit: string; output?: { files: number; bytes: number } }
+  | { type: 'end'; name: string; summary: string; items: number; unit: string; output?: { files: number | null; bytes: number } }
   | { type: 'warn'; text: string }
   | { type: 'invalid' }
   | { type: 'done'; root: string; records: number; chunks: Chunk[] };
@@ -103,7 +103,8 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
       (hl.pruned > 0 ? `, ${formatCount(hl.pruned)} stale pruned` : ''),
     items: hl.highlighted,
     unit: 'blocks',
-    output: { files: hl.highlighted, bytes: hl.bytes },
+    // Stored in the cache's one file: bytes only.
+    output: { files: null, bytes: hl.bytes },
   });
 
   // Chunk 0 also renders the site-wide pages (home, schema), so it gets every entry.
