@@ -2,8 +2,7 @@
  * The highlight stage: every code block of the catalog highlighted ahead of the render, on all cores
  * (a pool of worker threads), into the content-addressed highlight cache. Blocks already cached are
  * not highlighted again; entries no record uses any more are pruned, so the cache stays the size of
- * one catalog. Pages then read the cache (src/highlight/highlighter.ts `cachedLines`). Workers only
- * highlight; this thread stores their results, a transaction per batch.
+ * one catalog. Pages then read the cache (src/highlight/highlighter.ts `cachedLines`).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -23,7 +22,8 @@ export interface HighlightBatch {
 }
 export interface HighlightBatchDone {
   id: number;
-  blocks: { key: string; lines: string[] }[];
+  count: number;
+  bytes: number;
 }
 
 export interface HighlightResult {
@@ -43,8 +43,11 @@ export interface HighlightResult {
 }
 
 const BATCH = 64;
-/** Below this many blocks, starting workers (each loads Shiki, ~0.3 s) costs more than it saves. */
-const MIN_BLOCKS_PER_WORKER = 400;
+/**
+ * Each worker warms up on its own: Shiki, its grammars, and V8 compiling their regular expressions
+ * (seconds for C++ or TypeScript). Measured here, two workers on 6,300 blocks took longer than one.
+ */
+const MIN_BLOCKS_PER_WORKER = 5000;
 
 /** How many workers to use: `ERRDEX_WORKERS`, else one per core. */
 export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
@@ -79,20 +82,20 @@ export async function preHighlight(
     const workers = Math.max(1, Math.min(options.workers ?? workerCount(), Math.floor(missing.length / MIN_BLOCKS_PER_WORKER)));
     let bytes = 0;
     let done = 0;
-    const storeBatch = (highlighted: HighlightBatchDone['blocks']) => {
-      store.putMany(highlighted);
-      for (const b of highlighted) for (const l of b.lines) bytes += Buffer.byteLength(l) + 1;
-      done += highlighted.length;
+    const counted = (count: number, batchBytes: number) => {
+      bytes += batchBytes;
+      done += count;
       options.onProgress?.(done);
     };
     if (workers === 1) {
-      // Few blocks (a small catalog, or an incremental build): highlight them here.
+      // Few blocks (a small catalog, or an incremental build): highlight them on this thread.
       for (let i = 0; i < missing.length; i += BATCH) {
-        const batch = missing.slice(i, i + BATCH);
-        storeBatch(await Promise.all(batch.map(async (b) => ({ key: b.key, lines: await highlightLines(b.code, b.lang) }))));
+        const batch = await Promise.all(missing.slice(i, i + BATCH).map(async (b) => ({ key: b.key, lines: await highlightLines(b.code, b.lang) })));
+        store.putMany(batch);
+        counted(batch.length, batch.reduce((n, b) => n + b.lines.reduce((m, l) => m + Buffer.byteLength(l) + 1, 0), 0));
       }
     } else {
-      await runPool(missing, workers, storeBatch);
+      await runPool(missing, workers, options.file, counted);
     }
     const pruned = store.prune(blocks.keys());
     return { blocks: total, unique: blocks.size, cached: blocks.size - missing.length, highlighted: missing.length, bytes, pruned, workers: missing.length ? workers : 0 };
@@ -102,8 +105,8 @@ export async function preHighlight(
 }
 
 /** Hands batches to the workers as they finish the previous one, so a slow batch never idles a core. */
-async function runPool(blocks: Block[], size: number, onBatch: (done: HighlightBatchDone['blocks']) => void): Promise<void> {
-  const pool = Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url)));
+async function runPool(blocks: Block[], size: number, file: string, onBatch: (count: number, bytes: number) => void): Promise<void> {
+  const pool = Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url), { workerData: { file } }));
   let next = 0;
   let batchId = 0;
   try {
@@ -118,7 +121,7 @@ async function runPool(blocks: Block[], size: number, onBatch: (done: HighlightB
               worker.postMessage({ id: batchId++, blocks: batch } satisfies HighlightBatch);
             };
             worker.on('message', (m: HighlightBatchDone) => {
-              onBatch(m.blocks);
+              onBatch(m.count, m.bytes);
               send();
             });
             worker.on('error', reject);

@@ -46,13 +46,13 @@ export type PrepareEvent =
   | { type: 'done'; root: string; records: number; chunks: Chunk[] };
 
 /**
- * How many render processes in all: one for a small catalog (an Astro start-up costs more than it
- * saves), else at least one per worker and at most `size` records each, so that a process's memory
- * does not grow with the catalog. `explicit` (ERRDEX_WORKERS set) forces one per worker.
+ * How many render processes in all: one for a small catalog (an Astro start-up, seconds, costs more
+ * than it saves), else at least one per worker and at most `size` records each, so that a process's
+ * memory does not grow with the catalog. `explicit` (ERRDEX_WORKERS set) forces one per worker.
  */
 export function chunkCount(records: number, workers: number, options: { explicit: boolean; size: number }): number {
   if (options.explicit) return Math.max(workers, Math.ceil(records / options.size));
-  if (records < 1000) return 1;
+  if (records < 5000) return 1;
   return Math.max(workers, Math.ceil(records / options.size));
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeInto } from '../../scripts/lib/astro-render.ts';
 import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
+import { chunkCount } from '../../scripts/lib/prepare.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { parseShard, recordCacheKey, shardEntries, shardOfId } from '../../src/catalog/shard.ts';
 import { readSnapshot, writeSnapshot } from '../../src/catalog/snapshot.ts';
@@ -144,5 +145,18 @@ describe('catalog snapshots', () => {
     const file = join(tempDir(), 'chunk.jsonl');
     expect(await writeSnapshot(file, entries)).toBe(entries.length);
     expect(readSnapshot(file)).toEqual(entries);
+  });
+});
+
+describe('render chunks', () => {
+  it('renders a small catalog in one process, a large one in chunks of at most the chunk size, at least one per worker', () => {
+    const opts = { explicit: false, size: 25_000 };
+    expect(chunkCount(3, 2, opts)).toBe(1);
+    expect(chunkCount(4_999, 2, opts)).toBe(1);
+    expect(chunkCount(10_000, 2, opts)).toBe(2);
+    expect(chunkCount(100_000, 2, opts)).toBe(4);
+    expect(chunkCount(300_000, 2, opts)).toBe(12);
+    expect(chunkCount(12, 2, { explicit: true, size: 4 })).toBe(3);
+    expect(chunkCount(12, 2, { explicit: true, size: 25_000 })).toBe(2);
   });
 });
