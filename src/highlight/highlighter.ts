@@ -30,8 +30,11 @@ const TOKEN_CLASS: Record<string, string> = {
   'var(--shiki-token-link)': 'tl',
 };
 
-/** The shape of the line HTML, part of every cache key: bump the number when lineHtml changes. */
-const LINE_FORMAT = `1:${JSON.stringify(TOKEN_CLASS)}`;
+/**
+ * The shape of the line HTML, part of every cache key: bump the number when lineHtml or the
+ * tokenizer options change. 2: no per-line time limit.
+ */
+const LINE_FORMAT = `2:${JSON.stringify(TOKEN_CLASS)}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Highlighter = HighlighterGeneric<any, any>;
@@ -65,7 +68,9 @@ export async function tokenize(code: string, lang: string): Promise<ThemedToken[
   if (!(await ensureLanguage(h, lang))) {
     return code.split('\n').map((content) => [{ content, offset: 0, color: '' }]);
   }
-  return h.codeToTokensBase(code, { lang, theme: THEME });
+  // No time limit per line (Shiki's default is 500 ms): on a busy machine a line can take longer,
+  // and Shiki would then leave the rest of it as one token, different from run to run.
+  return h.codeToTokensBase(code, { lang, theme: THEME, tokenizeTimeLimit: 0 });
 }
 
 export interface CodeBlockOptions {
