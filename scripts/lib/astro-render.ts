@@ -43,7 +43,7 @@ export interface RenderResult {
  */
 const FILE_MARK = /[├└]─ /g;
 const REUSED_MARK = /\((?:cached|restored)\)/g;
-export const countMarks = (text: string, mark: RegExp): number => text.match(mark)?.length ?? 0;
+const countMarks = (text: string, mark: RegExp): number => text.match(mark)?.length ?? 0;
 
 export async function renderChunks(options: RenderOptions): Promise<RenderResult> {
   mkdirSync(options.logDir, { recursive: true });
