@@ -1,141 +1,200 @@
 /**
- * `npm run build [-- --skip-invalid[=report.json]]`: validate, render, index, then publish.
+ * `npm run build [-- options]`: validate, highlight, render, then publish.
  *
- * Stages:
+ * Stages (each reports its time, counts and memory; see scripts/lib/stages.ts):
  *  1. validate the catalog; on any problem print them all and stop (dist/ untouched), unless
  *     --skip-invalid, which writes every skipped record and its reasons to a report file;
- *  2. render pages and data files with Astro into a staging folder;
- *  3. index: the paste matcher's message index and Pagefind's full-text index (scripts/lib/search-index.ts);
- *  4. swap the staging folder in as dist/ (so a failed build never leaves half a site);
- *  5. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
+ *  2. highlight every code block not yet in the content-addressed highlight cache, on all cores;
+ *     (1 and 2 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts)
+ *  3. render pages and data files with Astro into a staging folder: the catalog in chunks of at most
+ *     25,000 records, one `astro build` per chunk, one per core at a time; unchanged pages are copied
+ *     from Astro's incremental-build cache;
+ *  4. index: the paste matcher's message index and Pagefind's full-text index (scripts/lib/search-index.ts),
+ *     and `_redirects` for moved and short URLs;
+ *  5. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
+ *     site is deleted in the background;
+ *  6. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
  *     so that it only ever records URLs that were published.
+ *
+ * Options:
+ *   --skip-invalid[=report.json]  build the valid records; list every skipped one and why
+ *   --no-cache                    highlight and render everything, ignoring the build cache (and refreshing it)
+ *   --report=FILE                 write each stage's time, memory and output as JSON (used by npm run bench)
+ *   --no-ledger-update            read the URL ledger but do not write it (preview builds, tests)
+ *
+ * Environment: ERRDEX_DATA (catalog), ERRDEX_DIST (output folder), ERRDEX_CACHE_DIR (build cache,
+ * default .errdex/cache), ERRDEX_WORKERS (render processes and highlight threads at a time; default one
+ * per core, and one render process for a catalog under 5,000 records), ERRDEX_CHUNK_RECORDS (records
+ * per render process, default 25,000).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { siteConfig } from '../errdex.config.mjs';
-import { catalogReport, loadCatalog } from '../src/catalog/catalog.ts';
+import { catalogFromSnapshot } from '../src/catalog/catalog.ts';
 import { ledgerPlanFor } from '../src/catalog/derive/index.ts';
 import { ledgerPath, ledgerReport, serializeLedger } from '../src/catalog/ledger.ts';
-import { catalogPath, displayPath } from '../src/catalog/load.ts';
-import { formatProblem } from '../src/catalog/problems.ts';
+import { displayPath } from '../src/catalog/load.ts';
 import { redirectsFile } from '../src/lib/redirects.ts';
 import { errorPath, shortPath } from '../src/lib/urls.ts';
-import { Progress } from './lib/progress.ts';
+import { buildCacheDir } from '../src/highlight/cache.ts';
+import { renderChunks } from './lib/astro-render.ts';
+import { workerCount } from './lib/highlight-pool.ts';
+import { runPrepare } from './lib/prepare.ts';
+import { publish } from './lib/publish.ts';
+import { formatCount, Progress } from './lib/progress.ts';
 import { writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
+import { MemorySampler, treeSize, type BuildReport, type StageResult } from './lib/stages.ts';
 
 const args = process.argv.slice(2);
-const skipArg = args.find((a) => a === '--skip-invalid' || a.startsWith('--skip-invalid='));
-const skipReport = skipArg ? (skipArg.includes('=') ? skipArg.slice(skipArg.indexOf('=') + 1) : 'skipped-records.json') : null;
-const updateLedger = !args.includes('--no-ledger-update');
+const option = (name: string): string | true | undefined => {
+  const a = args.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
+  return a === undefined ? undefined : a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
+};
+const known = /^--(skip-invalid|no-cache|report|no-ledger-update)(=|$)/;
+const unknown = args.filter((a) => !known.test(a));
+if (unknown.length > 0) {
+  console.error(`Unknown option${unknown.length > 1 ? 's' : ''}: ${unknown.join(' ')}. Options: --skip-invalid[=FILE], --no-cache, --report=FILE, --no-ledger-update.`);
+  process.exit(2);
+}
+const skipArg = option('skip-invalid');
+const skipReport = skipArg === undefined ? null : skipArg === true ? 'skipped-records.json' : skipArg;
+const useCache = option('no-cache') === undefined;
+const updateLedger = option('no-ledger-update') === undefined;
+const reportArg = option('report');
+const reportFile = typeof reportArg === 'string' ? resolve(reportArg) : null;
 const outDir = resolve(process.env.ERRDEX_DIST || 'dist');
 const stagingDir = `${outDir}.staging`;
+const cacheDir = buildCacheDir();
+const workers = workerCount();
+/** At most this many records per render process, so that its memory stays bounded at any catalog size. */
+const CHUNK_RECORDS = Number(process.env.ERRDEX_CHUNK_RECORDS) || 25_000;
 
-const progress = new Progress(5);
+const progress = new Progress(6);
+const memory = new MemorySampler();
+const stages: StageResult[] = [];
+const buildStarted = performance.now();
 
-// 1. Validate
-progress.stage('validate');
-const catalog = loadCatalog(catalogPath());
-// A broken ledger is never skipped: building past it would forget every URL published so far.
-if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
-  console.error(catalogReport(catalog));
-  console.error(`\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.`);
-  process.exit(1);
+/** Ends a stage: prints its summary and records its measurements. */
+function endStage(name: string, summary: string, items: number, unit: string, output?: { files: number | null; bytes: number }): void {
+  const seconds = progress.end(summary);
+  stages.push({ name, seconds, items, unit, peakRssBytes: memory.reset(), outputFiles: output?.files ?? null, outputBytes: output?.bytes ?? null, summary });
 }
-if (catalog.problems.length > 0) {
-  if (!skipReport) {
-    console.error(catalogReport(catalog));
-    console.error(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
-    process.exit(1);
-  }
-  writeFileSync(
-    skipReport,
-    `${JSON.stringify(
-      {
-        catalog: displayPath(catalog.root),
-        skipped: catalog.skipped.map((s) => ({ file: s.file, line: s.line, id: s.id, reasons: s.problems.map(formatProblem), record: s.text })),
-        problems: catalog.problems.map(formatProblem),
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  console.warn(
-    `Skipped ${catalog.skipped.length} invalid record${catalog.skipped.length === 1 ? '' : 's'} of ${catalog.total} ` +
-      `(${catalog.problems.length} problems); every one and its reasons are in ${skipReport}.`,
-  );
+
+function fail(message: string, code = 1): never {
+  memory.stop();
+  progress.warn(message);
+  process.exit(code);
 }
-progress.done(`${catalog.entries.length} records valid`);
+
+// 1-2. Validate and highlight, in a child process (see scripts/lib/prepare.ts).
+const snapshotDir = join(cacheDir, 'snapshots');
+let prepared;
+try {
+  prepared = await runPrepare(
+    { skipReport, refresh: !useCache, workers, chunks: { explicit: Boolean(process.env.ERRDEX_WORKERS), size: CHUNK_RECORDS }, snapshotDir },
+    (e) => {
+      if (e.type === 'stage') progress.stage(e.name);
+      else if (e.type === 'count') progress.count(e.total, e.unit);
+      else if (e.type === 'update') progress.update(e.done);
+      else if (e.type === 'warn') progress.warn(e.text);
+      else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
+    },
+  );
+} catch (e) {
+  fail(`${(e as Error).message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
+}
+if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
+const { records, chunks } = prepared;
+
+// 3. Render
+progress.stage('render');
+// A page and a JSON twin per record, and the few site-wide pages.
+progress.count(records * 2, 'files');
+let rendered;
+try {
+  rendered = await renderChunks({
+    outDir: stagingDir,
+    chunks,
+    parallel: workers,
+    cacheDir: join(cacheDir, 'astro'),
+    logDir: resolve('.errdex/logs'),
+    env: { ...process.env, ERRDEX_CACHE_DIR: cacheDir, ERRDEX_SKIP_INVALID: skipReport ? '1' : '0' },
+    force: !useCache,
+    onFile: (n) => progress.update(n),
+  });
+} catch (e) {
+  fail(`${(e as Error).message}\n\nThe render stage failed; ${displayPath(outDir)} is unchanged.`);
+}
+endStage(
+  'render',
+  `${formatCount(records)} error pages and data files: ${formatCount(rendered.rendered)} files rendered, ${formatCount(rendered.reused)} unchanged` +
+    (chunks.length > 1 ? ` (${chunks.length} processes, ${Math.min(workers, chunks.length)} at a time)` : ''),
+  rendered.rendered + rendered.reused,
+  'files',
+);
+
+// 4. Index for search, and the redirects file (from the validated snapshot the render read)
+progress.stage('index');
+const catalog = catalogFromSnapshot(chunks[0]!.snapshot);
+rmSync(snapshotDir, { recursive: true, force: true });
 const plan = ledgerPlanFor(catalog);
 for (const line of ledgerReport(plan, catalog.ledger.exists)) console.log(line);
-
-// 2. Render
-progress.stage('render');
-rmSync(stagingDir, { recursive: true, force: true });
-mkdirSync(stagingDir, { recursive: true });
-const astro = spawnSync(process.execPath, [resolve('node_modules/astro/bin/astro.mjs'), 'build', '--silent'], {
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    ASTRO_TELEMETRY_DISABLED: '1',
-    ERRDEX_OUT_DIR: stagingDir,
-    ERRDEX_SKIP_INVALID: skipReport ? '1' : '0',
-  },
-});
-if (astro.status !== 0) {
-  rmSync(stagingDir, { recursive: true, force: true });
-  console.error(`\nThe render stage failed; ${displayPath(outDir)} is unchanged.`);
-  process.exit(astro.status ?? 1);
-}
-writeFileSync(
-  join(stagingDir, '_redirects'),
-  redirectsFile(
-    plan.redirects,
-    catalog.entries.map((e) => ({ from: shortPath(e.record.id), to: errorPath(e.record) })),
-    siteConfig.basePath,
-  ),
-);
-progress.done(`${catalog.entries.length} error pages`);
-
-// 3. Index for search
-progress.stage('index');
 try {
-  const records = catalog.entries.map((e) => e.record);
-  const messageIndex = writeMessageIndex(records, stagingDir);
+  writeFileSync(
+    join(stagingDir, '_redirects'),
+    redirectsFile(
+      plan.redirects,
+      catalog.entries.map((e) => ({ from: shortPath(e.record.id), to: errorPath(e.record) })),
+      siteConfig.basePath,
+    ),
+  );
+  const indexed = catalog.entries.map((e) => e.record);
+  const messageIndex = writeMessageIndex(indexed, stagingDir);
   for (const u of messageIndex.unindexed) {
-    console.warn(`Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`);
+    progress.warn(`Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`);
   }
-  await writePagefindIndex(records, stagingDir);
-  progress.done(`message index in ${messageIndex.manifest.shards} shards; full-text index of ${records.length} pages`);
+  await writePagefindIndex(indexed, stagingDir);
+  endStage('index', `message index in ${messageIndex.manifest.shards} shards; full-text index of ${formatCount(indexed.length)} pages`, indexed.length, 'records');
 } catch (e) {
   rmSync(stagingDir, { recursive: true, force: true });
-  console.error(`\nThe index stage failed; ${displayPath(outDir)} is unchanged.\n${(e as Error).message}`);
-  process.exit(1);
+  fail(`${(e as Error).message}\n\nThe index stage failed; ${displayPath(outDir)} is unchanged.`);
 }
 
-// 4. Publish
+// 5. Publish
 progress.stage('publish');
-const previous = `${outDir}.previous`;
-rmSync(previous, { recursive: true, force: true });
-if (existsSync(outDir)) renameSync(outDir, previous);
-try {
-  renameSync(stagingDir, outDir);
-} catch (e) {
-  // Put the previous site back rather than leave no site at all.
-  if (existsSync(previous) && !existsSync(outDir)) renameSync(previous, outDir);
-  throw e;
-}
-rmSync(previous, { recursive: true, force: true });
-progress.done(displayPath(outDir));
+publish(stagingDir, outDir);
+endStage('publish', displayPath(outDir), 0, '');
 
-// 5. Ledger
+// 6. Ledger
 progress.stage('ledger');
 const ledgerFile = ledgerPath(catalog.root);
 const ledgerText = serializeLedger(plan.ledger);
-const unchanged = existsSync(ledgerFile) && readFileSync(ledgerFile, 'utf8') === ledgerText;
-if (unchanged) progress.done(`${displayPath(ledgerFile)} unchanged`);
-else if (!updateLedger) progress.done(`${displayPath(ledgerFile)} not updated (--no-ledger-update)`);
+const ledgerUnchanged = existsSync(ledgerFile) && readFileSync(ledgerFile, 'utf8') === ledgerText;
+let ledgerSummary: string;
+if (ledgerUnchanged) ledgerSummary = `${displayPath(ledgerFile)} unchanged`;
+else if (!updateLedger) ledgerSummary = `${displayPath(ledgerFile)} not updated (--no-ledger-update)`;
 else {
   writeFileSync(ledgerFile, ledgerText);
-  progress.done(`${displayPath(ledgerFile)} updated: commit it with the catalog`);
+  ledgerSummary = `${displayPath(ledgerFile)} updated: commit it with the catalog`;
+}
+endStage('ledger', ledgerSummary, 0, '');
+memory.stop();
+const buildSeconds = (performance.now() - buildStarted) / 1000;
+
+if (reportFile) {
+  // Measured after the build's clock stopped: walking a large site takes seconds.
+  const site = treeSize(outDir);
+  const render = stages.find((st) => st.name === 'render')!;
+  [render.outputFiles, render.outputBytes] = [site.files, site.bytes];
+  const report: BuildReport = {
+    catalog: prepared.root,
+    records,
+    siteFiles: site.files,
+    siteBytes: site.bytes,
+    seconds: buildSeconds,
+    peakRssBytes: Math.max(...stages.map((s) => s.peakRssBytes)),
+    stages,
+  };
+  mkdirSync(dirname(reportFile), { recursive: true });
+  writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
 }

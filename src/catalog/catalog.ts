@@ -8,6 +8,7 @@ import { loadClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
 import { catalogPath, loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
+import { readSnapshot } from './snapshot.ts';
 import { validateEntries } from './validate.ts';
 
 export interface CatalogEntry {
@@ -105,13 +106,39 @@ export function catalogReport(c: Catalog): string {
 let cached: Catalog | undefined;
 
 /**
+ * The valid entries of a snapshot the build script wrote after validating (src/catalog/snapshot.ts),
+ * with the catalog's failure classes. Problems were reported by the build before it wrote it.
+ */
+export function catalogFromSnapshot(file: string, root: string = catalogPath()): Catalog {
+  const entries = readSnapshot(file);
+  const problems: Problem[] = [];
+  const classes = loadClasses(root, problems);
+  const ledger = readLedger(root);
+  problems.push(...ledger.problems);
+  return {
+    root,
+    files: [],
+    entries,
+    byId: new Map(entries.map((e) => [e.record.id, e])),
+    classes: classes.classes,
+    ledger: { file: ledger.file, exists: ledger.exists, ledger: ledger.ledger },
+    datasetVersion: entries.reduce((v, e) => (e.datasetVersion > v ? e.datasetVersion : v), ''),
+    problems,
+    skipped: [],
+    total: entries.length,
+  };
+}
+
+/**
  * The catalog for this build. Throws a CatalogError listing every problem, unless
  * `ERRDEX_SKIP_INVALID=1` opts into building the valid records only (the build script sets it
- * from `--skip-invalid` after writing the skipped-records report).
+ * from `--skip-invalid` after writing the skipped-records report). In a render process of the build
+ * script, `ERRDEX_CATALOG_SNAPSHOT` names the already validated entries that process renders.
  */
 export function getCatalog(): Catalog {
   if (cached) return cached;
-  const catalog = loadCatalog();
+  const snapshot = process.env.ERRDEX_CATALOG_SNAPSHOT;
+  const catalog = snapshot ? catalogFromSnapshot(snapshot) : loadCatalog();
   if (catalog.problems.length > 0 && process.env.ERRDEX_SKIP_INVALID !== '1') {
     throw new CatalogError(catalogReport(catalog), catalog.problems);
   }

@@ -13,6 +13,7 @@ import {
   type ThemedToken,
 } from 'shiki';
 import { BIDI_CONTROLS, characterName, codePoint } from '../schema/text-safety.ts';
+import { HighlightStore, highlightCacheFile, highlightKey } from './cache.ts';
 import { PLAIN_TEXT } from './languages.ts';
 
 const THEME = 'errdex';
@@ -29,6 +30,12 @@ const TOKEN_CLASS: Record<string, string> = {
   'var(--shiki-token-punctuation)': 'tu',
   'var(--shiki-token-link)': 'tl',
 };
+
+/**
+ * The shape of the line HTML, part of every cache key: bump the number when lineHtml or the
+ * tokenizer options change. 2: no per-line time limit.
+ */
+const LINE_FORMAT = `2:${JSON.stringify(TOKEN_CLASS)}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Highlighter = HighlighterGeneric<any, any>;
@@ -99,17 +106,40 @@ function lineHtml(tokens: ThemedToken[]): string {
   return html;
 }
 
+/** The HTML of each line of a block: tokens as class-named spans, nothing else. */
+export async function highlightLines(code: string, lang: string): Promise<string[]> {
+  return (await tokenize(code, lang)).map(lineHtml);
+}
+
+/** The cache key of a block's lines. */
+export const blockKey = (code: string, lang: string): string => highlightKey(code, lang, LINE_FORMAT);
+
+/**
+ * A block's lines from the highlight cache; on a miss, highlighted here and stored, so that the
+ * next build finds them.
+ */
+let store: HighlightStore | undefined;
+export async function cachedLines(code: string, lang: string): Promise<string[]> {
+  store ??= new HighlightStore(highlightCacheFile());
+  const key = blockKey(code, lang);
+  const cached = store.get(key);
+  if (cached) return cached;
+  const lines = await highlightLines(code, lang);
+  store.putMany([{ key, lines }]);
+  return lines;
+}
+
 /**
  * A highlighted block: a gutter of real line numbers (hidden from assistive tech and from copying)
  * beside the code, with the thrown line marked in both.
  */
 export async function renderCodeBlock(code: string, options: CodeBlockOptions): Promise<string> {
-  const lines = await tokenize(code, options.lang);
+  const lines = await cachedLines(code, options.lang);
   const { startLine, markLine } = options;
-  const codeLines = lines.map((tokens, i) => {
+  const codeLines = lines.map((html, i) => {
     const n = startLine === undefined ? undefined : startLine + i;
     const marked = n !== undefined && n === markLine;
-    return `<span class="line${marked ? ' marked' : ''}"${marked ? ` id="L${n}"` : ''}>${lineHtml(tokens)}</span>`;
+    return `<span class="line${marked ? ' marked' : ''}"${marked ? ` id="L${n}"` : ''}>${html}</span>`;
   });
   const gutter =
     startLine === undefined

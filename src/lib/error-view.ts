@@ -29,6 +29,31 @@ export function sourceLanguage(r: Pick<ErrorRecord, 'filePath'>): string {
   return languageForPath(r.filePath);
 }
 
+export interface DefensivePattern {
+  id: string;
+  title: string;
+  code: string;
+}
+
+/** The record's defensive patterns that have code, in page order. */
+export function defensivePatterns(r: Pick<ErrorRecord, 'validationCode' | 'typeGuard' | 'tryCatchPattern'>): DefensivePattern[] {
+  return [
+    { id: 'validation-code', title: 'Validate before calling', code: r.validationCode },
+    { id: 'type-guard', title: 'Type guard', code: r.typeGuard },
+    { id: 'try-catch', title: 'Try / catch', code: r.tryCatchPattern },
+  ].filter((p): p is DefensivePattern => p.code !== null);
+}
+
+/**
+ * Every block of code an error page highlights, all in the source's language: the build highlights
+ * exactly these ahead of the render (a block missing here is still highlighted, only slower).
+ */
+export function highlightedCode(r: ErrorRecord): { code: string; lang: string }[] {
+  const lang = sourceLanguage(r);
+  const blocks = [r.sourceCode, r.exampleFix, ...defensivePatterns(r).map((p) => p.code)];
+  return blocks.filter((code): code is string => code !== null).map((code) => ({ code, lang }));
+}
+
 export const HANDLING_STRATEGY_LABEL: Record<string, string> = {
   'try-catch': 'Catch and handle it',
   'type-guard': 'Check the error’s type',

@@ -1,9 +1,10 @@
 /** The JSON twin of an error page: the wrapped record exactly as the catalog gives it. */
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getCatalog, type CatalogEntry } from '../../../catalog/catalog.ts';
+import { recordCacheKey, shardEntries } from '../../../catalog/shard.ts';
 
 export const getStaticPaths = (() =>
-  getCatalog().entries.map((entry) => ({ params: { id: entry.record.id }, props: { entry } }))) satisfies GetStaticPaths;
+  shardEntries(getCatalog().entries).map((entry) => ({ params: { id: entry.record.id }, props: { entry }, cacheKey: recordCacheKey(entry) }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ entry: CatalogEntry }> = ({ props }) =>
   new Response(props.entry.sourceText, { headers: { 'Content-Type': 'application/json; charset=utf-8' } });

@@ -1,0 +1,181 @@
+/**
+ * `npm run bench [-- --sizes 1000,10000 --no-baseline --no-incremental]`: the build benchmark.
+ *
+ * For each size: generates a synthetic catalog (scripts/lib/synthetic.ts), runs the full errdex build
+ * cold (empty cache), again with one record changed (incremental), and the plain baseline (a minimal
+ * Astro 7 site with Shiki's <Code>, then the Pagefind CLI; scripts/lib/bench-baseline.ts) on the same
+ * records, in the same run. Reports per stage wall time, items/s, peak RSS of the whole process tree,
+ * output files and bytes, and errdex's times as ratios of the baseline's. The stages come from the
+ * build's own report (`--report`), so stages added to the build appear here by themselves.
+ *
+ * Results: printed, and written to .errdex/bench/results.md and results.json.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadCatalog } from '../src/catalog/catalog.ts';
+import { writeBaselineProject } from './lib/bench-baseline.ts';
+import { generateCatalog } from './generate-catalog.ts';
+import { formatCount, formatDuration } from './lib/progress.ts';
+import { treeRss, treeSize, type BuildReport } from './lib/stages.ts';
+
+const BENCH = resolve('.errdex/bench');
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i !== -1 ? process.argv[i + 1] : undefined;
+}
+const flag = (name: string): boolean => process.argv.includes(`--${name}`);
+
+interface Measured {
+  seconds: number;
+  peakRssBytes: number;
+  status: number;
+  output: string;
+}
+
+/** Runs a command to its end, sampling the memory of its whole process tree. */
+function runMeasured(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; echo?: boolean } = {}): Promise<Measured> {
+  const started = performance.now();
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let peak = 0;
+    const timer = setInterval(() => (peak = Math.max(peak, treeRss(child.pid!))), 200);
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (options.echo) process.stdout.write(chunk);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      done({ seconds: (performance.now() - started) / 1000, peakRssBytes: peak, status: code ?? 1, output });
+    });
+  });
+}
+
+const node = process.execPath;
+const tsx = resolve('node_modules/tsx/dist/cli.mjs');
+const astro = resolve('node_modules/astro/bin/astro.mjs');
+const pagefind = resolve('node_modules/pagefind/lib/runner/bin.cjs');
+
+const mb = (b: number): string => `${formatCount(Math.round(b / 1e6))} MB`;
+const s = (x: number): string => `${x.toFixed(1)} s`;
+
+interface SizeResult {
+  records: number;
+  cold: BuildReport & { wallSeconds: number; treePeakRssBytes: number };
+  incremental?: BuildReport & { wallSeconds: number; treePeakRssBytes: number };
+  baseline?: { astro: Measured & { files: number; bytes: number }; pagefind: Measured };
+}
+
+async function errdexBuild(catalog: string, dist: string, cache: string, report: string): Promise<SizeResult['cold']> {
+  const run = await runMeasured(node, [tsx, 'scripts/build.ts', `--report=${report}`], {
+    env: { ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: cache, CI: '1' },
+    echo: true,
+  });
+  if (run.status !== 0) throw new Error(`errdex build failed:\n${run.output.slice(-3000)}`);
+  const r = JSON.parse(readFileSync(report, 'utf8')) as BuildReport;
+  // The build's own clock (start of the script to publish), without the report's walk over the site.
+  return { ...r, wallSeconds: r.seconds, treePeakRssBytes: Math.max(run.peakRssBytes, r.peakRssBytes) };
+}
+
+/** Changes one record's documentation in the catalog (a new sentence), as an editor would. */
+function changeOneRecord(catalogDir: string, records: number): void {
+  const file = join(catalogDir, 'part-000.jsonl');
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const i = Math.floor(Math.min(records, lines.length - 1) / 2);
+  const wrapped = JSON.parse(lines[i]!);
+  wrapped.record.documentation += ` Edited for the incremental benchmark at ${new Date().toISOString()}.`;
+  lines[i] = JSON.stringify(wrapped);
+  writeFileSync(file, lines.join('\n'));
+}
+
+async function benchSize(records: number): Promise<SizeResult> {
+  const dir = join(BENCH, `${records}`);
+  const catalog = join(dir, 'catalog');
+  const cache = join(dir, 'cache');
+  const dist = join(dir, 'dist');
+  console.log(`\n## ${formatCount(records)} records\n`);
+  await generateCatalog(catalog, records);
+  rmSync(cache, { recursive: true, force: true });
+  rmSync(dist, { recursive: true, force: true });
+
+  console.log('errdex, cold (empty cache):');
+  const result: SizeResult = { records, cold: await errdexBuild(catalog, dist, cache, join(dir, 'report-cold.json')) };
+
+  if (!flag('no-incremental')) {
+    changeOneRecord(catalog, records);
+    console.log('\nerrdex, one record changed:');
+    result.incremental = await errdexBuild(catalog, dist, cache, join(dir, 'report-incremental.json'));
+  }
+
+  if (!flag('no-baseline')) {
+    console.log('\nbaseline: plain Astro with <Code>, then the Pagefind CLI…');
+    const project = join(dir, 'baseline');
+    await writeBaselineProject(project, loadCatalog(catalog).entries);
+    const a = await runMeasured(node, [astro, 'build', '--silent'], { cwd: project, env: { ASTRO_TELEMETRY_DISABLED: '1' } });
+    if (a.status !== 0) throw new Error(`baseline astro build failed:\n${a.output.slice(-3000)}`);
+    const size = treeSize(join(project, 'dist'));
+    console.log(`  astro build: ${s(a.seconds)}, peak ${mb(a.peakRssBytes)}, ${formatCount(size.files)} files`);
+    const p = await runMeasured(node, [pagefind, '--site', join(project, 'dist')], { cwd: project });
+    if (p.status !== 0) throw new Error(`baseline pagefind failed:\n${p.output.slice(-3000)}`);
+    console.log(`  pagefind: ${s(p.seconds)}, peak ${mb(p.peakRssBytes)}`);
+    result.baseline = { astro: { ...a, ...size, output: '' }, pagefind: { ...p, output: '' } };
+    rmSync(project, { recursive: true, force: true });
+  }
+  rmSync(join(dir, 'dist'), { recursive: true, force: true });
+  return result;
+}
+
+function stageTable(r: BuildReport): string[] {
+  const rows = ['| stage | wall time | items | items/s | peak RSS (whole build) | output |', '| --- | --- | --- | --- | --- | --- |'];
+  for (const st of r.stages) {
+    const rate = st.items > 0 && st.seconds > 0 ? formatCount(Math.round(st.items / st.seconds)) : '';
+    const out = st.outputBytes === null ? '' : st.outputFiles === null ? mb(st.outputBytes) : `${formatCount(st.outputFiles)} files, ${mb(st.outputBytes)}`;
+    rows.push(`| ${st.name} | ${s(st.seconds)} | ${st.items ? `${formatCount(st.items)} ${st.unit}` : ''} | ${rate} | ${mb(st.peakRssBytes)} | ${out} |`);
+  }
+  return rows;
+}
+
+function markdown(results: SizeResult[]): string {
+  const lines: string[] = [];
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  lines.push(`Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`, '');
+  lines.push(
+    '| records | errdex cold | one record changed | peak RSS (cold) | baseline: astro | baseline: + pagefind | errdex / baseline astro | errdex / baseline astro+pagefind |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  );
+  for (const r of results) {
+    const b = r.baseline;
+    const withPf = b ? b.astro.seconds + b.pagefind.seconds : 0;
+    lines.push(
+      `| ${formatCount(r.records)} | ${s(r.cold.wallSeconds)} | ${r.incremental ? s(r.incremental.wallSeconds) : '—'} | ${mb(r.cold.treePeakRssBytes)} | ` +
+        `${b ? `${s(b.astro.seconds)}, ${mb(b.astro.peakRssBytes)}` : '—'} | ${b ? `${s(withPf)}, pagefind ${mb(b.pagefind.peakRssBytes)}` : '—'} | ` +
+        `${b ? `${(r.cold.wallSeconds / b.astro.seconds).toFixed(2)}×` : '—'} | ${b ? `${(r.cold.wallSeconds / withPf).toFixed(2)}×` : '—'} |`,
+    );
+  }
+  for (const r of results) {
+    lines.push('', `### ${formatCount(r.records)} records, cold`, '', ...stageTable(r.cold));
+    lines.push('', `Site: ${formatCount(r.cold.siteFiles)} files, ${mb(r.cold.siteBytes)}.`);
+    if (r.incremental) lines.push('', `### ${formatCount(r.records)} records, one record changed`, '', ...stageTable(r.incremental));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const sizes = (arg('sizes') ?? '1000,10000').split(',').map((x) => Number(x.replace(/k$/i, '000')));
+if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) {
+  console.error('--sizes takes record counts separated by commas, e.g. --sizes 1000,10000,100000');
+  process.exit(2);
+}
+mkdirSync(BENCH, { recursive: true });
+const results: SizeResult[] = [];
+for (const n of sizes) results.push(await benchSize(n));
+const md = markdown(results);
+writeFileSync(join(BENCH, 'results.md'), md);
+writeFileSync(join(BENCH, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\n${md}`);
+console.log(`Written to ${join('.errdex/bench', 'results.md')} (${formatDuration(performance.now() / 1000)} in all).`);

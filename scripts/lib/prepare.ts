@@ -1,0 +1,161 @@
+/**
+ * The build's first stages, run in a child process of `npm run build` (see runPrepare): validate the
+ * catalog, highlight its code blocks, and write a snapshot of the valid entries per render chunk.
+ * In a child, because the catalog's memory is only handed back to the system when a process ends:
+ * the render processes that follow then have the machine's memory to themselves.
+ *
+ * The child reports its stages to the parent, which draws the progress and measures each stage.
+ */
+import { fork } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { catalogReport, loadCatalog } from '../../src/catalog/catalog.ts';
+import { catalogPath, displayPath } from '../../src/catalog/load.ts';
+import { formatProblem } from '../../src/catalog/problems.ts';
+import { shardOfId } from '../../src/catalog/shard.ts';
+import { writeSnapshot } from '../../src/catalog/snapshot.ts';
+import { highlightCacheFile } from '../../src/highlight/cache.ts';
+import { preHighlight } from './highlight-pool.ts';
+import { formatCount } from './progress.ts';
+
+export interface PrepareOptions {
+  skipReport: string | null;
+  /** Highlight every block again (`--no-cache`). */
+  refresh: boolean;
+  workers: number;
+  /** Render chunks for a number of valid records. */
+  chunks: { explicit: boolean; size: number };
+  snapshotDir: string;
+}
+
+export interface Chunk {
+  index: number;
+  count: number;
+  snapshot: string;
+  /** Records whose pages this chunk renders. */
+  records: number;
+}
+
+export type PrepareEvent =
+  | { type: 'stage'; name: string }
+  | { type: 'count'; total: number; unit: string }
+  | { type: 'update'; done: number }
+  | { type: 'end'; name: string; summary: string; items: number; unit: string; output?: { files: number | null; bytes: number } }
+  | { type: 'warn'; text: string }
+  | { type: 'invalid' }
+  | { type: 'done'; root: string; records: number; chunks: Chunk[] };
+
+/**
+ * How many render processes in all: one for a small catalog (an Astro start-up, seconds, costs more
+ * than it saves), else at least one per worker and at most `size` records each, so that a process's
+ * memory does not grow with the catalog. `explicit` (ERRDEX_WORKERS set) forces one per worker.
+ */
+export function chunkCount(records: number, workers: number, options: { explicit: boolean; size: number }): number {
+  if (options.explicit) return Math.max(workers, Math.ceil(records / options.size));
+  if (records < 5000) return 1;
+  return Math.max(workers, Math.ceil(records / options.size));
+}
+
+async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void): Promise<void> {
+  send({ type: 'stage', name: 'validate' });
+  const catalog = loadCatalog(catalogPath());
+  // A broken ledger is never skipped: building past it would forget every URL published so far.
+  if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
+    process.stderr.write(`${catalogReport(catalog)}\n\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.\n`);
+    send({ type: 'invalid' });
+    return;
+  }
+  if (catalog.problems.length > 0) {
+    if (!options.skipReport) {
+      process.stderr.write(`${catalogReport(catalog)}\n`);
+      send({ type: 'invalid' });
+      return;
+    }
+    writeFileSync(
+      options.skipReport,
+      `${JSON.stringify(
+        {
+          catalog: displayPath(catalog.root),
+          skipped: catalog.skipped.map((s) => ({ file: s.file, line: s.line, id: s.id, reasons: s.problems.map(formatProblem), record: s.text })),
+          problems: catalog.problems.map(formatProblem),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    send({
+      type: 'warn',
+      text:
+        `Skipped ${catalog.skipped.length} invalid record${catalog.skipped.length === 1 ? '' : 's'} of ${catalog.total} ` +
+        `(${catalog.problems.length} problems); every one and its reasons are in ${options.skipReport}.`,
+    });
+  }
+  const records = catalog.entries.length;
+  send({ type: 'end', name: 'validate', summary: `${formatCount(records)} records valid`, items: catalog.total, unit: 'records' });
+
+  send({ type: 'stage', name: 'highlight' });
+  const hl = await preHighlight(catalog.entries, {
+    file: highlightCacheFile(),
+    workers: options.workers,
+    refresh: options.refresh,
+    onStart: (total) => send({ type: 'count', total, unit: 'blocks' }),
+    onProgress: (done) => send({ type: 'update', done }),
+  });
+  send({
+    type: 'end',
+    name: 'highlight',
+    summary:
+      `${formatCount(hl.unique)} code blocks: ${formatCount(hl.highlighted)} highlighted${hl.workers > 1 ? ` on ${hl.workers} threads` : ''}, ${formatCount(hl.cached)} cached` +
+      (hl.pruned > 0 ? `, ${formatCount(hl.pruned)} stale pruned` : ''),
+    items: hl.highlighted,
+    unit: 'blocks',
+    // Stored in the cache's one file: bytes only.
+    output: { files: null, bytes: hl.bytes },
+  });
+
+  // Every render process reads the whole catalog: listings, related errors, the ledger plan and the
+  // sitemap are computed over all records. Each renders only its shard of the per-record pages
+  // (src/catalog/shard.ts); the site-wide pages come out identical from each, and one copy is kept.
+  const count = chunkCount(records, options.workers, options.chunks);
+  rmSync(options.snapshotDir, { recursive: true, force: true });
+  mkdirSync(options.snapshotDir, { recursive: true });
+  const snapshot = join(options.snapshotDir, 'catalog.jsonl');
+  await writeSnapshot(snapshot, catalog.entries);
+  const chunks: Chunk[] = [];
+  for (let index = 0; index < count; index++) {
+    const own = count === 1 ? catalog.entries.length : catalog.entries.filter((e) => shardOfId(e.record.id, count) === index).length;
+    chunks.push({ index, count, snapshot, records: own });
+  }
+  send({ type: 'done', root: displayPath(catalog.root), records, chunks });
+}
+
+/** Runs prepare() in a child process; its events go to `onEvent`. Resolves with the render chunks, or null when the catalog is invalid. */
+export function runPrepare(options: PrepareOptions, onEvent: (e: PrepareEvent) => void): Promise<Extract<PrepareEvent, { type: 'done' }> | null> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL(import.meta.url).pathname, [JSON.stringify(options)], { execArgv: process.execArgv, stdio: 'inherit' });
+    let result: Extract<PrepareEvent, { type: 'done' }> | null = null;
+    let invalid = false;
+    child.on('message', (e: PrepareEvent) => {
+      if (e.type === 'done') result = e;
+      else if (e.type === 'invalid') invalid = true;
+      else onEvent(e);
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (invalid) resolve(null);
+      else if (code === 0 && result) resolve(result);
+      else reject(new Error(`the validate and highlight stages failed (${signal ?? `exit code ${code}`})`));
+    });
+  });
+}
+
+if (process.send && process.argv[1] === new URL(import.meta.url).pathname) {
+  const send = (e: PrepareEvent) => process.send!(e);
+  prepare(JSON.parse(process.argv[2]!) as PrepareOptions, send).then(
+    () => process.disconnect(),
+    (e: unknown) => {
+      process.stderr.write(`${(e as Error).stack ?? e}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Render shards ("chunks" in the build script): the build renders the error pages in several Astro
+ * processes, each taking the records whose id hashes to its shard. The hash keeps a record in the
+ * same shard from build to build, so each shard's incremental-build cache stays valid when records
+ * come and go (as long as the number of shards stays the same).
+ *
+ * `ERRDEX_SHARD=i/n` selects shard i of n (0-based); without it there is one shard: everything.
+ */
+import { createHash } from 'node:crypto';
+import { siteConfig } from '../../errdex.config.mjs';
+import type { CatalogEntry } from './catalog.ts';
+
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+export function parseShard(value: string | undefined): Shard {
+  if (value === undefined || value.trim() === '') return { index: 0, count: 1 };
+  const m = /^(\d+)\/(\d+)$/.exec(value.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!(count >= 1 && index >= 0 && index < count)) throw new Error(`ERRDEX_SHARD must look like "0/2" (shard index / shard count); got "${value}"`);
+  return { index, count };
+}
+
+export const currentShard = (env: NodeJS.ProcessEnv = process.env): Shard => parseShard(env.ERRDEX_SHARD);
+
+/** The shard a record id belongs to among `count`: FNV-1a of the id. */
+export function shardOfId(id: string, count: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % count;
+}
+
+/** The entries this process renders pages and data files for. */
+export function shardEntries(entries: readonly CatalogEntry[], shard: Shard = currentShard()): readonly CatalogEntry[] {
+  return shard.count === 1 ? entries : entries.filter((e) => shardOfId(e.record.id, shard.count) === shard.index);
+}
+
+/**
+ * The incremental-build key of a record's page and JSON twin: everything they show that Astro cannot
+ * see in the code. Astro re-renders a page when its key or the code of its components changes.
+ * A page that comes to show data from other records (related errors) must add that data here.
+ */
+export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText'>, shown: unknown = null): string {
+  return createHash('sha1')
+    .update(JSON.stringify(siteConfig))
+    .update('\0')
+    .update(entry.sourceText)
+    .update('\0')
+    .update(JSON.stringify(shown, (key, value) => (key === 'sourceText' ? createHash('sha1').update(String(value)).digest('hex') : value)))
+    .digest('hex');
+}

@@ -1,0 +1,41 @@
+/**
+ * Catalog snapshots: the build validates the catalog once, then hands each render process the
+ * valid entries it renders as a snapshot file, so that a render process neither validates again nor
+ * holds records it does not render (its memory grows with its share, not with the catalog).
+ *
+ * One entry per line: `[file, line, datasetVersion, sourceText]`. The record is the sourceText's
+ * `record`: the schema changes nothing it validates, so parsing again gives the validated record.
+ */
+import { createWriteStream, readFileSync } from 'node:fs';
+import type { ErrorRecord } from '../schema/record.ts';
+import type { CatalogEntry } from './catalog.ts';
+
+export async function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
+  const out = createWriteStream(path);
+  let n = 0;
+  for (const e of entries) {
+    if (!out.write(`${JSON.stringify([e.origin.file, e.origin.line, e.datasetVersion, e.sourceText])}\n`)) {
+      await new Promise<void>((done) => out.once('drain', () => done()));
+    }
+    n++;
+  }
+  await new Promise<void>((done, fail) => out.end(() => done()).on('error', fail));
+  return n;
+}
+
+/** Read line by line from the bytes: a whole large snapshot is longer than a JavaScript string may be. */
+export function readSnapshot(path: string): CatalogEntry[] {
+  const entries: CatalogEntry[] = [];
+  const bytes = readFileSync(path);
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    const line = bytes.toString('utf8', start, end);
+    start = end + 1;
+    if (line === '') continue;
+    const [file, lineNo, datasetVersion, sourceText] = JSON.parse(line) as [string, number, string, string];
+    const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
+    entries.push({ record, sourceText, datasetVersion, origin: { file, line: lineNo } });
+  }
+  return entries;
+}

@@ -1,0 +1,100 @@
+/**
+ * The content-addressed highlight cache: the highlighted lines' HTML of each code block, under a key
+ * that covers everything the HTML depends on (the code, the language, Shiki's version and errdex's
+ * own line-HTML format), so an entry never goes stale: a changed input is a new key.
+ *
+ * One SQLite file (node:sqlite) rather than a file per block: a catalog of 100,000 records has
+ * ~180,000 blocks, and creating that many small files costs more than highlighting on a busy disk.
+ * The build fills it before the render (scripts/lib/highlight-pool.ts); pages read it, and highlight
+ * inline (and store the result) on a miss. It sits in the build cache (`ERRDEX_CACHE_DIR`, default
+ * `.errdex/cache`), the one folder CI persists between builds.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+
+export function buildCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.ERRDEX_CACHE_DIR && env.ERRDEX_CACHE_DIR.trim() !== '' ? env.ERRDEX_CACHE_DIR : '.errdex/cache');
+}
+
+export function highlightCacheFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(buildCacheDir(env), 'highlight.sqlite');
+}
+
+let shikiVersion: string | undefined;
+function getShikiVersion(): string {
+  if (shikiVersion === undefined) {
+    try {
+      shikiVersion = (JSON.parse(readFileSync(resolve('node_modules/shiki/package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      shikiVersion = 'unknown';
+    }
+  }
+  return shikiVersion;
+}
+
+/**
+ * The cache key of one block (40 hex digits). `format` names the shape of the line HTML (the
+ * highlighter's token classes and version), so a change there is a new key too.
+ */
+export function highlightKey(code: string, lang: string, format: string, engineVersion: string = getShikiVersion()): string {
+  return createHash('sha1').update(`${format}\0${engineVersion}\0${lang}\0${code}`).digest('hex');
+}
+
+/** The store: key -> the block's lines joined by newlines (a line of HTML never holds a newline). */
+export class HighlightStore {
+  private readonly db: DatabaseSync;
+  private readonly getStmt: StatementSync;
+  private readonly putStmt: StatementSync;
+
+  constructor(readonly file: string) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = new DatabaseSync(file);
+    // WAL: the render processes read while one of them may store a miss; wait for a lock, never fail on it.
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;');
+    this.db.exec('CREATE TABLE IF NOT EXISTS blocks (key TEXT PRIMARY KEY, lines TEXT NOT NULL) WITHOUT ROWID');
+    this.getStmt = this.db.prepare('SELECT lines FROM blocks WHERE key = ?');
+    this.putStmt = this.db.prepare('INSERT OR REPLACE INTO blocks (key, lines) VALUES (?, ?)');
+  }
+
+  get(key: string): string[] | null {
+    const row = this.getStmt.get(key) as { lines: string } | undefined;
+    return row ? row.lines.split('\n') : null;
+  }
+
+  has(key: string): boolean {
+    return this.getStmt.get(key) !== undefined;
+  }
+
+  /** Stores blocks in one transaction. */
+  putMany(blocks: Iterable<{ key: string; lines: readonly string[] }>): void {
+    this.db.exec('BEGIN');
+    try {
+      for (const b of blocks) this.putStmt.run(b.key, b.lines.join('\n'));
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM blocks').get() as { n: number }).n;
+  }
+
+  /** Deletes the blocks not in `keep` (blocks no record has any more); returns how many. */
+  prune(keep: Iterable<string>): number {
+    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS keep (key TEXT PRIMARY KEY) WITHOUT ROWID; DELETE FROM keep;');
+    const add = this.db.prepare('INSERT OR IGNORE INTO keep (key) VALUES (?)');
+    this.db.exec('BEGIN');
+    for (const k of keep) add.run(k);
+    const removed = Number(this.db.prepare('DELETE FROM blocks WHERE key NOT IN (SELECT key FROM keep)').run().changes);
+    this.db.exec('COMMIT; DROP TABLE keep;');
+    return removed;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The build cache: sharded renders produce the same site as one process, an incremental build
+ * re-renders only what changed and yields the same site as a cold build, and removed records vanish.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
+import { buildSite, listFiles, readText, type BuiltSite } from './support.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'errdex-incremental-'));
+const catalogDir = join(root, 'catalog');
+const catalogFile = join(catalogDir, 'records.jsonl');
+const lines = [...syntheticRecords({ count: 12, seed: 7 })];
+const idOf = (line: string): string => JSON.parse(line).record.id;
+const pathOf = (line: string): string => {
+  const r = JSON.parse(line).record;
+  return `${r.repo}/${r.slug}/index.html`;
+};
+
+function writeCatalog(records: string[]): void {
+  mkdirSync(catalogDir, { recursive: true });
+  writeFileSync(catalogFile, `${records.join('\n')}\n`);
+}
+
+/** Every file of a site with its bytes. */
+function snapshot(dist: string): Map<string, string> {
+  return new Map(listFiles(dist).map((f) => [f, readFileSync(join(dist, f), 'latin1')]));
+}
+
+function build(name: string, workers: number, cache: string, args: string[] = [], env: Record<string, string> = {}): BuiltSite {
+  const site = buildSite(name, catalogDir, { args, env: { ERRDEX_WORKERS: String(workers), ERRDEX_CACHE_DIR: cache, CI: '1', ...env } });
+  expect(site.status, site.stderr + site.stdout).toBe(0);
+  return site;
+}
+
+describe('sharded and incremental builds', () => {
+  const cache = join(root, 'cache');
+  let sharded: BuiltSite;
+  let first: Map<string, string>;
+
+  beforeAll(() => {
+    writeCatalog(lines);
+    sharded = build('shards-2', 2, cache);
+    first = snapshot(sharded.dist);
+  });
+
+  it('renders in two processes and publishes every page, JSON twin and asset', () => {
+    // Each shard renders its per-record pages and JSON twins, and every site-wide page (one copy is kept).
+    expect(sharded.stdout).toMatch(/\d+ files rendered, 0 unchanged \(2 processes, 2 at a time\)/);
+    expect(sharded.stdout).toMatch(/highlighted, 0 cached/);
+    for (const line of lines) {
+      expect(first.has(pathOf(line))).toBe(true);
+      expect(first.get(`api/errors/${idOf(line)}.json`)).toBe(line);
+    }
+    const css = /<link rel="stylesheet" href="\/(_astro\/[^"]+\.css)"/.exec(first.get(pathOf(lines[0]!))!)?.[1];
+    expect(css && first.has(css)).toBe(true);
+  });
+
+  it('builds the same site, byte for byte, as one process does', () => {
+    const single = build('shards-1', 1, join(root, 'cache-single'));
+    expect(single.stdout).not.toMatch(/processes/);
+    expect(snapshot(single.dist)).toEqual(first);
+  });
+
+  it('builds the same site again when the catalog is cut into more chunks than there are workers', () => {
+    const chunked = build('chunks-3', 2, join(root, 'cache-chunked'), [], { ERRDEX_CHUNK_RECORDS: '4' });
+    expect(chunked.stdout).toMatch(/\(3 processes, 2 at a time\)/);
+    expect(snapshot(chunked.dist)).toEqual(first);
+  });
+
+  it('after one record changes, renders only its page and JSON twin, and the site equals a cold build', () => {
+    const changed = [...lines];
+    const wrapped = JSON.parse(changed[5]!);
+    wrapped.record.documentation = 'An edited explanation of this error, written for the incremental build test.';
+    changed[5] = JSON.stringify(wrapped);
+    writeCatalog(changed);
+    const again = build('shards-2', 2, cache);
+    expect(again.stdout).toMatch(/ 0 highlighted, \d+ cached/);
+    // The record's page and twin, the pages that show it (related errors: their cache key holds what
+    // they show of it) and the site-wide pages render again; the other records' pages come from the cache.
+    const [, renderedNow, unchanged] = /(\d+) files rendered, (\d+) unchanged \(2 processes, 2 at a time\)/.exec(again.stdout)!.map(Number);
+    expect(unchanged).toBeGreaterThan(0);
+    expect(renderedNow).toBeGreaterThanOrEqual(2);
+    const after = snapshot(again.dist);
+    expect(after.get(pathOf(changed[5]!))).toContain('An edited explanation of this error');
+    expect(after.get(`api/errors/${idOf(changed[5]!)}.json`)).toBe(changed[5]);
+    // The other records' twins are untouched (site-wide files such as the manifest's checksums do change).
+    for (const line of lines.filter((_, i) => i !== 5)) expect(after.get(`api/errors/${idOf(line)}.json`)).toBe(first.get(`api/errors/${idOf(line)}.json`));
+
+    const cold = build('cold', 2, join(root, 'cache-cold'), ['--no-cache']);
+    expect(snapshot(cold.dist)).toEqual(after);
+  });
+
+  it('drops the page and JSON twin of a removed record', () => {
+    const removed = lines[3]!;
+    writeCatalog(lines.filter((l) => l !== removed));
+    const again = build('shards-2', 2, cache);
+    const files = listFiles(again.dist);
+    expect(files).not.toContain(pathOf(removed));
+    expect(files).not.toContain(`api/errors/${idOf(removed)}.json`);
+    expect(files.filter((f) => f.startsWith('api/errors/'))).toHaveLength(11);
+    expect(readText(join(again.dist, 'index.html'))).not.toContain(JSON.parse(removed).record.slug);
+  });
+
+  it('cleans up its temporary folders', () => {
+    rmSync(root, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,162 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mergeInto } from '../../scripts/lib/astro-render.ts';
+import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
+import { chunkCount } from '../../scripts/lib/prepare.ts';
+import { loadCatalog } from '../../src/catalog/catalog.ts';
+import { parseShard, recordCacheKey, shardEntries, shardOfId } from '../../src/catalog/shard.ts';
+import { readSnapshot, writeSnapshot } from '../../src/catalog/snapshot.ts';
+import { HighlightStore, highlightKey } from '../../src/highlight/cache.ts';
+import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
+import { highlightedCode } from '../../src/lib/error-view.ts';
+import { SAMPLE_CATALOG } from './helpers.ts';
+
+const tempDir = (): string => mkdtempSync(join(tmpdir(), 'errdex-cache-'));
+
+describe('the highlight cache', () => {
+  it('keys a block by everything its HTML depends on', () => {
+    const k = highlightKey('x = 1', 'python', 'f1', '4.6.0');
+    expect(k).toMatch(/^[0-9a-f]{40}$/);
+    expect(highlightKey('x = 1', 'python', 'f1', '4.6.0')).toBe(k);
+    expect(highlightKey('x = 2', 'python', 'f1', '4.6.0')).not.toBe(k);
+    expect(highlightKey('x = 1', 'ruby', 'f1', '4.6.0')).not.toBe(k);
+    expect(highlightKey('x = 1', 'python', 'f2', '4.6.0')).not.toBe(k);
+    expect(highlightKey('x = 1', 'python', 'f1', '4.7.0')).not.toBe(k);
+  });
+
+  it('stores lines, empty ones included, keeps them across openings, and prunes the ones no longer used', () => {
+    const file = join(tempDir(), 'nested', 'highlight.sqlite');
+    const store = new HighlightStore(file);
+    expect(store.get('a')).toBeNull();
+    store.putMany([
+      { key: 'a', lines: ['<span class="tk">def</span> f():', '', '    pass'] },
+      { key: 'b', lines: ['x'] },
+      { key: 'c', lines: [''] },
+    ]);
+    store.close();
+    const again = new HighlightStore(file);
+    expect(again.get('a')).toEqual(['<span class="tk">def</span> f():', '', '    pass']);
+    expect(again.get('c')).toEqual(['']);
+    expect(again.has('b')).toBe(true);
+    expect(again.prune(['a'])).toBe(2);
+    expect([again.has('a'), again.has('b'), again.has('c'), again.count()]).toEqual([true, false, false, 1]);
+    again.close();
+  });
+
+  it('serves pages the same lines as highlighting afresh, and stores a miss for the next build', async () => {
+    const dir = tempDir();
+    process.env.ERRDEX_CACHE_DIR = dir;
+    try {
+      const code = 'if x is None:\n    raise ValueError(f"bad {x}")';
+      const fresh = await highlightLines(code, 'python');
+      expect(fresh.join('\n')).toContain('<span class="tk">');
+      expect(await cachedLines(code, 'python')).toEqual(fresh); // a miss: highlighted and stored
+      const store = new HighlightStore(join(dir, 'highlight.sqlite'));
+      expect(store.get(blockKey(code, 'python'))).toEqual(fresh);
+      // A hit is read, not highlighted: prove it by planting different lines under the key.
+      store.putMany([{ key: blockKey(code, 'python'), lines: ['planted'] }]);
+      store.close();
+      expect(await cachedLines(code, 'python')).toEqual(['planted']);
+    } finally {
+      delete process.env.ERRDEX_CACHE_DIR;
+    }
+  });
+});
+
+describe('pre-highlighting a catalog', () => {
+  const entries = loadCatalog(SAMPLE_CATALOG).entries;
+
+  it('finds every code block a page shows: excerpt, example fix and defensive patterns', () => {
+    const r = entries[0]!.record;
+    const codes = highlightedCode(r).map((b) => b.code);
+    const expected = [r.sourceCode, r.exampleFix, r.validationCode, r.typeGuard, r.tryCatchPattern].filter((c) => c !== null);
+    expect(codes).toEqual(expected);
+    expect(catalogBlocks(entries).total).toBe(entries.reduce((n, e) => n + highlightedCode(e.record).length, 0));
+  });
+
+  it('highlights what is missing, reuses what is cached, and prunes what no record uses', async () => {
+    const file = join(tempDir(), 'highlight.sqlite');
+    const first = await preHighlight(entries, { file, workers: 1 });
+    expect(first.highlighted).toBe(first.unique);
+    expect(first.cached).toBe(0);
+    const store = new HighlightStore(file);
+    for (const b of catalogBlocks(entries).blocks.values()) expect(store.get(b.key)).toEqual(await highlightLines(b.code, b.lang));
+    store.putMany([{ key: 'stale', lines: ['stale'] }]);
+    store.close();
+    const second = await preHighlight(entries, { file, workers: 1 });
+    expect(second).toMatchObject({ highlighted: 0, cached: first.unique, pruned: 1 });
+    const refreshed = await preHighlight(entries, { file, workers: 1, refresh: true });
+    expect(refreshed.highlighted).toBe(first.unique);
+  });
+});
+
+describe('render shards', () => {
+  it('parses ERRDEX_SHARD and rejects nonsense', () => {
+    expect(parseShard(undefined)).toEqual({ index: 0, count: 1 });
+    expect(parseShard('1/2')).toEqual({ index: 1, count: 2 });
+    expect(() => parseShard('2/2')).toThrow(/ERRDEX_SHARD/);
+    expect(() => parseShard('half')).toThrow(/ERRDEX_SHARD/);
+  });
+
+  it('puts every record in exactly one shard, the same one every time, and splits evenly', () => {
+    const ids = Array.from({ length: 2000 }, (_, i) => `${i.toString(16).padStart(16, '0')}`);
+    const counts = [0, 0];
+    for (const id of ids) {
+      const s = shardOfId(id, 2);
+      expect(shardOfId(id, 2)).toBe(s);
+      counts[s]!++;
+    }
+    expect(Math.min(...counts)).toBeGreaterThan(800);
+    const entries = loadCatalog(SAMPLE_CATALOG).entries;
+    const parts = [shardEntries(entries, { index: 0, count: 2 }), shardEntries(entries, { index: 1, count: 2 })];
+    expect([...parts[0]!, ...parts[1]!].map((e) => e.record.id).sort()).toEqual(entries.map((e) => e.record.id).sort());
+  });
+
+  it('keys a record for the incremental build by its exact text', () => {
+    expect(recordCacheKey({ sourceText: '{"a":1}' })).toBe(recordCacheKey({ sourceText: '{"a":1}' }));
+    expect(recordCacheKey({ sourceText: '{"a":1}' })).not.toBe(recordCacheKey({ sourceText: '{"a": 1}' }));
+  });
+
+  it('merges a shard into the site: its own folders moved, shared files kept once', () => {
+    const a = tempDir();
+    const b = tempDir();
+    const put = (root: string, path: string, text: string) => {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    put(a, 'index.html', 'home from shard 0');
+    put(a, 'acme/app/one/index.html', 'one');
+    put(b, 'index.html', 'home from shard 1');
+    put(b, 'acme/app/two/index.html', 'two');
+    put(b, 'zeta/lib/three/index.html', 'three');
+    mergeInto(b, a);
+    expect(readFileSync(join(a, 'index.html'), 'utf8')).toBe('home from shard 0');
+    expect(readFileSync(join(a, 'acme/app/two/index.html'), 'utf8')).toBe('two');
+    expect(readFileSync(join(a, 'zeta/lib/three/index.html'), 'utf8')).toBe('three');
+    expect(existsSync(join(a, 'acme/app/one/index.html'))).toBe(true);
+  });
+});
+
+describe('catalog snapshots', () => {
+  it('give a render process the same entries the build validated', async () => {
+    const entries = loadCatalog(SAMPLE_CATALOG).entries;
+    const file = join(tempDir(), 'chunk.jsonl');
+    expect(await writeSnapshot(file, entries)).toBe(entries.length);
+    expect(readSnapshot(file)).toEqual(entries);
+  });
+});
+
+describe('render chunks', () => {
+  it('renders a small catalog in one process, a large one in chunks of at most the chunk size, at least one per worker', () => {
+    const opts = { explicit: false, size: 25_000 };
+    expect(chunkCount(3, 2, opts)).toBe(1);
+    expect(chunkCount(4_999, 2, opts)).toBe(1);
+    expect(chunkCount(10_000, 2, opts)).toBe(2);
+    expect(chunkCount(100_000, 2, opts)).toBe(4);
+    expect(chunkCount(300_000, 2, opts)).toBe(12);
+    expect(chunkCount(12, 2, { explicit: true, size: 4 })).toBe(3);
+    expect(chunkCount(12, 2, { explicit: true, size: 25_000 })).toBe(2);
+  });
+});
