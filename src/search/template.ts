@@ -131,6 +131,12 @@ const collapse = (s: string): string => s.replace(/\s+/g, ' ');
  * with `indexOf`, so the cost is linear in the message and never backtracks. White space runs
  * compare as one space, since terminals and logs re-flow it.
  */
+/** Python's `{expr = }` prints `expr = value`: the placeholder's value is what follows that prefix. */
+function printedValue(raw: string, printed: string): string {
+  const debug = /^\{(.*?\s*=\s*)\}$/.exec(raw);
+  return debug && printed.startsWith(debug[1]!) ? printed.slice(debug[1]!.length) : printed;
+}
+
 export function fillTemplate(template: string, message: string): FilledHole[] | null {
   const parts = parseTemplate(template).map((p) => (p.kind === 'text' ? { ...p, text: collapse(p.text) } : p));
   const msg = collapse(message.trim());
@@ -162,7 +168,7 @@ export function fillTemplate(template: string, message: string): FilledHole[] | 
       if (hole) {
         // Two placeholders side by side: the first takes one character, the next the rest.
         if (pos + 1 > end) return null;
-        filled.push({ ...hole, value: msg.slice(pos, pos + 1) });
+        filled.push({ ...hole, value: printedValue(hole.raw, msg.slice(pos, pos + 1)) });
         pos += 1;
       }
       hole = { raw: p.raw, name: p.name };
@@ -170,13 +176,13 @@ export function fillTemplate(template: string, message: string): FilledHole[] | 
     }
     const at = msg.indexOf(p.text, hole ? pos + 1 : pos);
     if (at === -1 || at + p.text.length > end || (!hole && at !== pos)) return null;
-    if (hole) filled.push({ ...hole, value: msg.slice(pos, at) });
+    if (hole) filled.push({ ...hole, value: printedValue(hole.raw, msg.slice(pos, at)) });
     hole = null;
     pos = at + p.text.length;
   }
   if (hole) {
     if (end - pos < 1) return null;
-    filled.push({ ...hole, value: msg.slice(pos, end) });
+    filled.push({ ...hole, value: printedValue(hole.raw, msg.slice(pos, end)) });
   } else if (pos !== end) return null;
   return filled;
 }

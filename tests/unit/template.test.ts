@@ -50,12 +50,13 @@ describe('shortenOnWord', () => {
 const values = (template: string, message: string) => fillTemplate(template, message)?.map((v) => [v.name ?? v.raw, v.value]) ?? null;
 
 describe('fillTemplate', () => {
+
   it('gives each placeholder the value the message put there', () => {
     expect(values('unsupported auxiliary frame(s): expected 1 frame, got {frame_count}', 'unsupported auxiliary frame(s): expected 1 frame, got 3')).toEqual([['frame_count', '3']]);
     expect(values('invalid value %r for %s', "invalid value 'x' for name")).toEqual([['%r', "'x'"], ['%s', 'name']]);
     expect(values('size ${n} exceeds the maximum of ${max}', 'size 12 exceeds the maximum of 10')).toEqual([['n', '12'], ['max', '10']]);
     expect(values('{} not found', 'frame 7 not found')).toEqual([['{}', 'frame 7']]);
-    expect(values('unexpected frame! {received_frame = }', "unexpected frame! received_frame = [b'']")).toEqual([['received_frame', "received_frame = [b'']"]]);
+    expect(values('unexpected frame! {received_frame = }', "unexpected frame! received_frame = [b'']")).toEqual([['received_frame', "[b'']"]]); // Python's `{x = }` prints `x = value`
   });
 
   it('returns null when the literal text is not there in order', () => {
