@@ -4,7 +4,7 @@
  */
 import type { FailureClass } from '../schema/failure-class.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import { loadClasses } from './classes.ts';
+import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
 import { catalogPath, loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
@@ -81,17 +81,30 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
   const files = new Set(loaded.files);
   for (const p of loaded.problems) if (!placed.has(p) && files.has(p.file)) skipped.push({ file: p.file, line: p.line, id: null, problems: [p], text: '' });
 
+  return assemble(root, entries, classes, ledger, {
+    files: loaded.files,
+    problems,
+    skipped,
+    total: entries.length + validation.invalid.length + loaded.unreadable,
+  });
+}
+
+/** A Catalog from its entries, classes and ledger: the fields derived the same way however the entries were read. */
+function assemble(
+  root: string,
+  entries: CatalogEntry[],
+  classes: LoadedClasses,
+  ledger: ReturnType<typeof readLedger>,
+  rest: Pick<Catalog, 'files' | 'problems' | 'skipped' | 'total'>,
+): Catalog {
   return {
     root,
-    files: loaded.files,
     entries,
     byId: new Map(entries.map((e) => [e.record.id, e])),
     classes: classes.classes,
     ledger: { file: ledger.file, exists: ledger.exists, ledger: ledger.ledger },
     datasetVersion: entries.reduce((v, e) => (e.datasetVersion > v ? e.datasetVersion : v), ''),
-    problems,
-    skipped,
-    total: entries.length + validation.invalid.length + loaded.unreadable,
+    ...rest,
   };
 }
 
@@ -115,18 +128,7 @@ export function catalogFromSnapshot(file: string, root: string = catalogPath()):
   const classes = loadClasses(root, problems);
   const ledger = readLedger(root);
   problems.push(...ledger.problems);
-  return {
-    root,
-    files: [],
-    entries,
-    byId: new Map(entries.map((e) => [e.record.id, e])),
-    classes: classes.classes,
-    ledger: { file: ledger.file, exists: ledger.exists, ledger: ledger.ledger },
-    datasetVersion: entries.reduce((v, e) => (e.datasetVersion > v ? e.datasetVersion : v), ''),
-    problems,
-    skipped: [],
-    total: entries.length,
-  };
+  return assemble(root, entries, classes, ledger, { files: [], problems, skipped: [], total: entries.length });
 }
 
 /**
