@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { failureClassSchema, type FailureClass } from '../schema/failure-class.ts';
-import { locateJson } from './json-locate.ts';
+import { lineOfPath, locateJson } from './json-locate.ts';
 import { catalogFolder, displayPath } from './load.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 import { describeIssue } from './validate.ts';
@@ -41,15 +41,8 @@ export function classProblems(text: string, file: string): { classes: FailureCla
     return { classes: [], problems: [{ file, line: at.line, field: FILE_LEVEL, message: at.message }] };
   }
   const loc = locateJson(text);
-  const lineOf = (path: string): number => {
-    const lines = loc.ok ? loc.lines : new Map<string, number>();
-    // The file is an array, so json-locate names its items `.0`, `.1`, …
-    for (let p = path; p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '') {
-      const line = lines.get(`.${p}`);
-      if (line !== undefined) return line;
-    }
-    return 1;
-  };
+  // The file is an array, so json-locate names its items `.0`, `.1`, …
+  const lineOf = (path: string): number => lineOfPath(loc.ok ? loc.lines : null, path, 1, '.');
   if (!Array.isArray(value)) {
     return { classes: [], problems: [{ file, line: 1, field: FILE_LEVEL, message: 'must be an array of failure classes [{"id", "title", "summary", "explanation"}, ...]' }] };
   }

@@ -43,6 +43,19 @@ class JsonSyntaxError extends Error {
   }
 }
 
+/**
+ * The line of `path` in `lines`, or of its nearest ancestor that has one (`record.tags.3` falls back
+ * to `record.tags`, then `record`); `fallback` when none does. `prefix` is put before each path
+ * (a top-level array's items are named `.0`, `.1`, …).
+ */
+export function lineOfPath(lines: ReadonlyMap<string, number> | null, path: string, fallback: number, prefix = ''): number {
+  for (let p = path; lines && p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '') {
+    const line = lines.get(`${prefix}${p}`);
+    if (line !== undefined) return line;
+  }
+  return fallback;
+}
+
 export function locateJson(text: string, options: { offset?: number } = {}): JsonLocation {
   const lines = new Map<string, number>();
   const duplicates: DuplicateKey[] = [];

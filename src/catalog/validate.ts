@@ -7,7 +7,7 @@ import type { z } from 'astro/zod';
 import { SCHEMA_VERSION, wrappedRecordSchema, type ErrorRecord, type WrappedRecord } from '../schema/record.ts';
 import { githubUrlProblems, recordProblems, sourceSpanProblems, type FieldProblem } from '../schema/record-checks.ts';
 import { RESERVED_OWNERS } from '../lib/urls.ts';
-import { locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
+import { lineOfPath, locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
 import type { RawEntry } from './load.ts';
 import type { Problem } from './problems.ts';
 
@@ -134,12 +134,7 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
       const loc = locateJson(entry.text);
       fieldLines.set(entry, loc.ok ? loc.lines : null);
     }
-    const lines = fieldLines.get(entry);
-    for (let p = path; lines && p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '') {
-      const line = lines.get(p);
-      if (line !== undefined) return line;
-    }
-    return entry.line;
+    return lineOfPath(fieldLines.get(entry) ?? null, path, entry.line);
   };
   const add = (entry: RawEntry, field: string, message: string, line = lineOf(entry, field)) => {
     const p: Problem = { file: entry.file, line, field, message };
