@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only]`
+ * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --misses]`
  *
  * For each catalog size: generates a synthetic catalog (scripts/lib/synthetic.ts), builds the
  * search artefacts exactly as the build does (message index + Pagefind index, scripts/lib/search-index.ts)
@@ -46,6 +46,8 @@ const INDEX_OPTIONS = {
   ...(process.argv.includes('--max-shared') ? { maxShared: Number(arg('max-shared', '100')) } : {}),
 };
 const WORK = resolve('.errdex/bench-search');
+// Print the Node run's misses (target, paste, what ranked first): to study them before changing the matcher.
+const PRINT_MISSES = process.argv.includes('--misses');
 
 interface Outcome {
   damage: Damage;
@@ -104,10 +106,12 @@ async function siteFor(records: ErrorRecord[], base: string): Promise<{ dir: str
 
 async function nodeOutcomes(dir: string, queries: BenchQuery[]): Promise<Outcome[]> {
   const root = join(dir, MESSAGE_INDEX_DIR);
-  const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as MessageIndexManifest;
+  const manifestText = readFileSync(join(root, 'manifest.json'), 'utf8');
+  const manifest = JSON.parse(manifestText) as MessageIndexManifest;
   const out: Outcome[] = [];
   for (const q of queries) {
-    let bytes = 0;
+    // As in a fresh page: the manifest, then the shards.
+    let bytes = Buffer.byteLength(manifestText);
     const load = async (n: number) => {
       const text = readFileSync(join(root, manifest.version, `${n}.json`), 'utf8');
       bytes += Buffer.byteLength(text);
@@ -115,6 +119,16 @@ async function nodeOutcomes(dir: string, queries: BenchQuery[]): Promise<Outcome
     };
     const r = await matchPaste(q.text, manifest, load, 5);
     const rank = r.results.findIndex((x) => pathOf(x.entry) === pathOf(q.target)) + 1;
+    if (PRINT_MISSES && rank !== 1) {
+      console.log(
+        [
+          `MISS ${q.damage} rank=${rank || '>5'} candidates=${r.candidates}`,
+          `  target : ${q.target.errorMessage}`,
+          `  paste  : ${JSON.stringify(q.text.length > 300 ? `${q.text.slice(0, 300)}…` : q.text)}`,
+          ...r.results.slice(0, 3).map((x, i) => `  #${i + 1} ${x.kind} ${x.score.toFixed(3)}: ${x.entry.template}`),
+        ].join('\n'),
+      );
+    }
     out.push({ damage: q.damage, rank, bytes, ms: r.timings.normaliseMs + r.timings.rankMs, matchMs: r.timings.normaliseMs + r.timings.rankMs });
   }
   return out;

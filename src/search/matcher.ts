@@ -41,14 +41,17 @@ export const CLOSE_THRESHOLD = 0.55;
 /** A pattern found inside a line counts as a match when it covers this share of the line. */
 export const CONTAINED_SHARE = 0.7;
 
-/** The keys to look up for a paste, the likeliest error line's first. */
-export function queryKeys(paste: NormalisedPaste): string[] {
+/**
+ * The keys to look up for a paste, the likeliest error line's first; without the keys the index
+ * files no record under (`common`: the manifest's list of keys too common to file under).
+ */
+export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = new Set()): string[] {
   const keys = new Set<string>();
   for (const m of paste.messages) {
     // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
     for (const k of [...textKeys(m.withPrefix), ...textKeys(withoutValues(m.text)).filter((k) => k.includes(' '))]) {
       if (keys.size >= MAX_QUERY_KEYS) return [...keys];
-      keys.add(k);
+      if (!common.has(k)) keys.add(k);
     }
   }
   return [...keys];
@@ -298,7 +301,7 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
   const now = () => performance.now();
   const t0 = now();
   const paste = normalisePaste(text);
-  const keys = queryKeys(paste);
+  const keys = queryKeys(paste, commonKeys(manifest));
   const shards = shardsForKeys(keys, manifest);
   const t1 = now();
   const loaded = await Promise.all(shards.map(load));
@@ -317,6 +320,13 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
   const results = rankCandidates(paste, candidates, limit);
   const t3 = now();
   return { paste, results, shards, candidates: candidates.length, timings: { normaliseMs: t1 - t0, fetchMs: t2 - t1, rankMs: t3 - t2 } };
+}
+
+const commonSets = new WeakMap<MessageIndexManifest, ReadonlySet<string>>();
+function commonKeys(manifest: MessageIndexManifest): ReadonlySet<string> {
+  let set = commonSets.get(manifest);
+  if (!set) commonSets.set(manifest, (set = new Set(manifest.common ?? [])));
+  return set;
 }
 
 function sharesWord(template: string, words: Set<string>): boolean {

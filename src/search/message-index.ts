@@ -14,7 +14,7 @@ import { describe } from '../lib/text.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { hashKey, keyWords, shardOf, templateKeys } from './keys.ts';
 
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 /** A record as the matcher sees it. */
 export interface IndexEntry {
@@ -50,6 +50,11 @@ export interface MessageIndexManifest {
   seed: number;
   records: number;
   keysPerRecord: number;
+  /**
+   * Keys too common to file records under (shared by more than `maxShared` records) that no record
+   * was filed under: a paste skips them, since their shards hold only other keys' records.
+   */
+  common: string[];
 }
 
 export interface BuiltMessageIndex {
@@ -171,6 +176,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   const entries = records.map((r) => JSON.stringify(toTuple(indexEntry(r))));
   let total = 0;
   const filed: { entry: number; keys: string[] }[] = [];
+  const used = new Set<string>();
   const unindexed: BuiltMessageIndex['unindexed'] = [];
   records.forEach((r, i) => {
     const keys = chooseKeys(recordKeys[i]!, df, keysPerRecord, maxShared);
@@ -179,6 +185,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
       return;
     }
     filed.push({ entry: i, keys });
+    for (const k of keys) used.add(k);
     total += entries[i]!.length * keys.length;
   });
 
@@ -211,6 +218,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
       seed,
       records: records.length,
       keysPerRecord,
+      common: [...df].filter(([k, n]) => n > maxShared && !used.has(k)).map(([k]) => k).sort(),
     },
     shards,
     unindexed,

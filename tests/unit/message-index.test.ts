@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isKeyWord, shardOf, templateKeys, textKeys, wordKey } from '../../src/search/keys.ts';
 import { buildMessageIndex, chooseKeys, fromTuple, type EntryTuple } from '../../src/search/message-index.ts';
+import { queryKeys } from '../../src/search/matcher.ts';
+import { normalisePaste } from '../../src/search/normalise.ts';
 import { sampleWrapped } from './helpers.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 
@@ -94,6 +96,23 @@ describe('buildMessageIndex', () => {
       textKeys(paste).some((k) => built2(index, k).includes('0000000000000010'));
     expect(filedFor('could not migrate handshake for replica')).toBe(true);
     expect(filedFor('could not mgrate handshake for replica_set 3 during startup')).toBe(true);
+  });
+
+  it('lists the keys too common to file any record under, and a paste does not look them up', () => {
+    const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+    const many = names.map((name, i) => record(`00000000000002${String(i).padStart(2, '0')}`, `failed to open ${name} {}`));
+    const index = buildMessageIndex(many, { keysPerRecord: 2, targetShardBytes: 400, maxShared: 5 });
+    expect(index.manifest.common).toContain(wordKey('failed'));
+    expect(index.manifest.common).toContain(`${wordKey('failed')} ${wordKey('to')}`);
+    expect(index.manifest.common.some((k) => k.includes(wordKey('foxtrot')))).toBe(false);
+    const keys = queryKeys(normalisePaste('failed to open foxtrot 3'), new Set(index.manifest.common));
+    expect(keys).not.toContain(wordKey('failed'));
+    expect(keys).toContain(wordKey('foxtrot'));
+    // Every record is still found by a key the paste looks up.
+    for (const r of many) {
+      const paste = r.errorMessage.replace('{}', '7');
+      expect(queryKeys(normalisePaste(paste), new Set(index.manifest.common)).some((k) => built2(index, k).includes(r.id)), paste).toBe(true);
+    }
   });
 
   it('is deterministic: the same catalog gives the same version and shards', () => {
