@@ -11,8 +11,8 @@
  *    named; without an exact match, close misses (typos, drift, truncation): the start of a template
  *    for a paste cut short, and fuse.js over the candidates' literal text for the rest.
  */
-import Fuse from 'fuse.js/basic';
 import { RE2JS } from 're2js';
+import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
 import { keyWords, shardOf, textKeys } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
@@ -36,7 +36,7 @@ export interface MatchResult {
 
 /** Most keys a query looks up: a long paste is represented by its likeliest error lines. */
 export const MAX_QUERY_KEYS = 64;
-/** Close matches worse than this fuse.js score are dropped. */
+/** Close matches with more edits than this per literal token of the template are dropped. */
 export const CLOSE_THRESHOLD = 0.55;
 /** A pattern found inside a line counts as a match when it covers this share of the line. */
 export const CONTAINED_SHARE = 0.7;
@@ -185,7 +185,17 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   if (exactCount > 0) return [...ahead, ...rest].slice(0, limit);
 
   const others = misses.filter((e) => !aheadIds.has(e.id));
-  return [...ahead, ...rest, ...closeMatches(messages, others, limit)].slice(0, limit);
+  const close = closeMatches(messages, others, limit);
+  // A template found inside the line leaves some of it unexplained (`rqeuest.zone was already …`
+  // holds `zone was already …`): a near miss that explains the whole line with fewer edits goes first.
+  const top = rest[0];
+  if (top?.kind === 'contained') {
+    const line = messages[top.score]!.text;
+    const topCost = alignTemplate(top.entry.template, line).cost;
+    const fewer = close.filter((r) => r.line === line && alignTemplate(r.entry.template, line).cost <= topCost - MARK_EDIT);
+    return [...ahead, ...fewer, ...rest, ...close.filter((r) => !fewer.includes(r))].slice(0, limit);
+  }
+  return [...ahead, ...rest, ...close].slice(0, limit);
 }
 
 /** Literal words more than a matched template that a near miss must explain to rank above it. */
@@ -212,9 +222,6 @@ function outdoing(top: MatchResult, messages: PastedMessage[], misses: IndexEntr
   });
 }
 
-/** Least literal characters a cut-short paste must show of a template to count as its start. */
-const MIN_PREFIX_LITERAL = 8;
-
 /**
  * Without the values: quoted text, URLs, paths, numbers, hex, bracketed lists. Fuzzy comparison
  * against a template's literal text goes better without them (`/v1/shard` is not the word `shard`).
@@ -230,49 +237,30 @@ export function withoutValues(text: string): string {
     .trim();
 }
 
-/** Near misses among the candidates: fuse.js over their literal text, against the likeliest lines. */
+/**
+ * Near misses among the candidates, by how few word edits turn the template into one of the
+ * likeliest lines (align.ts): a typo, a word changed, added or dropped, a paste cut short. Fewer
+ * edits first; `score` is the edits per literal token of the template, which says how close the
+ * match is whatever the template's length.
+ */
 function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: number): MatchResult[] {
-  const docs = misses.map((entry) => ({ entry, text: literalText(entry.template) })).filter((d) => d.text.length > 0);
-  if (docs.length === 0) return [];
-  const fuse = new Fuse(docs, {
-    keys: ['text'],
-    includeScore: true,
-    ignoreLocation: true,
-    ignoreFieldNorm: true,
-    threshold: CLOSE_THRESHOLD,
-    isCaseSensitive: false,
-    shouldSort: false,
-  });
-  const best = new Map<string, MatchResult>();
-  const offer = (r: MatchResult) => {
-    const prev = best.get(r.entry.id);
-    if (!prev || r.score < prev.score) best.set(r.entry.id, r);
-  };
-  messages.slice(0, 3).forEach((m, mi) => {
-    // A paste cut short: the start of a template, scored by how much of the paste its literal text explains.
-    for (const d of docs) {
-      const shown = prefixLiteralMatch(d.entry.template, m.text);
-      if (shown >= MIN_PREFIX_LITERAL) {
-        const score = 0.2 * (1 - Math.min(1, shown / Math.max(1, withoutValues(m.text).length))) + mi * 0.01;
-        offer({ entry: d.entry, kind: 'close', score, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
+  const out: (MatchResult & { cost: number })[] = [];
+  for (const entry of misses) {
+    const size = literalTokenCount(entry.template);
+    if (size === 0) continue;
+    let best: (MatchResult & { cost: number }) | null = null;
+    messages.slice(0, 3).forEach((m, mi) => {
+      for (const line of variants(m)) {
+        const cost = alignTemplate(entry.template, line).cost + mi * 0.01;
+        if (!best || cost < best.cost) best = { entry, kind: 'close', score: cost / size, cost, line: m.text, values: null, classMatch: sameClass(entry.errorClass, m.errorClass) };
       }
-    }
-    const query = withoutValues(m.text).slice(0, 512);
-    if (!query) return;
-    const queryWords = new Set(textKeys(query).filter((k) => !k.includes(' ')));
-    for (const hit of fuse.search(query)) {
-      // fuse.js compares characters; weigh in how many of the template's words the paste has, which
-      // separates two similar templates when the paste dropped or changed one word.
-      const words = literalWords(hit.item.entry.template);
-      const shared = words.filter((w) => queryWords.has(w)).length;
-      const coverage = words.length ? shared / words.length : 0;
-      const score = (hit.score ?? 1) * (1.5 - coverage) + mi * 0.01;
-      offer({ entry: hit.item.entry, kind: 'close', score, line: m.text, values: null, classMatch: sameClass(hit.item.entry.errorClass, m.errorClass) });
-    }
-  });
-  return [...best.values()]
-    .sort((a, b) => a.score - b.score || Number(b.classMatch) - Number(a.classMatch) || cmp(a.entry.id, b.entry.id))
-    .slice(0, limit);
+    });
+    if (best !== null && (best as MatchResult).score <= CLOSE_THRESHOLD) out.push(best);
+  }
+  return out
+    .sort((a, b) => a.cost - b.cost || Number(b.classMatch) - Number(a.classMatch) || literalLength(a.entry.template) - literalLength(b.entry.template) || cmp(a.entry.id, b.entry.id))
+    .slice(0, limit)
+    .map(({ cost: _cost, ...r }) => r);
 }
 
 function cmp(a: string, b: string): number {

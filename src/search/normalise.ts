@@ -162,9 +162,11 @@ const NEW_LINE_START =
 /**
  * Joins lines a terminal wrapped at a fixed width. A wrapped line is exactly as long as the widest
  * line of the paste, and the next line does not start a new frame, cause or log entry. With only
- * one line that wide, the break must also fall inside a word or after a space, as a wrap does.
+ * one line that wide, the break must also fall inside a word or after a space, as a wrap does;
+ * `loose` also takes a break between any two printed characters (`10.0.8` and `.93:8000`), which
+ * a wrap can make too but two separate lines can as well: the paste is then read both ways.
  */
-export function joinWrappedLines(lines: string[]): string[] {
+export function joinWrappedLines(lines: string[], loose = false): string[] {
   if (lines.length < 2) return lines;
   let width = 0;
   for (const l of lines) width = Math.max(width, l.length);
@@ -175,7 +177,7 @@ export function joinWrappedLines(lines: string[]): string[] {
     if (several) return true;
     // A wrap inside a word, or at a space (kept at the end of the line or the start of the next);
     // deeper indentation marks a frame or code line instead.
-    return /\s$/.test(line) || /^ \S/.test(next) || (/[\p{L}\p{N}_]$/u.test(line) && /^[\p{L}\p{N}_]/u.test(next));
+    return /\s$/.test(line) || /^ \S/.test(next) || (/[\p{L}\p{N}_]$/u.test(line) && /^[\p{L}\p{N}_]/u.test(next)) || (loose && /\S$/.test(line) && /^\S/.test(next));
   };
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -357,10 +359,20 @@ function clip(text: string): string {
 
 /** Normalises a paste into the error messages it holds. */
 export function normalisePaste(paste: string): NormalisedPaste {
-  const cleaned = cleanText(clip(paste));
-  // Join wrapped lines first (a wrap can fall anywhere, even inside a log prefix), then strip prefixes,
-  // keeping the indentation of lines without one (it marks frames and continuations).
-  const joined = joinWrappedLines(cleaned.split('\n')).map((l) => {
+  const raw = cleanText(clip(paste)).split('\n');
+  const strictLines = joinWrappedLines(raw);
+  const strict = read(strictLines);
+  // A line that may have been wrapped anywhere: its joined reading's messages come after the others.
+  const looseLines = joinWrappedLines(raw, true);
+  if (looseLines.length === strictLines.length) return strict;
+  const loose = read(looseLines);
+  return { ...strict, messages: dedupe([...strict.messages, ...loose.messages]).slice(0, MAX_MESSAGES) };
+}
+
+function read(wrapped: string[]): NormalisedPaste {
+  // Wrapped lines are joined first (a wrap can fall anywhere, even inside a log prefix), then prefixes
+  // stripped, keeping the indentation of lines without one (it marks frames and continuations).
+  const joined = wrapped.map((l) => {
     const line = l.replace(/\s+$/, '').slice(0, MAX_LINE);
     const s = stripLogPrefix(line);
     return s.length === line.trimStart().length ? line : s;

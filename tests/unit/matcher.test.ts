@@ -73,6 +73,22 @@ describe('matchPaste', () => {
     expect(rank('process must be positive, got -3 at startup')[0]).toBe(short.id);
   });
 
+  it('puts a near miss that explains the whole line before a template found inside it', () => {
+    const inner = indexEntry(record('zone was already upgraded', 'zone was already upgraded'));
+    const whole = indexEntry(record('request.zone was already upgraded', 'request\\.zone was already upgraded'));
+    const rank = (paste: string) => rankCandidates(normalisePaste(paste), [inner, whole]).map((r) => `${r.kind} ${r.entry.id}`);
+    expect(rank('rqeuest.zone was already upgraded')).toEqual([`close ${whole.id}`, `contained ${inner.id}`]); // typo outside the inner template
+    expect(rank('request.zone was already upgraded')).toEqual([`exact ${whole.id}`, `contained ${inner.id}`]);
+    // What the inner template leaves out is no closer to the other: the found template stays first.
+    expect(rank('node3 zone was already upgraded')[0]).toBe(`contained ${inner.id}`);
+  });
+
+  it('ranks a near miss with one word changed before one with a word changed and a value missing', () => {
+    const one = indexEntry(record('cannot authenticate cluster while shutdown is in progress', 'cannot authenticate cluster while shutdown is in progress'));
+    const two = indexEntry(record('cannot convert cluster {id} while shutdown is in progress', 'cannot convert cluster (.+?) while shutdown is in progress'));
+    expect(rankCandidates(normalisePaste('cannot cluster while shutdown is in progress'), [two, one])[0]!.entry.id).toBe(one.id);
+  });
+
   it('looks up the pairs that meet once values are set aside', () => {
     const keys = queryKeys(normalisePaste('queue "layer_3" is not a valid certificate'));
     expect(keys).toContain(`${wordKey('queue')} ${wordKey('is')}`);

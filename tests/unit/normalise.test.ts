@@ -141,6 +141,16 @@ Node.js v24.1.0`;
     expect(first(`${logged.slice(0, 50)}\n${logged.slice(50, 100)}\n${logged.slice(100)}`)).toEqual([message, null]);
   });
 
+  it('also reads a line wrapped between two punctuation or digit characters as one', () => {
+    const message = 'subscriber count mismatch: 686ms != http://10.0.8.93:8000/v1/engine (in snapshot file)';
+    const logged = `Aug 14 21:17:39 node-9 framed[12150]: ${message}`;
+    const at = logged.indexOf('.93:');
+    const messages = normalisePaste(`${logged.slice(0, at)}\n${logged.slice(at)}`).messages.map((m) => m.text);
+    expect(messages).toContain(message);
+    // The lines as they are come first: two separate lines can break there too.
+    expect(messages[0]).toBe('subscriber count mismatch: 686ms != http://10.0.8');
+  });
+
   it('does not join lines that start a new log entry or frame', () => {
     const lines = ['x'.repeat(50), '    at foo (a.js:1:1)', 'y'.repeat(50), 'Caused by: z'];
     expect(joinWrappedLines(lines)).toEqual(lines);

@@ -1,0 +1,182 @@
+/**
+ * How far a pasted line is from a template, in edits of whole words: the close-match measure of the
+ * paste matcher (matcher.ts) for pastes the template's regex no longer matches.
+ *
+ * Both are read as tokens: words, punctuation marks, and whole values (a quoted string, a URL, a
+ * path, a number, a bracketed list of numbers). In the template a placeholder stands between them.
+ * A placeholder takes one token of the line (its value) almost for nothing, and each further token
+ * at a price, since a placeholder could otherwise swallow any text; each edit costs too: a word added,
+ * dropped or changed 1, a misspelt word (one letter added, dropped, changed, or two swapped) less,
+ * a punctuation mark less; a mark glued to a placeholder (the quotes of `'{name}'`) may go.
+ * A line may also stop early (a paste cut short): what it does not reach of the template costs one
+ * fixed amount, and its last word may be the start of the template's word there.
+ *
+ * Quadratic in the number of tokens, so the line is cut to `MAX_LINE_TOKENS` tokens first.
+ */
+import { parseTemplate } from './template.ts';
+
+/** A word added to or dropped from the template, or changed into another. */
+export const WORD_EDIT = 1;
+/** A word misspelt: one letter added, dropped or changed, or two neighbours swapped. */
+export const TYPO_EDIT = 0.5;
+/** A punctuation mark added, dropped or changed. */
+export const MARK_EDIT = 0.5;
+/** A placeholder that took nothing. */
+export const EMPTY_HOLE = 0.5;
+/** Each token a placeholder takes after its first: four cost as much as a word added. */
+export const HOLE_EXTRA = 0.25;
+/**
+ * Each token a placeholder takes, next to nothing: of two readings with as many edits, the one that
+ * explains more of the line with the template's own text wins.
+ */
+export const HOLE_TOKEN = 0.001;
+/** The line stops before the template ends. */
+export const CUT = 0.5;
+/** Longest line (in tokens) aligned: a template's words are found within its first tokens. */
+export const MAX_LINE_TOKENS = 200;
+
+type Kind = 'word' | 'mark' | 'value';
+interface Token {
+  text: string;
+  kind: Kind;
+  /** A mark glued to a placeholder in the template: dropping it costs nothing. */
+  optional?: boolean;
+}
+/** A template's tokens: `null` is a placeholder. */
+type TemplateToken = Token | null;
+
+// Values first (each one token), then words, then single marks. Quotes open and close outside words
+// (`can't` is a word), numbers and URLs and paths do not end in the punctuation that follows them.
+const VALUE_END = `[^\\s'"\`.,;:)\\]]`;
+const TOKEN = new RegExp(
+  [
+    `(?<![\\p{L}\\p{N}_])(["'\`])(?:(?!\\1)[^\\n]){0,300}\\1(?![\\p{L}\\p{N}_])`,
+    `\\b[a-z][a-z0-9+.-]*:\\/\\/(?:[^\\s'"\`]*${VALUE_END})?`,
+    `(?<!\\S)[~.]?\\/(?:[^\\s'"\`]*${VALUE_END})?`,
+    `[[(]\\s*\\d[\\d.,\\s-]*[\\])]`,
+    `\\b(?:0x[0-9a-f]+|\\d(?:[\\w.:-]*\\w)?)`,
+    `[\\p{L}\\p{N}_]+`,
+    `[^\\s\\p{L}\\p{N}_]`,
+  ].join('|'),
+  'giu',
+);
+const WORD = /^[\p{L}\p{N}_]+$/u;
+
+/** A text's tokens, words lower-cased. */
+export function tokens(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(TOKEN)) {
+    const t = m[0];
+    const kind: Kind = WORD.test(t) && !/^\d/.test(t) ? 'word' : t.length === 1 ? 'mark' : 'value';
+    out.push({ text: kind === 'word' ? t.toLowerCase() : t, kind });
+  }
+  return out;
+}
+
+const templateTokensCache = new Map<string, TemplateToken[]>();
+
+/**
+ * The template's tokens. A word glued to a placeholder (`{n}ms`, `v{major}`) prints joined to its
+ * value, so the placeholder stands for both; a mark glued to one (`'{name}'`) may be left out.
+ */
+export function templateTokens(template: string): TemplateToken[] {
+  let out = templateTokensCache.get(template);
+  if (out) return out;
+  const list: TemplateToken[] = [];
+  const hole = () => {
+    if (list[list.length - 1] !== null) list.push(null);
+  };
+  const parts = parseTemplate(template);
+  parts.forEach((p, i) => {
+    if (p.kind === 'hole') return hole();
+    const ts = tokens(p.text);
+    const glueBefore = i > 0 && /^\S/.test(p.text);
+    const glueAfter = i + 1 < parts.length && /\S$/.test(p.text);
+    ts.forEach((t, j) => {
+      const glued = (glueBefore && j === 0) || (glueAfter && j === ts.length - 1);
+      if (glued && t.kind === 'word') hole();
+      else list.push(glued && t.kind === 'mark' ? { ...t, optional: true } : t);
+    });
+  });
+  out = list;
+  if (templateTokensCache.size >= 20_000) templateTokensCache.clear();
+  templateTokensCache.set(template, out);
+  return out;
+}
+
+/** How many words, marks and values of literal text a template has: what a close match's edits are measured against. */
+export function literalTokenCount(template: string): number {
+  let n = 0;
+  for (const t of templateTokens(template)) if (t !== null && !t.optional) n++;
+  return n;
+}
+
+/** Whether two different words are one slip of the keyboard apart (optimal string alignment distance 1). */
+export function oneSlip(a: string, b: string): boolean {
+  if (a.length < 4 || b.length < 4 || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true; // one letter changed
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // two swapped
+  }
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  return long.slice(i + 1) === short.slice(i); // one letter added or dropped
+}
+
+const editCost = (t: Token): number => (t.kind === 'mark' ? MARK_EDIT : WORD_EDIT);
+const dropCost = (t: Token): number => (t.optional ? 0 : editCost(t));
+
+function change(t: Token, p: Token): number {
+  if (t.text === p.text) return 0;
+  if (t.kind === 'word' && p.kind === 'word' && oneSlip(t.text, p.text)) return TYPO_EDIT;
+  return Math.max(dropCost(t), editCost(p));
+}
+
+export interface Alignment {
+  /** Total cost of the edits (see the constants above); 0 when the line reads as the template. */
+  cost: number;
+  /** The line stops before the template's end. */
+  cut: boolean;
+}
+
+/** The cheapest alignment of a line with a template. */
+export function alignTemplate(template: string, line: string): Alignment {
+  const t = templateTokens(template);
+  const p = tokens(line).slice(0, MAX_LINE_TOKENS);
+  const n = t.length;
+  const m = p.length;
+  // prev[j]: cost of the template's first i tokens against the line's first j tokens.
+  let prev = new Float64Array(m + 1);
+  let cur = new Float64Array(m + 1);
+  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1]! + editCost(p[j - 1]!);
+  const last = p[m - 1];
+  // Best cost of a line that ends with template tokens left over (a cut).
+  let cut = Infinity;
+  for (let i = 1; i <= n; i++) {
+    const ti = t[i - 1]!;
+    // The line ends before template token i.
+    cut = Math.min(cut, prev[m]! + CUT);
+    if (ti === null) {
+      // A placeholder takes tokens j'..j-1 of the line: the first almost for nothing, each further one at HOLE_EXTRA.
+      let run = Infinity; // min over j' < j of prev[j'] + HOLE_TOKEN + (HOLE_EXTRA + HOLE_TOKEN) * (j - j' - 1)
+      for (let j = 0; j <= m; j++) {
+        cur[j] = Math.min(prev[j]! + EMPTY_HOLE, run);
+        run = Math.min(run + HOLE_EXTRA + HOLE_TOKEN, prev[j]! + HOLE_TOKEN);
+      }
+    } else {
+      cur[0] = prev[0]! + dropCost(ti);
+      for (let j = 1; j <= m; j++) {
+        const pj = p[j - 1]!;
+        cur[j] = Math.min(prev[j - 1]! + change(ti, pj), prev[j]! + dropCost(ti), cur[j - 1]! + editCost(pj));
+      }
+      // The line's last word cut inside this template word.
+      if (last?.kind === 'word' && ti.kind === 'word' && ti.text.length > last.text.length && ti.text.startsWith(last.text)) {
+        cut = Math.min(cut, prev[m - 1]! + CUT);
+      }
+    }
+    [prev, cur] = [cur, prev];
+  }
+  const whole = prev[m]!;
+  return whole <= cut ? { cost: whole, cut: false } : { cost: cut, cut: true };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { alignTemplate, literalTokenCount, oneSlip, templateTokens, tokens, CUT, TYPO_EDIT, WORD_EDIT } from '../../src/search/align.ts';
+
+const cost = (template: string, line: string) => alignTemplate(template, line).cost;
+
+describe('word alignment of a line with a template', () => {
+  it('reads values as one token each, and words and marks around them', () => {
+    expect(tokens("got 'a b' from http://x.io/y, at /var/lib/z.bin: [1, 2] 0x1f 3.2.1 10ms").map((t) => `${t.kind}:${t.text}`)).toEqual([
+      'word:got', "value:'a b'", 'word:from', 'value:http://x.io/y', 'mark:,', 'word:at', 'value:/var/lib/z.bin', 'mark::', 'value:[1, 2]', 'value:0x1f', 'value:3.2.1', 'value:10ms',
+    ]);
+    // A word glued to a placeholder prints joined to its value; quotes glued to one may go.
+    expect(templateTokens("waited {n}ms for '{name}'").map((t) => (t === null ? '{}' : t.optional ? `(${t.text})` : t.text))).toEqual(['waited', '{}', 'for', "(')", '{}', "(')"]);
+    expect(literalTokenCount("waited {n}ms for '{name}'")).toBe(2);
+  });
+
+  it('costs nothing for the template itself with values in its placeholders', () => {
+    expect(cost('failed to open socket {path}: {err}', 'failed to open socket /tmp/x.sock: connection refused')).toBeLessThan(0.5);
+    expect(cost("unknown option '{name}'", 'unknown option abc')).toBeLessThan(0.01);
+  });
+
+  it('counts a typo as less than a changed word, and a changed, added or dropped word as one edit', () => {
+    const t = 'failed to attach promise: {}';
+    expect(cost(t, 'failed to attah promise: 3')).toBeCloseTo(TYPO_EDIT, 2);
+    expect(cost(t, 'failed to detach promise: 3')).toBeCloseTo(WORD_EDIT, 2);
+    expect(cost(t, 'failed to promise: 3')).toBeCloseTo(WORD_EDIT, 2);
+    expect(cost(t, 'failed to attach the promise: 3')).toBeCloseTo(WORD_EDIT, 2);
+    expect(oneSlip('attach', 'atatch')).toBe(true);
+    expect(oneSlip('attach', 'detach')).toBe(false);
+  });
+
+  it('reads a line cut short as the start of the template, its last word possibly cut too', () => {
+    const t = 'timed out after {} waiting for handshake (in engine core)';
+    const a = alignTemplate(t, 'timed out after 30s waiting for hand');
+    expect(a.cut).toBe(true);
+    expect(a.cost).toBeCloseTo(CUT, 2);
+    // A template the cut line does not start: an edit more.
+    expect(cost('timed out after {} waiting for lease (in engine core)', 'timed out after 30s waiting for hand')).toBeGreaterThan(a.cost + 0.5);
+  });
+
+  it('does not let a placeholder swallow the words another template explains', () => {
+    const line = "window 'shard_7' is not a entry lock";
+    expect(cost('window %v is not a valid lock', line)).toBeLessThan(cost('window {shape:?} not found', line));
+    const drift = 'unsupported version [4, 5, 7] (supported: 172ms) ( cluster node)';
+    expect(cost('unsupported version {} (supported: {}) (during cluster node)', drift)).toBeLessThan(cost('unsupported version %q (supported: %d)', drift));
+  });
+});
