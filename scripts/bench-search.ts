@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --misses]`
+ * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --misses --heaviest 10]`
  *
  * For each catalog size: generates a synthetic catalog (scripts/lib/synthetic.ts), builds the
  * search artefacts exactly as the build does (message index + Pagefind index, scripts/lib/search-index.ts)
@@ -48,6 +48,8 @@ const INDEX_OPTIONS = {
 const WORK = resolve('.errdex/bench-search');
 // Print the Node run's misses (target, paste, what ranked first): to study them before changing the matcher.
 const PRINT_MISSES = process.argv.includes('--misses');
+// Print the Node run's N queries that fetched the most bytes.
+const PRINT_HEAVIEST = Number(arg('heaviest', '0'));
 
 interface Outcome {
   damage: Damage;
@@ -109,6 +111,7 @@ async function nodeOutcomes(dir: string, queries: BenchQuery[]): Promise<Outcome
   const manifestText = readFileSync(join(root, 'manifest.json'), 'utf8');
   const manifest = JSON.parse(manifestText) as MessageIndexManifest;
   const out: Outcome[] = [];
+  const heavy: { bytes: number; shards: number; text: string }[] = [];
   for (const q of queries) {
     // As in a fresh page: the manifest, then the shards.
     let bytes = Buffer.byteLength(manifestText);
@@ -130,6 +133,10 @@ async function nodeOutcomes(dir: string, queries: BenchQuery[]): Promise<Outcome
       );
     }
     out.push({ damage: q.damage, rank, bytes, ms: r.timings.normaliseMs + r.timings.rankMs, matchMs: r.timings.normaliseMs + r.timings.rankMs });
+    heavy.push({ bytes, shards: r.shards.length, text: q.text });
+  }
+  for (const h of heavy.sort((a, b) => b.bytes - a.bytes).slice(0, PRINT_HEAVIEST)) {
+    console.log(`HEAVY ${(h.bytes / 1024).toFixed(0)} KB, ${h.shards} shards: ${JSON.stringify(h.text.slice(0, 400))}`);
   }
   return out;
 }

@@ -13,10 +13,17 @@
  *
  * Quadratic in the number of tokens, so the line is cut to `MAX_LINE_TOKENS` tokens first.
  */
+import { wordKey } from './keys.ts';
 import { parseTemplate } from './template.ts';
 
 /** A word added to or dropped from the template, or changed into another. */
 export const WORD_EDIT = 1;
+/**
+ * A word of the line the template does not explain (added, or in place of one of the template's),
+ * when it is one of the catalog's common words: such a word slips into a message more easily than a
+ * rare one, so a template that leaves a rare word of the line unexplained is the less likely.
+ */
+export const COMMON_WORD_EDIT = 0.75;
 /** A word misspelt: one letter added, dropped or changed, or two neighbours swapped. */
 export const TYPO_EDIT = 0.5;
 /** A punctuation mark added, dropped or changed. */
@@ -41,6 +48,8 @@ interface Token {
   kind: Kind;
   /** A mark glued to a placeholder in the template: dropping it costs nothing. */
   optional?: boolean;
+  /** What the line's token costs when the template does not explain it. */
+  cost?: number;
 }
 /** A template's tokens: `null` is a placeholder. */
 type TemplateToken = Token | null;
@@ -129,8 +138,22 @@ const dropCost = (t: Token): number => (t.optional ? 0 : editCost(t));
 
 function change(t: Token, p: Token): number {
   if (t.text === p.text) return 0;
-  if (t.kind === 'word' && p.kind === 'word' && oneSlip(t.text, p.text)) return TYPO_EDIT;
-  return Math.max(dropCost(t), editCost(p));
+  // One word in place of another: as likely as the line's word is to slip in (see COMMON_WORD_EDIT).
+  if (t.kind === 'word' && p.kind === 'word') return oneSlip(t.text, p.text) ? TYPO_EDIT : p.cost!;
+  return Math.max(dropCost(t), p.cost!);
+}
+
+/** The line's tokens with what each costs unexplained; the last few lines' are kept (every candidate reads them). */
+const lineCache = new Map<string, { common: ReadonlySet<string> | undefined; tokens: Token[] }>();
+function lineTokens(line: string, common: ReadonlySet<string> | undefined): Token[] {
+  const hit = lineCache.get(line);
+  if (hit && hit.common === common) return hit.tokens;
+  const out = tokens(line)
+    .slice(0, MAX_LINE_TOKENS)
+    .map((t) => ({ ...t, cost: t.kind === 'word' && common?.has(wordKey(t.text)) ? COMMON_WORD_EDIT : editCost(t) }));
+  if (lineCache.size >= 16) lineCache.clear();
+  lineCache.set(line, { common, tokens: out });
+  return out;
 }
 
 export interface Alignment {
@@ -140,16 +163,19 @@ export interface Alignment {
   cut: boolean;
 }
 
-/** The cheapest alignment of a line with a template. */
-export function alignTemplate(template: string, line: string): Alignment {
+/**
+ * The cheapest alignment of a line with a template. `common`: the catalog's common words (as keys,
+ * see keys.ts), which cost less when the template leaves them unexplained.
+ */
+export function alignTemplate(template: string, line: string, common?: ReadonlySet<string>): Alignment {
   const t = templateTokens(template);
-  const p = tokens(line).slice(0, MAX_LINE_TOKENS);
+  const p = lineTokens(line, common);
   const n = t.length;
   const m = p.length;
   // prev[j]: cost of the template's first i tokens against the line's first j tokens.
   let prev = new Float64Array(m + 1);
   let cur = new Float64Array(m + 1);
-  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1]! + editCost(p[j - 1]!);
+  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1]! + p[j - 1]!.cost!;
   const last = p[m - 1];
   // Best cost of a line that ends with template tokens left over (a cut).
   let cut = Infinity;
@@ -168,7 +194,7 @@ export function alignTemplate(template: string, line: string): Alignment {
       cur[0] = prev[0]! + dropCost(ti);
       for (let j = 1; j <= m; j++) {
         const pj = p[j - 1]!;
-        cur[j] = Math.min(prev[j - 1]! + change(ti, pj), prev[j]! + dropCost(ti), cur[j - 1]! + editCost(pj));
+        cur[j] = Math.min(prev[j - 1]! + change(ti, pj), prev[j]! + dropCost(ti), cur[j - 1]! + pj.cost!);
       }
       // The line's last word cut inside this template word.
       if (last?.kind === 'word' && ti.kind === 'word' && ti.text.length > last.text.length && ti.text.startsWith(last.text)) {

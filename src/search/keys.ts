@@ -55,7 +55,42 @@ function addKeys(words: (string | null)[], into: Set<string>): void {
   }
 }
 
-/** Index keys of a message template: the words of its literal text and their adjacent pairs. */
+const VALUES = [
+  /(["'`])(?:(?!\1).){0,300}\1/g, // quoted text
+  /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, // URLs
+  /(?:^|\s)[~.]?\/\S*/g, // paths
+  /[[(]\s*[\d.,\s-]*[\])]/g, // bracketed lists of numbers
+  /\b(?:0x[0-9a-f]+|\d[\w.:-]*)/gi, // numbers, hex, versions, sizes
+];
+
+/**
+ * The text with what reads as a value blanked out, character for character: quoted text, URLs,
+ * paths, bracketed lists of numbers, numbers. A paste's values are no keys (`/v1/shard` is not the
+ * word `shard`); a template's literal text is read the same way, so both sides agree on keys.
+ */
+export function maskValues(text: string): string {
+  let out = text;
+  for (const re of VALUES) out = out.replace(re, (m) => ' '.repeat(m.length));
+  return out;
+}
+
+/** The text without its values (see `maskValues`), spaces collapsed. */
+export const withoutValues = (text: string): string => maskValues(text).replace(/\s+/g, ' ').trim();
+
+/** Letters of a long word that make its start key: a paste cut inside the word keeps them. */
+export const PREFIX = 6;
+
+/** The start of a word longer than `PREFIX` letters as a key part (`generator_method` -> `genera~`). */
+export const prefixPart = (word: string): string => `${word.slice(0, PREFIX)}~`;
+
+/** Whether a key part is the start of a word (`prefixPart`) rather than a whole word. */
+export const isPrefixPart = (part: string): boolean => part.endsWith('~');
+
+/**
+ * Index keys of a message template: the words of its literal text, their adjacent pairs, and a
+ * word paired with the start of the next one when that one is long (`required genera~` from
+ * `required generator_method`): what a paste cut inside the long word still shows.
+ */
 export function templateKeys(template: string): string[] {
   const keys = new Set<string>();
   const parts = parseTemplate(template);
@@ -63,12 +98,16 @@ export function templateKeys(template: string): string[] {
     if (part.kind !== 'text') return;
     const glueBefore = parts[i - 1]?.kind === 'hole';
     const glueAfter = parts[i + 1]?.kind === 'hole';
-    const words = wordsOf(part.text).map(({ word, start, end }) => {
+    const words = wordsOf(maskValues(part.text)).map(({ word, start, end }) => {
       // A word touching a placeholder prints joined to its value: `{n}ms` prints `10ms`.
       if ((glueBefore && start === 0) || (glueAfter && end === part.text.length)) return null;
       return isKeyWord(word) ? word : null;
     });
     addKeys(words, keys);
+    for (let j = 1; j < words.length; j++) {
+      const [prev, word] = [words[j - 1], words[j]];
+      if (prev && word && word.length > PREFIX) keys.add(`${wordKey(prev)} ${prefixPart(word)}`);
+    }
   });
   // Pairs across a placeholder (`queue {} is` gives `queue is`): a paste shows them once its values
   // are set aside (see the matcher's queryKeys), and they tell apart templates whose words are common.
@@ -76,8 +115,8 @@ export function templateKeys(template: string): string[] {
     const before = parts[i - 1];
     const after = parts[i + 1];
     if (part.kind !== 'hole' || before?.kind !== 'text' || after?.kind !== 'text') return;
-    const last = /([\p{L}\p{N}_]+)\s+$/u.exec(before.text)?.[1]?.toLowerCase();
-    const first = /^\s+([\p{L}\p{N}_]+)/u.exec(after.text)?.[1]?.toLowerCase();
+    const last = /([\p{L}\p{N}_]+)\s+$/u.exec(maskValues(before.text))?.[1]?.toLowerCase();
+    const first = /^\s+([\p{L}\p{N}_]+)/u.exec(maskValues(after.text))?.[1]?.toLowerCase();
     if (last && first && isKeyWord(last) && isKeyWord(first)) keys.add(`${wordKey(last)} ${wordKey(first)}`);
   });
   return [...keys];
@@ -91,6 +130,18 @@ export function textKeys(text: string): string[] {
     keys,
   );
   return [...keys];
+}
+
+/**
+ * The key of a line's last word, cut or whole, paired with the word before it as `templateKeys`
+ * pairs a word with the start of a long one; null when the last word is too short to tell.
+ */
+export function lastWordKey(text: string): string | null {
+  const words = wordsOf(maskValues(text));
+  const last = words[words.length - 1];
+  const prev = words[words.length - 2];
+  if (!last || !prev || last.word.length < PREFIX || !isKeyWord(last.word) || !isKeyWord(prev.word)) return null;
+  return `${wordKey(prev.word)} ${prefixPart(last.word)}`;
 }
 
 /** Words of a key (`open socket` has two). */

@@ -13,7 +13,9 @@
  */
 import { RE2JS } from 're2js';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
-import { keyWords, shardOf, textKeys } from './keys.ts';
+import { isPrefixPart, keyWords, lastWordKey, shardOf, textKeys, withoutValues } from './keys.ts';
+
+export { withoutValues };
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
 import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from './template.ts';
@@ -49,7 +51,9 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
   const keys = new Set<string>();
   for (const m of paste.messages) {
     // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
-    for (const k of [...textKeys(m.withPrefix), ...textKeys(withoutValues(m.text)).filter((k) => k.includes(' '))]) {
+    // And the last word's start with the word before it: the paste may be cut inside it.
+    const last = lastWordKey(m.text);
+    for (const k of [...textKeys(withoutValues(m.withPrefix)), ...(last ? [last] : [])]) {
       if (keys.size >= MAX_QUERY_KEYS) return [...keys];
       if (!common.has(k)) keys.add(k);
     }
@@ -122,8 +126,11 @@ function variants(m: PastedMessage): string[] {
   return m.withPrefix !== m.text ? [text, m.withPrefix.slice(0, MAX_LINE)] : [text];
 }
 
-/** Ranks the candidate entries against the paste. Synchronous and bounded: the CPU part of a query. */
-export function rankCandidates(paste: NormalisedPaste, candidates: readonly IndexEntry[], limit = 20): MatchResult[] {
+/**
+ * Ranks the candidate entries against the paste. Synchronous and bounded: the CPU part of a query.
+ * `common`: the index's common keys (its manifest), which weigh less in close matches (align.ts).
+ */
+export function rankCandidates(paste: NormalisedPaste, candidates: readonly IndexEntry[], limit = 20, common?: ReadonlySet<string>): MatchResult[] {
   const messages = paste.messages;
   if (messages.length === 0 || candidates.length === 0) return [];
   const pasteClasses = messages.map((m) => m.errorClass);
@@ -178,21 +185,21 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   // `… got 7 (in signal adress)`) matches exactly, yet a longer template that explains more of the
   // line with its own literal text, but for one mistyped, changed or cut-off word, is likelier.
   const better = matched.length > 0 ? outdoing(matched[0]!, messages, misses, pasteWords, wordsOf) : [];
-  const ahead = better.length > 0 ? closeMatches(messages, better, limit) : [];
+  const ahead = better.length > 0 ? closeMatches(messages, better, limit, common) : [];
   const aheadIds = new Set(ahead.map((r) => r.entry.id));
   const rest = matched.filter((r) => !aheadIds.has(r.entry.id));
   // With the template found, other near misses would only be noise after it (and cost the most time).
   if (exactCount > 0) return [...ahead, ...rest].slice(0, limit);
 
   const others = misses.filter((e) => !aheadIds.has(e.id));
-  const close = closeMatches(messages, others, limit);
+  const close = closeMatches(messages, others, limit, common);
   // A template found inside the line leaves some of it unexplained (`rqeuest.zone was already …`
   // holds `zone was already …`): a near miss that explains the whole line with fewer edits goes first.
   const top = rest[0];
   if (top?.kind === 'contained') {
     const line = messages[top.score]!.text;
-    const topCost = alignTemplate(top.entry.template, line).cost;
-    const fewer = close.filter((r) => r.line === line && alignTemplate(r.entry.template, line).cost <= topCost - MARK_EDIT);
+    const topCost = alignTemplate(top.entry.template, line, common).cost;
+    const fewer = close.filter((r) => r.line === line && alignTemplate(r.entry.template, line, common).cost <= topCost - MARK_EDIT);
     return [...ahead, ...fewer, ...rest, ...close.filter((r) => !fewer.includes(r))].slice(0, limit);
   }
   return [...ahead, ...rest, ...close].slice(0, limit);
@@ -223,27 +230,12 @@ function outdoing(top: MatchResult, messages: PastedMessage[], misses: IndexEntr
 }
 
 /**
- * Without the values: quoted text, URLs, paths, numbers, hex, bracketed lists. Fuzzy comparison
- * against a template's literal text goes better without them (`/v1/shard` is not the word `shard`).
- */
-export function withoutValues(text: string): string {
-  return text
-    .replace(/(["'`])(?:(?!\1).){0,300}\1/g, ' ')
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ')
-    .replace(/(?:^|\s)[~.]?\/\S*/g, ' ')
-    .replace(/[[(]\s*[\d.,\s-]*[\])]/g, ' ')
-    .replace(/\b(?:0x[0-9a-f]+|\d[\w.:-]*)/gi, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/**
  * Near misses among the candidates, by how few word edits turn the template into one of the
  * likeliest lines (align.ts): a typo, a word changed, added or dropped, a paste cut short. Fewer
  * edits first; `score` is the edits per literal token of the template, which says how close the
  * match is whatever the template's length.
  */
-function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: number): MatchResult[] {
+function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: number, common: ReadonlySet<string> | undefined): MatchResult[] {
   const out: (MatchResult & { cost: number })[] = [];
   for (const entry of misses) {
     const size = literalTokenCount(entry.template);
@@ -251,7 +243,7 @@ function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: nu
     let best: (MatchResult & { cost: number }) | null = null;
     messages.slice(0, 3).forEach((m, mi) => {
       for (const line of variants(m)) {
-        const cost = alignTemplate(entry.template, line).cost + mi * 0.01;
+        const cost = alignTemplate(entry.template, line, common).cost + mi * 0.01;
         if (!best || cost < best.cost) best = { entry, kind: 'close', score: cost / size, cost, line: m.text, values: null, classMatch: sameClass(entry.errorClass, m.errorClass) };
       }
     });
@@ -289,13 +281,14 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
   const now = () => performance.now();
   const t0 = now();
   const paste = normalisePaste(text);
-  const keys = queryKeys(paste, commonKeys(manifest));
+  const common = commonKeys(manifest);
+  const keys = queryKeys(paste, common);
   const shards = shardsForKeys(keys, manifest);
   const t1 = now();
   const loaded = await Promise.all(shards.map(load));
   const t2 = now();
   const byId = new Map<string, IndexEntry>();
-  const wanted = new Set(keys.flatMap(keyWords));
+  const wanted = new Set(keys.flatMap(keyWords).filter((w) => !isPrefixPart(w)));
   for (const tuples of loaded) {
     for (const t of tuples) {
       if (byId.has(t[0])) continue;
@@ -305,7 +298,7 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
     }
   }
   const candidates = [...byId.values()].filter((e) => sharesWord(e.template, wanted));
-  const results = rankCandidates(paste, candidates, limit);
+  const results = rankCandidates(paste, candidates, limit, common);
   const t3 = now();
   return { paste, results, shards, candidates: candidates.length, timings: { normaliseMs: t1 - t0, fetchMs: t2 - t1, rankMs: t3 - t2 } };
 }

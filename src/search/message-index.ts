@@ -12,7 +12,7 @@
 import { languageForPath, languageLabel } from '../highlight/languages.ts';
 import { describe } from '../lib/text.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import { hashKey, keyWords, shardOf, templateKeys } from './keys.ts';
+import { hashKey, isPrefixPart, keyWords, shardOf, templateKeys } from './keys.ts';
 
 export const INDEX_FORMAT = 2;
 
@@ -109,11 +109,13 @@ export function chooseKeys(keys: string[], df: Map<string, number>, count: numbe
   for (const k of keys) if (!k.includes(' ') && !words.includes(k)) words.push(k);
   const n = words.length;
   const eligible = keys.filter((k) => df.get(k)! <= maxShared);
-  // Each key's words (by position) and how far into the message it ends.
+  // Each key's words (by position) and how far into the message it ends. The start of a long word
+  // (`required genera~`, after `required`) counts as that word, but survives a cut inside it.
   const info = new Map(
     eligible.map((k) => {
-      const ws = keyWords(k).map((w) => words.indexOf(w));
-      return [k, { ws, last: Math.max(...ws) }];
+      const parts = keyWords(k);
+      const ws = parts.map((w, i) => (isPrefixPart(w) ? words.indexOf(parts[i - 1]!) + 1 : words.indexOf(w)));
+      return [k, { ws, last: parts.some(isPrefixPart) ? Math.max(...ws) - 0.5 : Math.max(...ws) }];
     }),
   );
   // Cuts keeping the first m words, for m from half the words to all but the last one.
@@ -164,8 +166,8 @@ function tieBreak(a: string, b: string, df: Map<string, number>): number {
 }
 
 export function buildMessageIndex(records: readonly ErrorRecord[], options: MessageIndexOptions = {}): BuiltMessageIndex {
-  const keysPerRecord = options.keysPerRecord ?? 3;
-  const target = options.targetShardBytes ?? 4_096;
+  const keysPerRecord = options.keysPerRecord ?? 4;
+  const target = options.targetShardBytes ?? 3_072;
   const seed = options.seed ?? 0x5eed;
   const maxShared = options.maxShared ?? 200;
 
@@ -189,9 +191,10 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
     total += entries[i]!.length * keys.length;
   });
 
-  // A power of two near total/target shards: few enough files, small enough shards.
-  let shardCount = 1;
-  while (shardCount * target < total && shardCount < 1 << 16) shardCount *= 2;
+  // As many shards as make them `target` bytes on average (at most 65,536 files): what a paste pays
+  // per key it looks up. (Not a power of two: that made a shard between one and two targets, and a
+  // catalog a little larger than another pay half as much per key.)
+  const shardCount = Math.min(1 << 16, Math.max(1, Math.ceil(total / target)));
 
   const members: number[][] = Array.from({ length: shardCount }, () => []);
   for (const { entry, keys } of filed) {

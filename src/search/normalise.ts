@@ -389,6 +389,13 @@ function read(wrapped: string[]): NormalisedPaste {
     const errorish = (m: PastedMessage) => (m.errorClass ? 0 : /\b(?:error|fail|cannot|could not|unable|invalid|unexpected|not found)\b/i.test(m.text) ? 1 : 2);
     messages = candidates.map((m, i) => ({ m, i })).sort((a, b) => errorish(a.m) - errorish(b.m) || a.i - b.i).map((x) => x.m);
   }
-  messages = dedupe(messages).slice(0, MAX_MESSAGES);
+  messages = dedupe(messages.map(unquoted)).slice(0, MAX_MESSAGES);
   return { messages, lines, traceback: fromTrace !== null && fromTrace.length > 0 };
+}
+
+/** A message printed in quotes as a whole (Python's `KeyError: 'frame 9 not found'` shows its repr): the text inside. */
+function unquoted(m: PastedMessage): PastedMessage {
+  const q = m.text[0];
+  if ((q !== "'" && q !== '"') || m.text.length < 3 || !m.text.endsWith(q) || m.text.slice(1, -1).includes(q)) return m;
+  return { ...m, text: m.text.slice(1, -1).trim() };
 }

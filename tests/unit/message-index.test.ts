@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isKeyWord, shardOf, templateKeys, textKeys, wordKey } from '../../src/search/keys.ts';
+import { isKeyWord, lastWordKey, prefixPart, shardOf, templateKeys, textKeys, wordKey } from '../../src/search/keys.ts';
 import { buildMessageIndex, chooseKeys, fromTuple, type EntryTuple } from '../../src/search/message-index.ts';
 import { queryKeys } from '../../src/search/matcher.ts';
 import { normalisePaste } from '../../src/search/normalise.ts';
@@ -15,9 +15,10 @@ describe('index keys', () => {
   it('keeps words and adjacent pairs of literal text, never values or words glued to a placeholder', () => {
     const k = (keys: string[]) => keys.map((key) => key.split(' ').map(wordKey).join(' '));
     expect(templateKeys('failed to open socket {path}: {err}')).toEqual(k(['failed', 'failed to', 'to', 'to open', 'open', 'open socket', 'socket']));
-    expect(templateKeys('timed out after {n}ms waiting for frame_count')).toEqual(
-      k(['timed', 'timed out', 'out', 'out after', 'after', 'waiting', 'waiting for', 'for', 'for frame_count', 'frame_count']),
-    );
+    expect(templateKeys('timed out after {n}ms waiting for frame_count')).toEqual([
+      ...k(['timed', 'timed out', 'out', 'out after', 'after', 'waiting', 'waiting for', 'for', 'for frame_count', 'frame_count']),
+      `${wordKey('for')} frame_~`, // the start of a long word after the word before it
+    ]);
     expect(templateKeys('{}: {}')).toEqual([]);
   });
 
@@ -25,6 +26,14 @@ describe('index keys', () => {
     const keys = templateKeys('queue %s is not a valid certificate');
     expect(keys).toContain(`${wordKey('queue')} ${wordKey('is')}`);
     expect(templateKeys('{n}ms waiting {x}: done')).toEqual([wordKey('waiting'), wordKey('done')]); // no pair across punctuation
+  });
+
+  it('keys the start of a long word after the word before it, as a paste cut inside the word shows it', () => {
+    const key = `${wordKey('required')} ${prefixPart('generator_method')}`;
+    expect(templateKeys('missing required generator_method in optimizer {}')).toContain(key);
+    expect(lastWordKey('missing required generator_meth')).toBe(key);
+    expect(lastWordKey('missing required generator_method')).toBe(key);
+    expect(lastWordKey('missing required gener')).toBeNull(); // too little of it left to tell
   });
 
   it('finds the same keys in a concrete message (values are not keys)', () => {
@@ -35,6 +44,14 @@ describe('index keys', () => {
     expect(keys).not.toContain('0x1f');
     expect(isKeyWord('deadbeef12345678')).toBe(false);
     expect(isKeyWord('utf8')).toBe(true);
+  });
+
+  it('reads quoted text, paths, URLs and numbers as values on both sides: no keys, in a template or a paste', () => {
+    expect(templateKeys("unknown option '--verbose' for {cmd}")).not.toContain(wordKey('verbose'));
+    expect(templateKeys("unknown option '--verbose' for {cmd}")).toContain(wordKey('option'));
+    const keys = queryKeys(normalisePaste("failed to open socket /var/lib/x.sock after 'engine_3' at http://h:80/v1"));
+    for (const w of ['lib', 'sock', 'engine_3', 'http', 'v1']) expect(keys).not.toContain(wordKey(w));
+    expect(keys).toContain(`${wordKey('socket')} ${wordKey('after')}`); // the words either side of a value meet
   });
 
   it('keys a word by its letters, so transposed, doubled and repeated-letter typos keep the key', () => {
@@ -96,6 +113,18 @@ describe('buildMessageIndex', () => {
       textKeys(paste).some((k) => built2(index, k).includes('0000000000000010'));
     expect(filedFor('could not migrate handshake for replica')).toBe(true);
     expect(filedFor('could not mgrate handshake for replica_set 3 during startup')).toBe(true);
+  });
+
+  it('finds a record from a paste cut inside its one rare word, by the start of that word', () => {
+    const many = [
+      record('0000000000000020', 'could not open generator_method {}'),
+      ...Array.from({ length: 30 }, (_, i) => record(`00000000000003${String(i).padStart(2, '0')}`, `could not open ${'x'.repeat(i + 2)}_number {}`)),
+    ];
+    const index = buildMessageIndex(many, { keysPerRecord: 3, targetShardBytes: 400, maxShared: 20 });
+    const paste = 'could not open generator_me';
+    const keys = queryKeys(normalisePaste(paste), new Set(index.manifest.common));
+    expect(keys).toContain(lastWordKey(paste));
+    expect(keys.some((k) => built2(index, k).includes('0000000000000020'))).toBe(true);
   });
 
   it('lists the keys too common to file any record under, and a paste does not look them up', () => {

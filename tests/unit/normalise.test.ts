@@ -58,7 +58,12 @@ Traceback (most recent call last):
     f()
 RuntimeError: could not load frame 'frame'`;
     const messages = normalisePaste(paste).messages.map((m) => m.text);
-    expect(messages).toEqual(["could not load frame 'frame'", "'frame'"]);
+    expect(messages).toEqual(["could not load frame 'frame'", 'frame']);
+  });
+
+  it('reads the message inside the quotes a KeyError prints around it', () => {
+    expect(first("KeyError: 'frame 9 not found in buffer 3'")).toEqual(['frame 9 not found in buffer 3', 'KeyError']);
+    expect(first('"quoted" and more "quoted"')[0]).toBe('"quoted" and more "quoted"');
   });
 
   it('reads a Python 3.11 traceback with carets', () => {
