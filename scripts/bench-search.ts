@@ -20,6 +20,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { ErrorRecord } from '../src/schema/record.ts';
 import { wrappedRecordSchema } from '../src/schema/record.ts';
 import { matchPaste } from '../src/search/matcher.ts';
+import { fullTextWanted } from '../src/search/results.ts';
 import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
 import { benchQueries, DAMAGES, type BenchQuery, type Damage } from './lib/bench-queries.ts';
 import { launchChromium } from './lib/browser.ts';
@@ -132,7 +133,7 @@ async function nodeOutcomes(dir: string, queries: BenchQuery[]): Promise<Outcome
         ].join('\n'),
       );
     }
-    out.push({ damage: q.damage, rank, bytes, ms: r.timings.normaliseMs + r.timings.rankMs, matchMs: r.timings.normaliseMs + r.timings.rankMs });
+    out.push({ damage: q.damage, rank, bytes, ms: r.timings.normaliseMs + r.timings.rankMs, matchMs: r.timings.normaliseMs + r.timings.rankMs, engines: fullTextWanted(r.results) ? 'matcher+pagefind' : 'matcher' });
     heavy.push({ bytes, shards: r.shards.length, text: q.text });
   }
   for (const h of heavy.sort((a, b) => b.bytes - a.bytes).slice(0, PRINT_HEAVIEST)) {
@@ -293,6 +294,8 @@ async function main(): Promise<void> {
     runs.push([`errdex matcher (Node, ${nodeQueries.length} queries)`, await nodeOutcomes(dir, nodeQueries)]);
     const errdex = runs.find(([label]) => label.startsWith('errdex (Chromium)'))?.[1] ?? [];
     const withPagefind = errdex.filter((x) => x.engines === 'matcher+pagefind').length;
+    const nodeRun = runs[runs.length - 1]![1];
+    const nodePagefind = nodeRun.filter((x) => x.engines === 'matcher+pagefind').length;
     report.push(
       `### ${size.toLocaleString('en-US')} records`,
       '',
@@ -308,9 +311,11 @@ async function main(): Promise<void> {
       row(Array(DAMAGES.length + 2).fill('---')),
       ...runs.map(([label, o]) => row(byDamage(label, o))),
       '',
+      `In Node, the page would have run Pagefind too on ${nodePagefind} of ${nodeRun.length} queries (see \`fullTextWanted\`).`,
+      '',
       NODE_ONLY
         ? ''
-        : `errdex ran Pagefind too on ${withPagefind} of ${errdex.length} queries (when the matcher found no exact template and no strong close match). ` +
+        : `errdex ran Pagefind too on ${withPagefind} of ${errdex.length} queries (when the matcher had nothing to show). ` +
           `Matching is the matcher's CPU time in its worker (normalise + rank, fetching excluded); above on a fresh page per query (cold code), ` +
           `and with all queries run one after another in one page (warm): ${quantile(warm, 0.5).toFixed(1)} / ${quantile(warm, 0.95).toFixed(1)} / ${Math.max(...warm).toFixed(1)} ms (median / p95 / max).`,
       '',

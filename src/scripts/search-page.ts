@@ -12,7 +12,7 @@ import {
   fullTextQuery,
   hitFromPagefind,
   hitHref,
-  matcherIsConclusive,
+  fullTextWanted,
   mergeHits,
   valueLabel,
   type SearchHit,
@@ -24,6 +24,8 @@ import type { MatchRequest, MatchResponse } from './search-worker.ts';
 /** A matcher answer later than this is given up: the worker is replaced and full-text results shown. */
 const DEADLINE_MS = 4_000;
 const TYPING_DELAY_MS = 250;
+/** Full-text results loaded (Pagefind fetches a fragment for each). */
+const FULL_TEXT_RESULTS = 10;
 /** Longest query kept in the address bar as `?q=`. */
 const MAX_ADDRESS_QUERY = 8_000;
 
@@ -48,7 +50,7 @@ function setUp(root: HTMLElement): void {
   let matches: MatchResult[] = [];
   let textHits: SearchHit[] = [];
   let textSearched = false;
-  let bestLine: string | null = null;
+  let fullTextWords: string[] | null = null;
   let typing: number | undefined;
 
   function newWorker(): Worker {
@@ -83,10 +85,10 @@ function setUp(root: HTMLElement): void {
   async function fullText(query: string, mySeq: number): Promise<void> {
     textSearched = true;
     more.hidden = true;
-    const q = fullTextQuery(query, bestLine);
+    const q = fullTextQuery(query, fullTextWords);
     if (!q) return;
     try {
-      const hits = await pagefindSearch(q, chosenFilters(), { bundleUrl, baseUrl: `${base}/` });
+      const hits = await pagefindSearch(q, chosenFilters(), { bundleUrl, baseUrl: `${base}/`, limit: FULL_TEXT_RESULTS });
       if (mySeq !== seq) return;
       textHits = hits.map((h) => hitFromPagefind(h, base));
     } catch (e) {
@@ -104,7 +106,7 @@ function setUp(root: HTMLElement): void {
     matches = [];
     textHits = [];
     textSearched = false;
-    bestLine = null;
+    fullTextWords = null;
     list.dataset.state = 'busy';
     list.setAttribute('aria-busy', 'true');
     if (!q) {
@@ -119,11 +121,11 @@ function setUp(root: HTMLElement): void {
       note = `Pasted-error matching failed (${answer.error}); showing full-text results.`;
     } else {
       matches = answer.results;
-      bestLine = answer.bestLine;
+      fullTextWords = answer.fullTextWords;
       list.dataset.matchMs = (answer.timings.normaliseMs + answer.timings.rankMs).toFixed(2);
       list.dataset.fetchMs = answer.timings.fetchMs.toFixed(1);
     }
-    if ('error' in answer || !matcherIsConclusive(matches)) await fullText(q, mySeq);
+    if ('error' in answer || fullTextWanted(matches)) await fullText(q, mySeq);
     if (mySeq !== seq) return;
     render(started, note);
   }

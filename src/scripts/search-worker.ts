@@ -15,7 +15,7 @@ export interface MatchRequest {
 }
 
 export type MatchResponse =
-  | { seq: number; results: MatchResult[]; timings: MatchTimings; shards: number; candidates: number; bestLine: string | null }
+  | { seq: number; results: MatchResult[]; timings: MatchTimings; shards: number; candidates: number; fullTextWords: string[] }
   | { seq: number; error: string };
 
 let manifest: Promise<MessageIndexManifest> | null = null;
@@ -48,7 +48,7 @@ async function run(req: MatchRequest): Promise<MatchResponse> {
   };
   try {
     const r = await matchPaste(req.query, m, load);
-    return { seq: req.seq, results: r.results, timings: r.timings, shards: r.shards.length, candidates: r.candidates, bestLine: r.paste.messages[0]?.text ?? null };
+    return { seq: req.seq, results: r.results, timings: r.timings, shards: r.shards.length, candidates: r.candidates, fullTextWords: r.fullTextWords };
   } catch (e) {
     // A new build replaced the shards this manifest names: read the manifest again next time.
     manifest = null;

@@ -13,7 +13,7 @@
  */
 import { RE2JS } from 're2js';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
-import { isPrefixPart, keyWords, lastWordKey, shardOf, textKeys, withoutValues } from './keys.ts';
+import { isKeyWord, isPrefixPart, keyWords, lastWordKey, shardOf, textKeys, withoutValues, wordKey } from './keys.ts';
 
 export { withoutValues };
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
@@ -59,6 +59,18 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
     }
   }
   return [...keys];
+}
+
+/**
+ * The words of the likeliest error line worth a full-text search: no values, none of the catalog's
+ * common words (as the manifest lists them), the longest ones (longer words are rarer), in the
+ * line's order.
+ */
+export function distinctiveWords(paste: NormalisedPaste, common: ReadonlySet<string>, max = 3): string[] {
+  const line = paste.messages[0]?.text ?? '';
+  const words = [...new Set(withoutValues(line).match(/[\p{L}_][\p{L}\p{N}_]*/gu) ?? [])].filter((w) => isKeyWord(w.toLowerCase()) && !common.has(wordKey(w.toLowerCase())));
+  const longest = new Set([...words].sort((a, b) => b.length - a.length).slice(0, max));
+  return words.filter((w) => longest.has(w));
 }
 
 /** Shard numbers holding the keys, without repeats. */
@@ -267,6 +279,8 @@ export interface MatchTimings {
 
 export interface PasteMatch {
   paste: NormalisedPaste;
+  /** Words for a full-text search (`distinctiveWords`). */
+  fullTextWords: string[];
   results: MatchResult[];
   shards: number[];
   candidates: number;
@@ -300,7 +314,7 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
   const candidates = [...byId.values()].filter((e) => sharesWord(e.template, wanted));
   const results = rankCandidates(paste, candidates, limit, common);
   const t3 = now();
-  return { paste, results, shards, candidates: candidates.length, timings: { normaliseMs: t1 - t0, fetchMs: t2 - t1, rankMs: t3 - t2 } };
+  return { paste, fullTextWords: distinctiveWords(paste, common), results, shards, candidates: candidates.length, timings: { normaliseMs: t1 - t0, fetchMs: t2 - t1, rankMs: t3 - t2 } };
 }
 
 const commonSets = new WeakMap<MessageIndexManifest, ReadonlySet<string>>();

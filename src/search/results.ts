@@ -92,9 +92,14 @@ export function hitFromPagefind(p: PagefindHit, base: string): SearchHit {
   };
 }
 
-/** The matcher found the paste's template (or a strong near miss): full-text search can wait to be asked. */
-export function matcherIsConclusive(matches: readonly MatchResult[]): boolean {
-  return matches.some((m) => m.kind !== 'close' || m.score <= STRONG_CLOSE);
+/**
+ * Whether the page runs full-text search (Pagefind) on its own after the matcher answered: only when
+ * the matcher has nothing to show. Pagefind's first search downloads its whole page list (about
+ * 0.6 MB at 100,000 errors, 0.75 MB with its code), more than a paste's matching costs many times
+ * over, so with any result from the matcher full text waits to be asked for.
+ */
+export function fullTextWanted(matches: readonly MatchResult[]): boolean {
+  return matches.length === 0;
 }
 
 /** Merges both engines' results into one ranked list without repeats. */
@@ -179,17 +184,23 @@ export function valueLabel(v: FilledHole): string {
   return `${v.name ?? v.raw} = ${v.value}`;
 }
 
+/** Most words given to Pagefind: it loads a piece of its index for each, and needs each in a page. */
+export const FULL_TEXT_WORDS = 3;
+
 /**
- * What to give Pagefind for a paste: its likeliest error line without the values (numbers, hex,
- * quoted text), since Pagefind needs every word to match and values are in no page.
+ * What to give Pagefind for a query: the distinctive words the matcher picked from its likeliest
+ * error line (no values, none of the catalog's common words), or without them the query's first
+ * words. Pagefind needs every word in a page and loads a piece of its index for each word.
  */
-export function fullTextQuery(raw: string, bestLine: string | null): string {
-  // Cut a raw paste before collapsing its spaces: Pagefind gets 200 characters of it at most.
-  const line = (bestLine ?? raw.slice(0, 4_000)).replace(/\s+/g, ' ').trim();
-  if (!bestLine) return line.slice(0, 200);
-  const words = line
-    .replace(/(["'`])(?:(?!\1).){0,200}\1/g, ' ')
+export function fullTextQuery(raw: string, words: readonly string[] | null): string {
+  if (words && words.length > 0) return words.slice(0, FULL_TEXT_WORDS).join(' ');
+  // Cut a raw paste before collapsing its spaces.
+  return raw
+    .slice(0, 4_000)
+    .replace(/\s+/g, ' ')
+    .trim()
     .split(' ')
-    .filter((w) => /[A-Za-z]/.test(w) && !/^[\W\d]/.test(w) && !/^(?:0x)?[0-9a-f]{8,}$/i.test(w));
-  return words.slice(0, 12).join(' ');
+    .filter((w) => /[A-Za-z]/.test(w))
+    .slice(0, FULL_TEXT_WORDS)
+    .join(' ');
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { wordKey } from '../../src/search/keys.ts';
-import { matchPaste, queryKeys, rankCandidates } from '../../src/search/matcher.ts';
+import { distinctiveWords, matchPaste, queryKeys, rankCandidates } from '../../src/search/matcher.ts';
 import { buildMessageIndex, indexEntry, type EntryTuple } from '../../src/search/message-index.ts';
 import { normalisePaste } from '../../src/search/normalise.ts';
-import { applyFilters, facets, excerptSegments, fullTextQuery, hitFromMatch, hitHref, matcherIsConclusive, mergeHits, type SearchHit } from '../../src/search/results.ts';
+import { applyFilters, facets, excerptSegments, fullTextQuery, hitFromMatch, hitHref, fullTextWanted, mergeHits, type SearchHit } from '../../src/search/results.ts';
 import { sampleWrapped } from './helpers.ts';
 
 let n = 0;
@@ -135,7 +135,7 @@ describe('one result list', () => {
 
   it('puts exact matches first, then full-text results, then weak near misses, without repeats', async () => {
     const matches = await matchPaste('frame 7 not found in buffer 2', built.manifest, load);
-    expect(matcherIsConclusive(matches.results)).toBe(true);
+    expect(fullTextWanted(matches.results)).toBe(false);
     const exactPath = `/${records[1]!.repo}/${records[1]!.slug}/`;
     const merged = mergeHits(matches.results, [textHit('/x/y/z/'), textHit(exactPath)]);
     expect(merged[0]!.path).toBe(exactPath);
@@ -163,7 +163,16 @@ describe('one result list', () => {
     ]);
   });
 
-  it('gives Pagefind the words of the error line without its values', () => {
-    expect(fullTextQuery('x', "failed to open socket '/tmp/a b.sock' after 3 tries 0xdeadbeef")).toBe('failed to open socket after tries');
+  it('gives Pagefind a few distinctive words of the error line: no values, no common words', () => {
+    const paste = normalisePaste("ValueError: failed to open socket '/tmp/a b.sock' after 3 retries 0xdeadbeef");
+    const words = distinctiveWords(paste, new Set([wordKey('failed'), wordKey('after')]));
+    expect(words).toEqual(['open', 'socket', 'retries']);
+    expect(fullTextQuery('whatever was pasted', words)).toBe('open socket retries');
+    expect(fullTextQuery('timed out   waiting for the lease', null)).toBe('timed out waiting');
+  });
+
+  it('runs full-text search on its own only when the matcher has nothing to show', async () => {
+    expect(fullTextWanted([])).toBe(true);
+    expect(fullTextWanted((await matchPaste('frame 7 not fond', built.manifest, load)).results)).toBe(false);
   });
 });
