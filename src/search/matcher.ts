@@ -13,6 +13,7 @@
  */
 import { RE2JS } from 're2js';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
+import { mayMatch } from './literals.ts';
 import { isKeyWord, isPrefixPart, keyWords, lastWordKey, shardOf, textKeys, withoutValues, wordKey } from './keys.ts';
 
 export { withoutValues };
@@ -151,13 +152,15 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   const pasteWords = new Set(messages.flatMap((m) => textKeys(m.withPrefix).filter((k) => !k.includes(' '))));
   const wordsOf = new Map<IndexEntry, string[]>();
 
+  const lines = messages.flatMap(variants);
   for (const entry of candidates) {
     // Compiling and running hundreds of patterns is most of a cold query's time: skip those whose
-    // literal words are mostly missing from the paste (they cannot match it exactly).
+    // literal words are mostly missing from the paste, and those whose pattern's literal text is
+    // not in any line (they cannot match it).
     const words = literalWords(entry.template);
     wordsOf.set(entry, words);
     const shared = words.filter((w) => pasteWords.has(w)).length;
-    const re = words.length === 0 || shared >= MIN_WORDS_FOR_REGEX * words.length ? compiled(entry.pattern) : null;
+    const re = (words.length === 0 || shared >= MIN_WORDS_FOR_REGEX * words.length) && mayMatch(entry.pattern, lines) ? compiled(entry.pattern) : null;
     let best: MatchResult | null = null;
     if (re) {
       for (let mi = 0; mi < messages.length && (!best || best.kind !== 'exact'); mi++) {
