@@ -19,7 +19,7 @@ import {
 } from '../search/results.ts';
 import { parseTemplate } from '../search/template.ts';
 import { pagefindSearch } from './pagefind-client.ts';
-import type { MatchRequest, MatchResponse } from './search-worker.ts';
+import type { MatchRequest, MatchResponse, WarmRequest } from './search-worker.ts';
 
 /** A matcher answer later than this is given up: the worker is replaced and full-text results shown. */
 const DEADLINE_MS = 4_000;
@@ -124,6 +124,7 @@ function setUp(root: HTMLElement): void {
       fullTextWords = answer.fullTextWords;
       list.dataset.matchMs = (answer.timings.normaliseMs + answer.timings.rankMs).toFixed(2);
       list.dataset.fetchMs = answer.timings.fetchMs.toFixed(1);
+      list.dataset.warmMs = answer.timings.warmMs.toFixed(1);
     }
     if ('error' in answer || fullTextWanted(matches)) await fullText(q, mySeq);
     if (mySeq !== seq) return;
@@ -288,5 +289,8 @@ function setUp(root: HTMLElement): void {
   else {
     render(performance.now(), null);
     box.focus();
+    // Nothing to search yet: while the visitor pastes, the worker fetches the manifest and runs a
+    // throwaway match, so the first real one does not pay for compiling the matcher.
+    worker.postMessage({ warm: true, indexUrl } satisfies WarmRequest);
   }
 }

@@ -2,10 +2,12 @@
  * The paste matcher off the main thread: a 1 MB paste or a slow pattern can never freeze the page,
  * and the page can stop this worker when it runs past its deadline.
  *
- * Receives `{ seq, query, indexUrl }`, answers `{ seq, results, timings, shards, candidates }` or `{ seq, error }`.
+ * Receives `{ seq, query, indexUrl }`, answers `{ seq, results, timings, shards, candidates, fullTextWords }`
+ * or `{ seq, error }`; `{ warm, indexUrl }` (no answer) fetches the manifest and runs `warmUp`.
  */
 import { matchPaste, type MatchResult, type MatchTimings } from '../search/matcher.ts';
 import type { EntryTuple, MessageIndexManifest } from '../search/message-index.ts';
+import { warmUp } from '../search/warm-up.ts';
 
 export interface MatchRequest {
   seq: number;
@@ -14,11 +16,22 @@ export interface MatchRequest {
   indexUrl: string;
 }
 
+/** Sent when the page opens with nothing to search yet: fetch the manifest and warm the matcher's code. */
+export interface WarmRequest {
+  warm: true;
+  indexUrl: string;
+}
+
 export type MatchResponse =
   | { seq: number; results: MatchResult[]; timings: MatchTimings; shards: number; candidates: number; fullTextWords: string[] }
   | { seq: number; error: string };
 
 let manifest: Promise<MessageIndexManifest> | null = null;
+let warmed = false;
+const warm = () => {
+  warmed = true;
+  return warmUp();
+};
 const shards = new Map<string, Promise<EntryTuple[]>>();
 
 async function getJson<T>(url: string): Promise<T> {
@@ -27,11 +40,15 @@ async function getJson<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
+function loadManifest(indexUrl: string): Promise<MessageIndexManifest> {
+  manifest ??= getJson<MessageIndexManifest>(`${indexUrl}manifest.json`);
+  return manifest;
+}
+
 async function run(req: MatchRequest): Promise<MatchResponse> {
-  manifest ??= getJson<MessageIndexManifest>(`${req.indexUrl}manifest.json`);
   let m: MessageIndexManifest;
   try {
-    m = await manifest;
+    m = await loadManifest(req.indexUrl);
   } catch (e) {
     manifest = null;
     throw e;
@@ -47,7 +64,8 @@ async function run(req: MatchRequest): Promise<MatchResponse> {
     return p;
   };
   try {
-    const r = await matchPaste(req.query, m, load);
+    // A first query the page could not warm up for (it opened with ?q=): warm while the shards come.
+    const r = await matchPaste(req.query, m, load, 20, warmed ? undefined : warm);
     return { seq: req.seq, results: r.results, timings: r.timings, shards: r.shards.length, candidates: r.candidates, fullTextWords: r.fullTextWords };
   } catch (e) {
     // A new build replaced the shards this manifest names: read the manifest again next time.
@@ -56,9 +74,15 @@ async function run(req: MatchRequest): Promise<MatchResponse> {
   }
 }
 
-self.addEventListener('message', (event: MessageEvent<MatchRequest>) => {
-  run(event.data).then(
+self.addEventListener('message', (event: MessageEvent<MatchRequest | WarmRequest>) => {
+  const req = event.data;
+  if ('warm' in req) {
+    loadManifest(req.indexUrl).catch(() => (manifest = null));
+    if (!warmed) void warm();
+    return;
+  }
+  run(req).then(
     (answer) => self.postMessage(answer),
-    (e: unknown) => self.postMessage({ seq: event.data.seq, error: e instanceof Error ? e.message : String(e) } satisfies MatchResponse),
+    (e: unknown) => self.postMessage({ seq: req.seq, error: e instanceof Error ? e.message : String(e) } satisfies MatchResponse),
   );
 });
