@@ -1,12 +1,14 @@
 /**
- * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --misses --heaviest 10]`
+ * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --paste-pause 1000 --misses --heaviest 10]`
  *
  * For each catalog size: generates a synthetic catalog (scripts/lib/synthetic.ts), builds the
  * search artefacts exactly as the build does (message index + Pagefind index, scripts/lib/search-index.ts)
  * next to the real search page (built once with `scripts/build.ts` from a small catalog: the page does
  * not depend on the catalog), generates clean and damaged pastes (scripts/lib/bench-queries.ts), and
  * measures in Chromium, one fresh browser context per query (cold cache):
- *  - errdex: the search page's own flow (paste into the box, submit, read `[data-search-results]`);
+ *  - errdex: the search page's own flow (the page opens, the visitor pastes `--paste-pause` ms later
+ *    into the box and submits; read `[data-search-results]`);
+ *  - errdex opened with ?q=: the page opened at /search/?q=<paste>, as the header box sends a paste;
  *  - Pagefind alone: Pagefind's JS API given the raw paste, as a Pagefind-only site would.
  * Reports top-1/top-5 accuracy, bytes fetched per query (counted at the static server) and time per
  * query, as a Markdown table (also written to .errdex/bench-search/results.md).
@@ -46,6 +48,8 @@ const INDEX_OPTIONS = {
   ...(process.argv.includes('--keys') ? { keysPerRecord: Number(arg('keys', '3')) } : {}),
   ...(process.argv.includes('--max-shared') ? { maxShared: Number(arg('max-shared', '100')) } : {}),
 };
+// How long the visitor takes to paste after the search page opened (the page warms the matcher meanwhile).
+const PASTE_PAUSE_MS = Number(arg('paste-pause', '1000'));
 const WORK = resolve('.errdex/bench-search');
 // Print the Node run's misses (target, paste, what ranked first): to study them before changing the matcher.
 const PRINT_MISSES = process.argv.includes('--misses');
@@ -59,6 +63,8 @@ interface Outcome {
   ms: number;
   matchMs?: number;
   engines?: string;
+  /** Index bytes the page fetched after it loaded but before the query (its manifest). */
+  loadBytes?: number;
 }
 
 const pathOf = (r: Pick<ErrorRecord, 'repo' | 'slug'>) => `/${r.repo}/${r.slug}/`;
@@ -155,6 +161,11 @@ async function runQuery(page: Page, text: string) {
     box.value = t;
     box.form!.requestSubmit();
   }, text);
+  return resultsOf(page, text);
+}
+
+/** The ranked result list once the page has answered `text`. */
+async function resultsOf(page: Page, text: string) {
   await page.waitForFunction(
     (t) => {
       const list = document.querySelector<HTMLElement>('[data-search-results]')!;
@@ -178,18 +189,45 @@ async function openSearchPage(browser: Browser, server: StaticServer): Promise<{
   return { page, close: () => context.close() };
 }
 
-/** Each query on a fresh page with an empty cache: the bytes and time of someone's first search. */
+const searchBytes = (server: StaticServer) => sum(server.bytes, (p) => p.includes(`/${MESSAGE_INDEX_DIR}/`) || p.includes('/pagefind/'));
+
+/**
+ * Each query on a fresh page with an empty cache, as someone's first search: the search page
+ * opens, the visitor takes `PASTE_PAUSE_MS` to paste, then submits.
+ */
 async function errdexOutcomes(browser: Browser, server: StaticServer, queries: BenchQuery[]): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const q of queries) {
     progress('errdex', out.length, queries.length);
     const { page, close } = await openSearchPage(browser, server);
     server.bytes.clear();
+    await page.waitForTimeout(PASTE_PAUSE_MS);
+    const loadBytes = searchBytes(server);
+    server.bytes.clear();
     const info = await runQuery(page, q.text);
     const rank = info.paths.slice(0, 5).indexOf(pathOf(q.target)) + 1;
-    const bytes = sum(server.bytes, (p) => p.includes(`/${MESSAGE_INDEX_DIR}/`) || p.includes('/pagefind/'));
-    out.push({ damage: q.damage, rank, bytes, ms: info.totalMs, matchMs: info.matchMs, engines: info.engines });
+    out.push({ damage: q.damage, rank, bytes: searchBytes(server), ms: info.totalMs, matchMs: info.matchMs, engines: info.engines, loadBytes });
     await close();
+  }
+  return out;
+}
+
+/**
+ * Each query on a fresh page opened at `/search/?q=…`, as the header box on every page sends a
+ * paste: the query runs as the page loads, with nothing warmed before it.
+ */
+async function addressOutcomes(browser: Browser, server: StaticServer, queries: BenchQuery[]): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  for (const q of queries) {
+    progress('errdex ?q=', out.length, queries.length);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    server.bytes.clear();
+    await page.goto(`${server.url}/search/?q=${encodeURIComponent(q.text)}`);
+    const info = await resultsOf(page, q.text);
+    const rank = info.paths.slice(0, 5).indexOf(pathOf(q.target)) + 1;
+    out.push({ damage: q.damage, rank, bytes: searchBytes(server), ms: info.totalMs, matchMs: info.matchMs, engines: info.engines });
+    await context.close();
   }
   return out;
 }
@@ -284,6 +322,7 @@ async function main(): Promise<void> {
       try {
         runs.push(['Pagefind alone (Chromium)', await pagefindOutcomes(browser, server, queries)]);
         runs.push(['errdex (Chromium)', await errdexOutcomes(browser, server, queries)]);
+        runs.push(['errdex, opened with ?q= (Chromium)', await addressOutcomes(browser, server, queries)]);
         warm = await warmMatchTimes(browser, server, queries);
       } finally {
         await browser.close();
@@ -294,6 +333,9 @@ async function main(): Promise<void> {
     runs.push([`errdex matcher (Node, ${nodeQueries.length} queries)`, await nodeOutcomes(dir, nodeQueries)]);
     const errdex = runs.find(([label]) => label.startsWith('errdex (Chromium)'))?.[1] ?? [];
     const withPagefind = errdex.filter((x) => x.engines === 'matcher+pagefind').length;
+    const address = runs.find(([label]) => label.startsWith('errdex, opened'))?.[1] ?? [];
+    const addressPagefind = address.filter((x) => x.engines === 'matcher+pagefind').length;
+    const loadBytes = errdex.map((x) => x.loadBytes ?? 0);
     const nodeRun = runs[runs.length - 1]![1];
     const nodePagefind = nodeRun.filter((x) => x.engines === 'matcher+pagefind').length;
     report.push(
@@ -315,9 +357,11 @@ async function main(): Promise<void> {
       '',
       NODE_ONLY
         ? ''
-        : `errdex ran Pagefind too on ${withPagefind} of ${errdex.length} queries (when the matcher had nothing to show). ` +
-          `Matching is the matcher's CPU time in its worker (normalise + rank, fetching excluded); above on a fresh page per query (cold code), ` +
-          `and with all queries run one after another in one page (warm): ${quantile(warm, 0.5).toFixed(1)} / ${quantile(warm, 0.95).toFixed(1)} / ${Math.max(...warm).toFixed(1)} ms (median / p95 / max).`,
+        : `errdex ran Pagefind too on ${withPagefind} of ${errdex.length} queries pasted into the page and ${addressPagefind} of ${address.length} opened with ?q= (when the matcher had nothing to show). ` +
+          `Matching is the matcher's CPU time in its worker for the query (normalise + rank; fetching, and the warm-up the worker runs before a first query or while its shards come, excluded: time to results includes them). ` +
+          `errdex (Chromium): a fresh page per query, pasted ${PASTE_PAUSE_MS} ms after the page opened (meanwhile the page fetched ${kb(Math.max(...loadBytes))} of index, its manifest, and warmed the matcher); ` +
+          `opened with ?q=: a fresh page per query at /search/?q=…, as the header box sends a paste (bytes include the manifest). ` +
+          `All queries one after another in one page (warm): ${quantile(warm, 0.5).toFixed(1)} / ${quantile(warm, 0.95).toFixed(1)} / ${Math.max(...warm).toFixed(1)} ms (median / p95 / max).`,
       '',
     );
   }
