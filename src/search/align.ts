@@ -7,7 +7,7 @@
  * A placeholder takes one token of the line (its value) almost for nothing, and each further token
  * at a price, since a placeholder could otherwise swallow any text; each edit costs too: a word added,
  * dropped or changed 1, a misspelt word (one letter added, dropped, changed, or two swapped) less,
- * a punctuation mark less; a mark glued to a placeholder (the quotes of `'{name}'`) may go.
+ * a punctuation mark less; quotes glued to a placeholder (`'{name}'`) may go.
  * A line may also stop early (a paste cut short): what it does not reach of the template costs one
  * fixed amount, and its last word may be the start of the template's word there.
  *
@@ -28,6 +28,8 @@ export const COMMON_WORD_EDIT = 0.75;
 export const TYPO_EDIT = 0.5;
 /** A punctuation mark added, dropped or changed. */
 export const MARK_EDIT = 0.5;
+/** A placeholder printing an integer that took something else. */
+export const WRONG_VALUE = 1;
 /** A placeholder that took nothing. */
 export const EMPTY_HOLE = 0.5;
 /** Each token a placeholder takes after its first: four cost as much as a word added. */
@@ -46,13 +48,24 @@ type Kind = 'word' | 'mark' | 'value';
 interface Token {
   text: string;
   kind: Kind;
-  /** A mark glued to a placeholder in the template: dropping it costs nothing. */
+  /** A quote glued to a placeholder in the template: dropping it costs nothing. */
   optional?: boolean;
   /** What the line's token costs when the template does not explain it. */
   cost?: number;
 }
-/** A template's tokens: `null` is a placeholder. */
-type TemplateToken = Token | null;
+/** A placeholder; `integer`: it prints an integer (`%d`, `{:d}`) and nothing glued to it. */
+interface Hole {
+  kind: 'hole';
+  integer: boolean;
+}
+type TemplateToken = Token | Hole;
+
+/** printf's and Python's integer conversions: `%d`, `%5lld`, `%zu`, `%(n)d`, `{:d}`, `{count:>4d}`. */
+const INTEGER_HOLE = /^(?:%(?:\d+\$)?[-+ 0#']*(?:\d+|\*)?(?:hh|h|ll|l|L|q|j|z|t)?[diu]|%\([^)]*\)[-+ 0#]*\d*[diu]|\{[^{}:]*:[^{}]*d\})$/;
+/** Quotes around a placeholder: some programs print them, some values bring their own. */
+const QUOTE = /^['"`]$/;
+/** A value a placeholder printing an integer can start with. */
+const INTEGER_START = /^(?:[-+]|\d+)$/;
 
 // Values first (each one token), then words, then single marks. Quotes open and close outside words
 // (`can't` is a word), numbers and URLs and paths do not end in the punctuation that follows them.
@@ -86,25 +99,27 @@ const templateTokensCache = new Map<string, TemplateToken[]>();
 
 /**
  * The template's tokens. A word glued to a placeholder (`{n}ms`, `v{major}`) prints joined to its
- * value, so the placeholder stands for both; a mark glued to one (`'{name}'`) may be left out.
+ * value, so the placeholder stands for both; quotes glued to one (`'{name}'`) may be left out.
  */
 export function templateTokens(template: string): TemplateToken[] {
   let out = templateTokensCache.get(template);
   if (out) return out;
   const list: TemplateToken[] = [];
-  const hole = () => {
-    if (list[list.length - 1] !== null) list.push(null);
+  const hole = (integer: boolean) => {
+    const prev = list[list.length - 1];
+    if (prev?.kind === 'hole') prev.integer = false; // two side by side, or a word glued on: anything
+    else list.push({ kind: 'hole', integer });
   };
   const parts = parseTemplate(template);
   parts.forEach((p, i) => {
-    if (p.kind === 'hole') return hole();
+    if (p.kind === 'hole') return hole(INTEGER_HOLE.test(p.raw));
     const ts = tokens(p.text);
     const glueBefore = i > 0 && /^\S/.test(p.text);
     const glueAfter = i + 1 < parts.length && /\S$/.test(p.text);
     ts.forEach((t, j) => {
       const glued = (glueBefore && j === 0) || (glueAfter && j === ts.length - 1);
-      if (glued && t.kind === 'word') hole();
-      else list.push(glued && t.kind === 'mark' ? { ...t, optional: true } : t);
+      if (glued && t.kind === 'word') hole(false);
+      else list.push(glued && t.kind === 'mark' && QUOTE.test(t.text) ? { ...t, optional: true } : t);
     });
   });
   out = list;
@@ -116,7 +131,7 @@ export function templateTokens(template: string): TemplateToken[] {
 /** How many words, marks and values of literal text a template has: what a close match's edits are measured against. */
 export function literalTokenCount(template: string): number {
   let n = 0;
-  for (const t of templateTokens(template)) if (t !== null && !t.optional) n++;
+  for (const t of templateTokens(template)) if (t.kind !== 'hole' && !t.optional) n++;
   return n;
 }
 
@@ -183,12 +198,14 @@ export function alignTemplate(template: string, line: string, common?: ReadonlyS
     const ti = t[i - 1]!;
     // The line ends before template token i.
     cut = Math.min(cut, prev[m]! + CUT);
-    if (ti === null) {
-      // A placeholder takes tokens j'..j-1 of the line: the first almost for nothing, each further one at HOLE_EXTRA.
-      let run = Infinity; // min over j' < j of prev[j'] + HOLE_TOKEN + (HOLE_EXTRA + HOLE_TOKEN) * (j - j' - 1)
+    if (ti.kind === 'hole') {
+      // A placeholder takes tokens j'..j-1 of the line: the first almost for nothing (unless it
+      // cannot start what the placeholder prints), each further one at HOLE_EXTRA.
+      let run = Infinity; // min over j' < j of prev[j'] + first(j') + (HOLE_EXTRA + HOLE_TOKEN) * (j - j' - 1)
       for (let j = 0; j <= m; j++) {
         cur[j] = Math.min(prev[j]! + EMPTY_HOLE, run);
-        run = Math.min(run + HOLE_EXTRA + HOLE_TOKEN, prev[j]! + HOLE_TOKEN);
+        const first = ti.integer && j < m && !INTEGER_START.test(p[j]!.text) ? WRONG_VALUE : HOLE_TOKEN;
+        run = Math.min(run + HOLE_EXTRA + HOLE_TOKEN, prev[j]! + first);
       }
     } else {
       cur[0] = prev[0]! + dropCost(ti);

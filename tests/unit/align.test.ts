@@ -9,7 +9,7 @@ describe('word alignment of a line with a template', () => {
       'word:got', "value:'a b'", 'word:from', 'value:http://x.io/y', 'mark:,', 'word:at', 'value:/var/lib/z.bin', 'mark::', 'value:[1, 2]', 'value:0x1f', 'value:3.2.1', 'value:10ms',
     ]);
     // A word glued to a placeholder prints joined to its value; quotes glued to one may go.
-    expect(templateTokens("waited {n}ms for '{name}'").map((t) => (t === null ? '{}' : t.optional ? `(${t.text})` : t.text))).toEqual(['waited', '{}', 'for', "(')", '{}', "(')"]);
+    expect(templateTokens("waited {n}ms for '{name}'").map((t) => (t.kind === 'hole' ? '{}' : t.optional ? `(${t.text})` : t.text))).toEqual(['waited', '{}', 'for', "(')", '{}', "(')"]);
     expect(literalTokenCount("waited {n}ms for '{name}'")).toBe(2);
   });
 
@@ -35,6 +35,14 @@ describe('word alignment of a line with a template', () => {
     expect(a.cost).toBeCloseTo(CUT, 2);
     // A template the cut line does not start: an edit more.
     expect(cost('timed out after {} waiting for lease (in engine core)', 'timed out after 30s waiting for hand')).toBeGreaterThan(a.cost + 0.5);
+  });
+
+  it('knows a placeholder printing an integer takes a number', () => {
+    const line = 'timed out after (61, 1234) waiting for dimension (i';
+    expect(cost('timed out after ${t} waiting for dimension (in generator context)', line)).toBeLessThan(cost('timed out after %d waiting for dimension (in lease buffer)', line));
+    expect(cost('timed out after %d waiting for dimension', 'timed out after 61 waiting for dimension')).toBeLessThan(0.01);
+    expect(cost('timed out after %d waiting for dimension', 'timed out after -61 waiting for dimension')).toBeLessThan(0.5);
+    expect(cost('took {n:d}ms', 'took 61ms')).toBeLessThan(0.01); // a word glued on: no longer only a number
   });
 
   it('does not let a placeholder swallow the words another template explains', () => {
