@@ -89,7 +89,8 @@ export const isPrefixPart = (part: string): boolean => part.endsWith('~');
 /**
  * Index keys of a message template: the words of its literal text, their adjacent pairs, and a
  * word paired with the start of the next one when that one is long (`required genera~` from
- * `required generator_method`): what a paste cut inside the long word still shows.
+ * `required generator_method`): what a paste cut inside the long word, or with a typo past its
+ * start, still shows.
  */
 export function templateKeys(template: string): string[] {
   const keys = new Set<string>();
@@ -133,15 +134,17 @@ export function textKeys(text: string): string[] {
 }
 
 /**
- * The key of a line's last word, cut or whole, paired with the word before it as `templateKeys`
- * pairs a word with the start of a long one; null when the last word is too short to tell.
+ * Every long word's start paired with the word before it (see `templateKeys`), the last word's
+ * too: a typo past a long word's first letters, or a cut inside it, leaves the key.
  */
-export function lastWordKey(text: string): string | null {
+export function prefixKeys(text: string): string[] {
   const words = wordsOf(maskValues(text));
-  const last = words[words.length - 1];
-  const prev = words[words.length - 2];
-  if (!last || !prev || last.word.length < PREFIX || !isKeyWord(last.word) || !isKeyWord(prev.word)) return null;
-  return `${wordKey(prev.word)} ${prefixPart(last.word)}`;
+  const out: string[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const [prev, word] = [words[i - 1]!.word, words[i]!.word];
+    if (word.length >= PREFIX && isKeyWord(word) && isKeyWord(prev)) out.push(`${wordKey(prev)} ${prefixPart(word)}`);
+  }
+  return out;
 }
 
 /** Words of a key (`open socket` has two). */

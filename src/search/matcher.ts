@@ -14,7 +14,7 @@
 import { RE2JS } from 're2js';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
 import { mayMatch } from './literals.ts';
-import { isKeyWord, isPrefixPart, keyWords, lastWordKey, shardOf, textKeys, withoutValues, wordKey } from './keys.ts';
+import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey } from './keys.ts';
 
 export { withoutValues };
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
@@ -52,9 +52,8 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
   const keys = new Set<string>();
   for (const m of paste.messages) {
     // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
-    // And the last word's start with the word before it: the paste may be cut inside it.
-    const last = lastWordKey(m.text);
-    for (const k of [...textKeys(withoutValues(m.withPrefix)), ...(last ? [last] : [])]) {
+    // And the starts of long words with the word before each: a typo past the start, or a cut.
+    for (const k of [...textKeys(withoutValues(m.withPrefix)), ...prefixKeys(m.text)]) {
       if (keys.size >= MAX_QUERY_KEYS) return [...keys];
       if (!common.has(k)) keys.add(k);
     }

@@ -110,12 +110,12 @@ export function chooseKeys(keys: string[], df: Map<string, number>, count: numbe
   const n = words.length;
   const eligible = keys.filter((k) => df.get(k)! <= maxShared);
   // Each key's words (by position) and how far into the message it ends. The start of a long word
-  // (`required genera~`, after `required`) counts as that word, but survives a cut inside it.
+  // (`required genera~`, after `required`) survives a typo past it and a cut inside the word.
   const info = new Map(
     eligible.map((k) => {
       const parts = keyWords(k);
-      const ws = parts.map((w, i) => (isPrefixPart(w) ? words.indexOf(parts[i - 1]!) + 1 : words.indexOf(w)));
-      return [k, { ws, last: parts.some(isPrefixPart) ? Math.max(...ws) - 0.5 : Math.max(...ws) }];
+      const ws = parts.filter((w) => !isPrefixPart(w)).map((w) => words.indexOf(w));
+      return [k, { ws, last: Math.max(...ws) + (parts.some(isPrefixPart) ? 0.5 : 0) }];
     }),
   );
   // Cuts keeping the first m words, for m from half the words to all but the last one.
