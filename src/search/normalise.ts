@@ -157,7 +157,7 @@ export function stripLogPrefix(line: string): string {
 
 /** Lines that begin something new: they are never the continuation of a wrapped line. */
 const NEW_LINE_START =
-  /^(?:\s*(?:File "|at |from |Caused by:|Traceback |During handling|The above exception|goroutine |panic:|thread '|Exception in |Error:|error(?:\[E\d+\])?:|\.\.\. \d+ more|\d+: )|\S+\.\w{1,5}:\d+:in )/;
+  /^(?:\s*(?:File "|at |from |Caused by:|Traceback |During handling|The above exception|goroutine |panic:|thread '|Exception in |Error:|error(?:\[E\d+\])?:|(?:note|help|hint|warning): |Aborted \(core dumped\)|Segmentation fault|\.\.\. \d+ more|\d+: )|\S+\.\w{1,5}:\d+:in )/;
 
 /**
  * Joins lines a terminal wrapped at a fixed width. A wrapped line is exactly as long as the widest
@@ -174,6 +174,8 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
   const several = lines.filter((l) => l.length === width).length > 1;
   const continues = (line: string, next: string): boolean => {
     if (next.trim() === '' || NEW_LINE_START.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
+    // Indented: a frame, a code line or the next part of a report (`  what():  …`), not a wrap.
+    if (/^(?:\t| {2})/.test(next)) return false;
     if (several) return true;
     // A wrap inside a word, or at a space (kept at the end of the line or the start of the next);
     // deeper indentation marks a frame or code line instead.

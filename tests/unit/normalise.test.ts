@@ -156,6 +156,13 @@ Node.js v24.1.0`;
     expect(messages[0]).toBe('subscriber count mismatch: 686ms != http://10.0.8');
   });
 
+  it('does not join an indented line or a note to the line before, even when both are the widest', () => {
+    const cpp = "terminate called after throwing an instance of 'std::invalid_argument'\n  what():  unknown object.value_count: http://10.0.0.210:8000/v1/queue\nAborted (core dumped)";
+    expect(first(cpp)).toEqual(['unknown object.value_count: http://10.0.0.210:8000/v1/queue', 'std::invalid_argument']);
+    const rust = "thread 'main' panicked at src/cache.rs:211:38:\ncount_schema_callback /var/lib/token/shard_42.bin is not supported by rank_config_literal\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace";
+    expect(first(rust)[0]).toBe('count_schema_callback /var/lib/token/shard_42.bin is not supported by rank_config_literal');
+  });
+
   it('does not join lines that start a new log entry or frame', () => {
     const lines = ['x'.repeat(50), '    at foo (a.js:1:1)', 'y'.repeat(50), 'Caused by: z'];
     expect(joinWrappedLines(lines)).toEqual(lines);
