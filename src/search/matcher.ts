@@ -2,14 +2,15 @@
  * The paste matcher: from a normalised paste to ranked records. Pure TypeScript shared by the
  * search page's worker and by the benchmark in Node.
  *
- * 1. keys: the words and word pairs of the paste's error lines (keys.ts);
+ * 1. keys: the words and word pairs of the paste's error lines, without their values (keys.ts);
  * 2. candidates: the entries of the shards those keys hash to (fetched by the caller);
  * 3. exact check: each candidate's `messagePattern`, anchored, against each error line, on RE2
  *    (re2js: linear time, so no pattern and no paste can make it slow; the caller still runs this
- *    in a worker with a deadline, as a last resort);
+ *    in a worker with a deadline, as a last resort), for the patterns whose literal text is in a
+ *    line (literals.ts);
  * 4. ranking: exact matches by specificity (characters of literal text), then the class the paste
- *    named; without an exact match, close misses (typos, drift, truncation): the start of a template
- *    for a paste cut short, and fuse.js over the candidates' literal text for the rest.
+ *    named; without an exact match, close misses (typos, drift, truncation) by the word edits that
+ *    turn the template into the line (align.ts).
  */
 import { RE2JS } from 're2js';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
@@ -27,7 +28,7 @@ export type MatchKind = 'exact' | 'contained' | 'close';
 export interface MatchResult {
   entry: IndexEntry;
   kind: MatchKind;
-  /** Lower is better, comparable within a kind (fuse.js score for close matches). */
+  /** Lower is better, comparable within a kind (for close matches: edits per literal token of the template, align.ts). */
   score: number;
   /** The pasted line it matched: what the result page shows as "your error". */
   line: string;
@@ -93,7 +94,7 @@ const regexCache = new Map<string, Compiled | null>();
  * catalog uses (groups, lazy quantifiers, classes, escapes, named groups, `\b`); `translateRegExp`
  * rewrites the JavaScript-only spellings. A pattern RE2 cannot compile (lookarounds, back-references)
  * gets no regex check at all, never the backtracking engine: its record can still rank as a close
- * match through its literal text (fuse.js).
+ * match through its literal text (align.ts).
  */
 function compiled(pattern: string): Compiled | null {
   let re = regexCache.get(pattern);
