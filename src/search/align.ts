@@ -5,13 +5,15 @@
  * Both are read as tokens: words, punctuation marks, and whole values (a quoted string, a URL, a
  * path, a number, a bracketed list of numbers). In the template a placeholder stands between them.
  * A placeholder takes one token of the line (its value) almost for nothing, and each further token
- * at a price, since a placeholder could otherwise swallow any text; each edit costs too: a word added,
- * dropped or changed 1, a misspelt word (one letter added, dropped, changed, or two swapped) less,
- * a punctuation mark less; quotes glued to a placeholder (`'{name}'`) may go.
+ * at a price, since a placeholder could otherwise swallow any text (capped at two words' edits,
+ * since values can be long). Each edit costs too: a word added, dropped or changed 1, a misspelt word
+ * (one letter added, dropped, changed, or two swapped) less, a punctuation mark less; quotes glued
+ * to a placeholder (`'{name}'`) may go.
  * A line may also stop early (a paste cut short): what it does not reach of the template costs one
  * fixed amount, and its last word may be the start of the template's word there.
  *
- * Quadratic in the number of tokens, so the line is cut to `MAX_LINE_TOKENS` tokens first.
+ * Quadratic in the number of tokens, so a line keeps at most `MAX_LINE_TOKENS` tokens: its first
+ * and its last.
  */
 import { wordKey } from './keys.ts';
 import { parseTemplate } from './template.ts';
@@ -34,6 +36,8 @@ export const WRONG_VALUE = 1;
 export const EMPTY_HOLE = 0.5;
 /** Each token a placeholder takes after its first: four cost as much as a word added. */
 export const HOLE_EXTRA = 0.25;
+/** The most a placeholder's further tokens cost together: a value may be long (a list, another program's message). */
+export const HOLE_EXTRA_MAX = 2;
 /**
  * Each token a placeholder takes, next to nothing: of two readings with as many edits, the one that
  * explains more of the line with the template's own text wins.
@@ -41,8 +45,9 @@ export const HOLE_EXTRA = 0.25;
 export const HOLE_TOKEN = 0.001;
 /** The line stops before the template ends. */
 export const CUT = 0.5;
-/** Longest line (in tokens) aligned: a template's words are found within its first tokens. */
+/** Longest line (in tokens) aligned: a longer one keeps its first and last tokens. */
 export const MAX_LINE_TOKENS = 200;
+const KEEP_LAST_TOKENS = 50;
 
 type Kind = 'word' | 'mark' | 'value';
 interface Token {
@@ -163,9 +168,9 @@ const lineCache = new Map<string, { common: ReadonlySet<string> | undefined; tok
 function lineTokens(line: string, common: ReadonlySet<string> | undefined): Token[] {
   const hit = lineCache.get(line);
   if (hit && hit.common === common) return hit.tokens;
-  const out = tokens(line)
-    .slice(0, MAX_LINE_TOKENS)
-    .map((t) => ({ ...t, cost: t.kind === 'word' && common?.has(wordKey(t.text)) ? COMMON_WORD_EDIT : editCost(t) }));
+  const all = tokens(line);
+  const kept = all.length <= MAX_LINE_TOKENS ? all : [...all.slice(0, MAX_LINE_TOKENS - KEEP_LAST_TOKENS), ...all.slice(-KEEP_LAST_TOKENS)];
+  const out = kept.map((t) => ({ ...t, cost: t.kind === 'word' && common?.has(wordKey(t.text)) ? COMMON_WORD_EDIT : editCost(t) }));
   if (lineCache.size >= 16) lineCache.clear();
   lineCache.set(line, { common, tokens: out });
   return out;
@@ -200,12 +205,15 @@ export function alignTemplate(template: string, line: string, common?: ReadonlyS
     cut = Math.min(cut, prev[m]! + CUT);
     if (ti.kind === 'hole') {
       // A placeholder takes tokens j'..j-1 of the line: the first almost for nothing (unless it
-      // cannot start what the placeholder prints), each further one at HOLE_EXTRA.
+      // cannot start what the placeholder prints), each further one at HOLE_EXTRA, HOLE_EXTRA_MAX
+      // at most for them all.
       let run = Infinity; // min over j' < j of prev[j'] + first(j') + (HOLE_EXTRA + HOLE_TOKEN) * (j - j' - 1)
+      let start = Infinity; // min over j' < j of prev[j'] + first(j')
       for (let j = 0; j <= m; j++) {
-        cur[j] = Math.min(prev[j]! + EMPTY_HOLE, run);
-        const first = ti.integer && j < m && !INTEGER_START.test(p[j]!.text) ? WRONG_VALUE : HOLE_TOKEN;
-        run = Math.min(run + HOLE_EXTRA + HOLE_TOKEN, prev[j]! + first);
+        cur[j] = Math.min(prev[j]! + EMPTY_HOLE, run, start + HOLE_EXTRA_MAX);
+        const first = prev[j]! + (ti.integer && j < m && !INTEGER_START.test(p[j]!.text) ? WRONG_VALUE : HOLE_TOKEN);
+        run = Math.min(run + HOLE_EXTRA + HOLE_TOKEN, first);
+        start = Math.min(start, first);
       }
     } else {
       cur[0] = prev[0]! + dropCost(ti);

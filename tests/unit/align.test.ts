@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignTemplate, literalTokenCount, oneSlip, templateTokens, tokens, CUT, TYPO_EDIT, WORD_EDIT } from '../../src/search/align.ts';
+import { alignTemplate, literalTokenCount, oneSlip, templateTokens, tokens, CUT, HOLE_EXTRA_MAX, TYPO_EDIT, WORD_EDIT } from '../../src/search/align.ts';
 
 const cost = (template: string, line: string) => alignTemplate(template, line).cost;
 
@@ -43,6 +43,14 @@ describe('word alignment of a line with a template', () => {
     expect(cost('timed out after %d waiting for dimension', 'timed out after 61 waiting for dimension')).toBeLessThan(0.01);
     expect(cost('timed out after %d waiting for dimension', 'timed out after -61 waiting for dimension')).toBeLessThan(0.5);
     expect(cost('took {n:d}ms', 'took 61ms')).toBeLessThan(0.01); // a word glued on: no longer only a number
+  });
+
+  it('lets a placeholder take a long value for a bounded price, and reads a long line’s end too', () => {
+    const long = `failed to load model: ${'no such file or directory '.repeat(12)}(os error 2)`;
+    expect(cost('failed to laod model: {err}', long)).toBeLessThan(TYPO_EDIT + HOLE_EXTRA_MAX + 0.1); // a typo and a 60-token value
+    const huge = `shard ${'a '.repeat(1_980)}overflowed`;
+    expect(cost('shard {a} overflowed', huge)).toBeLessThan(HOLE_EXTRA_MAX + 0.5);
+    expect(cost('shard {a} exploded', huge)).toBeGreaterThan(HOLE_EXTRA_MAX + 0.5); // its last word counts
   });
 
   it('does not let a placeholder swallow the words another template explains', () => {
