@@ -6,7 +6,7 @@ import { mergeInto } from '../../scripts/lib/astro-render.ts';
 import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
 import { chunkCount } from '../../scripts/lib/prepare.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
-import { parseShard, recordCacheKey, shardEntries, shardOfId } from '../../src/catalog/shard.ts';
+import { parseShard, recordCacheKey, shardEntries, shardOfId, shardRoutes } from '../../src/catalog/shard.ts';
 import { readSnapshot, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { HighlightStore, highlightKey } from '../../src/highlight/cache.ts';
 import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
@@ -114,9 +114,23 @@ describe('render shards', () => {
     expect([...parts[0]!, ...parts[1]!].map((e) => e.record.id).sort()).toEqual(entries.map((e) => e.record.id).sort());
   });
 
+  it('gives each site-wide page (a route and its parameters) to exactly one of three shards', () => {
+    const routes = Array.from({ length: 300 }, (_, i) => ({ params: { owner: 'acme', repo: `r${i % 7}`, page: String(i) } }));
+    const parts = [0, 1, 2].map((index) => shardRoutes(routes, { index, count: 3 }));
+    expect(parts.flat().map((r) => r.params.page).sort()).toEqual(routes.map((r) => r.params.page).sort());
+    for (const part of parts) expect(part.length).toBeGreaterThan(60);
+    expect(shardRoutes(routes, { index: 0, count: 1 })).toEqual(routes);
+  });
+
   it('keys a record for the incremental build by its exact text', () => {
     expect(recordCacheKey({ sourceText: '{"a":1}' })).toBe(recordCacheKey({ sourceText: '{"a":1}' }));
     expect(recordCacheKey({ sourceText: '{"a":1}' })).not.toBe(recordCacheKey({ sourceText: '{"a": 1}' }));
+    // What a page shows of other records is part of its key: a related record's text, and why it is related.
+    const page = { sourceText: '{"a":1}' };
+    const shown = (text: string, reason: string) => ({ related: [{ entry: { sourceText: text, record: {} }, reasons: [reason] }] });
+    expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).toBe(recordCacheKey(page, shown('{"b":1}', 'same file')));
+    expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).not.toBe(recordCacheKey(page, shown('{"b":2}', 'same file')));
+    expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).not.toBe(recordCacheKey(page, shown('{"b":1}', 'same class')));
   });
 
   it('merges a shard into the site: its own folders moved, shared files kept once', () => {
