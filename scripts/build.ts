@@ -1,19 +1,20 @@
 /**
- * `npm run build [-- options]`: validate, highlight, render, then publish.
+ * `npm run build [-- options]`: validate, highlight, derive, render and index, then publish.
  *
  * Stages (each reports its time, counts and memory; see scripts/lib/stages.ts):
  *  1. validate the catalog; on any problem print them all and stop (dist/ untouched), unless
  *     --skip-invalid, which writes every skipped record and its reasons to a report file;
  *  2. highlight every code block not yet in the content-addressed highlight cache, on all cores;
- *     (1 and 2 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts)
- *  3. render pages and data files with Astro into a staging folder: the catalog in chunks of at most
+ *  3. derive: related errors, computed once for all render processes, and the catalog snapshot they read;
+ *     (1 to 3 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts)
+ *  4. render pages and data files with Astro into a staging folder: the catalog in chunks of at most
  *     25,000 records, one `astro build` per chunk, one per core at a time; the per-record files the
  *     published site holds unchanged are linked from it instead (src/catalog/page-cache.ts);
- *  4. index, in a child process beside the render: the paste matcher's message index, Pagefind's
+ *  5. index, in a child process beside the render: the paste matcher's message index, Pagefind's
  *     full-text index, `_redirects` for moved and short URLs, the URL ledger's plan (scripts/lib/index-stage.ts);
- *  5. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
+ *  6. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
  *     site is deleted in the background;
- *  6. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
+ *  7. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
  *     so that it only ever records URLs that were published.
  *
  * Options:
@@ -64,7 +65,7 @@ const workers = workerCount();
 /** At most this many records per render process, so that its memory stays bounded at any catalog size. */
 const CHUNK_RECORDS = Number(process.env.ERRDEX_CHUNK_RECORDS) || 25_000;
 
-const progress = new Progress(6);
+const progress = new Progress(7);
 const memory = new MemorySampler();
 const stages: StageResult[] = [];
 const buildStarted = performance.now();
@@ -81,7 +82,7 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-// 1-2. Validate and highlight, in a child process (see scripts/lib/prepare.ts).
+// 1-3. Validate, highlight and derive, in a child process (see scripts/lib/prepare.ts).
 const snapshotDir = join(cacheDir, 'snapshots');
 let prepared;
 try {
@@ -101,7 +102,7 @@ try {
 if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
 const { records, chunks } = prepared;
 
-// 4 starts first: the index stage runs in a child process beside the render (it needs the validated
+// 5 starts first: the index stage runs in a child process beside the render (it needs the validated
 // catalog, not the pages), into a folder of its own that is merged into the site after both.
 const indexDir = `${outDir}.index`;
 const indexStarted = performance.now();
@@ -118,7 +119,7 @@ function abandon(message: string): never {
   fail(`${message}\n\n${displayPath(outDir)} is unchanged.`);
 }
 
-// 3. Render
+// 4. Render
 progress.stage('render');
 // A page, a JSON twin and a short link per record, and the few site-wide pages.
 progress.count(records * 3, 'files');
@@ -148,7 +149,7 @@ endStage(
   'files',
 );
 
-// 4. Index: wait for it, then merge its files into the site.
+// 5. Index: wait for it, then merge its files into the site.
 progress.stage('index');
 const index = await indexed;
 rmSync(snapshotDir, { recursive: true, force: true });
@@ -160,7 +161,7 @@ mergeInto(indexDir, stagingDir);
 rmSync(indexDir, { recursive: true, force: true });
 endStage('index', `${indexResult.summary} (${indexSeconds.toFixed(1)} s, beside the render)`, indexResult.records, 'records');
 
-// 5. Publish
+// 6. Publish
 progress.stage('publish');
 // Until the new keys are written, no record of keys may describe the folder being replaced.
 forgetPageManifest(cacheDir);
@@ -168,7 +169,7 @@ publish(stagingDir, outDir);
 writePageManifest(cacheDir, { code, site: outDir, files: rendered.pages.keys });
 endStage('publish', displayPath(outDir), 0, '');
 
-// 6. Ledger
+// 7. Ledger
 progress.stage('ledger');
 const { file: ledgerFile, text: ledgerText } = indexResult.ledger;
 const ledgerUnchanged = existsSync(ledgerFile) && readFileSync(ledgerFile, 'utf8') === ledgerText;

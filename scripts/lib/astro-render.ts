@@ -69,6 +69,7 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
       ERRDEX_OUT_DIR: dirOf(chunk),
       ERRDEX_SHARD: `${chunk.index}/${chunk.count}`,
       ERRDEX_CATALOG_SNAPSHOT: chunk.snapshot,
+      ERRDEX_RELATED: chunk.related,
       ERRDEX_ASTRO_CACHE_DIR: join(options.cacheDir, `chunk-${chunk.index}-of-${chunk.count}`),
       ERRDEX_PAGE_LOG: pageLog(chunk),
     };

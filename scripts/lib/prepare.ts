@@ -12,7 +12,8 @@ import { catalogReport, loadCatalog } from '../../src/catalog/catalog.ts';
 import { catalogPath, displayPath } from '../../src/catalog/load.ts';
 import { formatProblem } from '../../src/catalog/problems.ts';
 import { shardOfId } from '../../src/catalog/shard.ts';
-import { writeSnapshot } from '../../src/catalog/snapshot.ts';
+import { relatedErrors } from '../../src/catalog/derive/related.ts';
+import { writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { highlightCacheFile } from '../../src/highlight/cache.ts';
 import { runChildStage, childStageMain } from './child-stage.ts';
 import { preHighlight } from './highlight-pool.ts';
@@ -32,6 +33,8 @@ export interface Chunk {
   index: number;
   count: number;
   snapshot: string;
+  /** The related errors of the snapshot's entries (src/catalog/snapshot.ts, writeRelated). */
+  related: string;
   /** Records whose pages this chunk renders. */
   records: number;
 }
@@ -117,16 +120,29 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   // sitemap are computed over all records. Each renders only its shard of the per-record pages and of
   // the site-wide pages (src/catalog/shard.ts); the few fixed pages (home, search) come out identical
   // from each, and one copy is kept.
+  // Related errors are computed here once, not in every render process (src/catalog/derive/index.ts).
+  send({ type: 'stage', name: 'derive' });
   const count = chunkCount(records, options.workers, options.chunks);
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
   const snapshot = join(options.snapshotDir, 'catalog.jsonl');
+  const related = join(options.snapshotDir, 'related.jsonl');
   await writeSnapshot(snapshot, catalog.entries);
+  const links = relatedErrors(catalog.entries.map((e) => e.record));
+  await writeRelated(related, links);
   const chunks: Chunk[] = [];
   for (let index = 0; index < count; index++) {
     const own = count === 1 ? catalog.entries.length : catalog.entries.filter((e) => shardOfId(e.record.id, count) === index).length;
-    chunks.push({ index, count, snapshot, records: own });
+    chunks.push({ index, count, snapshot, related, records: own });
   }
+  const linked = links.filter((l) => l.length > 0).length;
+  send({
+    type: 'end',
+    name: 'derive',
+    summary: `related errors: ${formatCount(linked)} of ${formatCount(records)} records have some; snapshot for ${count} render process${count === 1 ? '' : 'es'}`,
+    items: records,
+    unit: 'records',
+  });
   send({ type: 'done', root: displayPath(catalog.root), records, chunks });
 }
 

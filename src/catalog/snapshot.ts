@@ -9,33 +9,56 @@
 import { createWriteStream, readFileSync } from 'node:fs';
 import type { ErrorRecord } from '../schema/record.ts';
 import type { CatalogEntry } from './catalog.ts';
+import type { RelatedLink } from './derive/related.ts';
 
-export async function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
+export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
+  return writeLines(path, map(entries, (e) => JSON.stringify([e.origin.file, e.origin.line, e.datasetVersion, e.sourceText])));
+}
+
+export function readSnapshot(path: string): CatalogEntry[] {
+  const entries: CatalogEntry[] = [];
+  forEachLine(path, (line) => {
+    const [file, lineNo, datasetVersion, sourceText] = JSON.parse(line) as [string, number, string, string];
+    const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
+    entries.push({ record, sourceText, datasetVersion, origin: { file, line: lineNo } });
+  });
+  return entries;
+}
+
+/** The related errors of each snapshot entry, in snapshot order, one line each (src/catalog/derive/index.ts). */
+export function writeRelated(path: string, links: readonly RelatedLink[][]): Promise<number> {
+  return writeLines(path, map(links, (l) => JSON.stringify(l)));
+}
+
+export function readRelated(path: string): RelatedLink[][] {
+  const links: RelatedLink[][] = [];
+  forEachLine(path, (line) => links.push(JSON.parse(line) as RelatedLink[]));
+  return links;
+}
+
+function* map<T>(items: Iterable<T>, f: (item: T) => string): Iterable<string> {
+  for (const item of items) yield f(item);
+}
+
+async function writeLines(path: string, lines: Iterable<string>): Promise<number> {
   const out = createWriteStream(path);
   let n = 0;
-  for (const e of entries) {
-    if (!out.write(`${JSON.stringify([e.origin.file, e.origin.line, e.datasetVersion, e.sourceText])}\n`)) {
-      await new Promise<void>((done) => out.once('drain', () => done()));
-    }
+  for (const line of lines) {
+    if (!out.write(`${line}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));
     n++;
   }
   await new Promise<void>((done, fail) => out.end(() => done()).on('error', fail));
   return n;
 }
 
-/** Read line by line from the bytes: a whole large snapshot is longer than a JavaScript string may be. */
-export function readSnapshot(path: string): CatalogEntry[] {
-  const entries: CatalogEntry[] = [];
+/** Read line by line from the bytes: a whole large file is longer than a JavaScript string may be. */
+function forEachLine(path: string, f: (line: string) => void): void {
   const bytes = readFileSync(path);
   for (let start = 0; start < bytes.length; ) {
     let end = bytes.indexOf(0x0a, start);
     if (end === -1) end = bytes.length;
     const line = bytes.toString('utf8', start, end);
     start = end + 1;
-    if (line === '') continue;
-    const [file, lineNo, datasetVersion, sourceText] = JSON.parse(line) as [string, number, string, string];
-    const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
-    entries.push({ record, sourceText, datasetVersion, origin: { file, line: lineNo } });
+    if (line !== '') f(line);
   }
-  return entries;
 }

@@ -7,7 +7,10 @@ import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts
 import { chunkCount } from '../../scripts/lib/prepare.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { parseShard, recordCacheKey, shardEntries, shardOfId, shardRoutes } from '../../src/catalog/shard.ts';
-import { readSnapshot, writeSnapshot } from '../../src/catalog/snapshot.ts';
+import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
+import { deriveCatalog } from '../../src/catalog/derive/index.ts';
+import { relatedErrors } from '../../src/catalog/derive/related.ts';
+import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
 import { HighlightStore, highlightKey } from '../../src/highlight/cache.ts';
 import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/lib/error-view.ts';
@@ -159,6 +162,20 @@ describe('catalog snapshots', () => {
     const file = join(tempDir(), 'chunk.jsonl');
     expect(await writeSnapshot(file, entries)).toBe(entries.length);
     expect(readSnapshot(file)).toEqual(entries);
+  });
+
+  it('give a render process the related errors computed once, the same as computing them there', async () => {
+    const dir = tempDir();
+    const lines = [...syntheticRecords({ count: 60, seed: 3 })];
+    writeFileSync(join(dir, 'records.jsonl'), `${lines.join('\n')}\n`);
+    const catalog = loadCatalog(dir);
+    const links = relatedErrors(catalog.entries.map((e) => e.record));
+    expect(links.some((l) => l.length > 0)).toBe(true);
+    const file = join(dir, 'related.jsonl');
+    expect(await writeRelated(file, links)).toBe(catalog.entries.length);
+    expect(readRelated(file)).toEqual(links);
+    expect(deriveCatalog(catalog, readRelated(file)).related).toEqual(deriveCatalog(catalog).related);
+    expect(() => deriveCatalog(catalog, links.slice(1))).toThrow(/related errors for 59 records, but the catalog has 60/);
   });
 });
 
