@@ -21,6 +21,7 @@
  *   --no-cache                    highlight and render everything, ignoring the build cache (and refreshing it)
  *   --report=FILE                 write each stage's time, memory and output as JSON (used by npm run bench)
  *   --no-ledger-update            read the URL ledger but do not write it (preview builds, tests)
+ *   --max-fragments=N             at most N Pagefind fragment files: Pagefind bundles them (scripts/lib/pagefind-bundle.ts)
  *
  * Environment: ERRDEX_DATA (catalog), ERRDEX_DIST (output folder), ERRDEX_CACHE_DIR (build cache,
  * default .errdex/cache), ERRDEX_WORKERS (render processes and highlight threads at a time; default one
@@ -41,6 +42,7 @@ import { renderChunks } from './lib/astro-render.ts';
 import { workerCount } from './lib/highlight-pool.ts';
 import { runPrepare } from './lib/prepare.ts';
 import { publish } from './lib/publish.ts';
+import { describeFragments, largeBundleWarning, parseMaxFragments } from './lib/pagefind-bundle.ts';
 import { formatCount, Progress } from './lib/progress.ts';
 import { writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
 import { MemorySampler, treeSize, type BuildReport, type StageResult } from './lib/stages.ts';
@@ -50,10 +52,17 @@ const option = (name: string): string | true | undefined => {
   const a = args.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
   return a === undefined ? undefined : a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
 };
-const known = /^--(skip-invalid|no-cache|report|no-ledger-update)(=|$)/;
+const known = /^--(skip-invalid|no-cache|report|no-ledger-update|max-fragments)(=|$)/;
 const unknown = args.filter((a) => !known.test(a));
 if (unknown.length > 0) {
-  console.error(`Unknown option${unknown.length > 1 ? 's' : ''}: ${unknown.join(' ')}. Options: --skip-invalid[=FILE], --no-cache, --report=FILE, --no-ledger-update.`);
+  console.error(`Unknown option${unknown.length > 1 ? 's' : ''}: ${unknown.join(' ')}. Options: --skip-invalid[=FILE], --no-cache, --report=FILE, --no-ledger-update, --max-fragments=N.`);
+  process.exit(2);
+}
+let maxFragments: number | undefined;
+try {
+  maxFragments = parseMaxFragments(option('max-fragments'));
+} catch (e) {
+  console.error(`${(e as Error).message} Nothing was built.`);
   process.exit(2);
 }
 const skipArg = option('skip-invalid');
@@ -153,8 +162,15 @@ try {
   for (const u of messageIndex.unindexed) {
     progress.warn(`Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`);
   }
-  await writePagefindIndex(indexed, stagingDir);
-  endStage('index', `message index in ${messageIndex.manifest.shards} shards; full-text index of ${formatCount(indexed.length)} pages`, indexed.length, 'records');
+  const fragments = await writePagefindIndex(indexed, stagingDir, undefined, { maxFragments });
+  const bundleWarning = largeBundleWarning(fragments, maxFragments);
+  if (bundleWarning) progress.warn(bundleWarning);
+  endStage(
+    'index',
+    `message index in ${messageIndex.manifest.shards} shards; full-text index of ${formatCount(indexed.length)} pages, ${describeFragments(fragments, maxFragments)}`,
+    indexed.length,
+    'records',
+  );
 } catch (e) {
   rmSync(stagingDir, { recursive: true, force: true });
   fail(`${(e as Error).message}\n\nThe index stage failed; ${displayPath(outDir)} is unchanged.`);
