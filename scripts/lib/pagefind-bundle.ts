@@ -23,10 +23,13 @@ import { join } from 'node:path';
 export const FRAGMENT_DIR = 'fragment';
 
 /**
- * Above this, the build warns: a query showing 20 results could fetch 20 such bundles. Chosen so
- * that a query stays under about 2 MB in the worst case; docs/benchmarks.md has measured costs.
+ * Above this, the build warns: a query showing 20 full-text results from 20 bundles would fetch
+ * about 1 MB of fragments, four times what the rest of Pagefind costs a query (docs/benchmarks.md).
  */
-export const LARGE_BUNDLE_BYTES = 100 * 1024;
+export const LARGE_BUNDLE_BYTES = 48 * 1024;
+
+/** The bundle size the warning's suggestion aims at: about 300 KB of fragments for a 20-result query. */
+export const SUGGESTED_BUNDLE_BYTES = 16 * 1024;
 
 /** Far above any catalog's page count (more bundles than pages just means one file per page): a typo guard. */
 const MAX_VALUE = 1_000_000_000;
@@ -105,9 +108,9 @@ export function describeFragments(found: FragmentFiles, maxFragments: number | u
 /** A warning when bundles are large enough to make full-text queries heavy, else null. */
 export function largeBundleWarning(found: FragmentFiles, maxFragments: number | undefined): string | null {
   if (maxFragments === undefined || found.largest <= LARGE_BUNDLE_BYTES) return null;
-  const suggested = Math.ceil(found.bytes / (LARGE_BUNDLE_BYTES / 2));
+  const suggested = Math.ceil(found.bytes / SUGGESTED_BUNDLE_BYTES);
   return (
     `Pagefind fragment bundles are up to ${kib(found.largest)} (--max-fragments=${maxFragments}): a full-text query fetches one bundle per result shown ` +
-    `(up to 20), so it can cost ${kib(found.largest * 20)}. --max-fragments=${suggested} would keep bundles near ${kib(LARGE_BUNDLE_BYTES / 2)}.`
+    `(up to 20), so it can cost ${kib(found.largest * 20)}. --max-fragments=${suggested} would make them about ${kib(SUGGESTED_BUNDLE_BYTES)}.`
   );
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   LARGE_BUNDLE_BYTES,
+  SUGGESTED_BUNDLE_BYTES,
   checkFragmentBundles,
   describeFragments,
   fragmentFiles,
@@ -67,8 +68,8 @@ describe('checking what Pagefind wrote', () => {
     expect(largeBundleWarning(big, undefined)).toBeNull();
     const warning = largeBundleWarning(big, 10);
     expect(warning).toContain('--max-fragments=10');
-    // Suggests a count that halves the threshold: 4,000,000 bytes in bundles of 50 KB.
-    expect(warning).toContain(`--max-fragments=${Math.ceil(4_000_000 / (LARGE_BUNDLE_BYTES / 2))}`);
+    // Suggests the count that cuts the same bytes into bundles of the suggested size.
+    expect(warning).toContain(`--max-fragments=${Math.ceil(4_000_000 / SUGGESTED_BUNDLE_BYTES)} would make them about 16 KB`);
   });
 });
 
