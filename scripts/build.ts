@@ -22,6 +22,7 @@
  *   --no-cache                    highlight and render everything, ignoring the build cache (and refreshing it)
  *   --report=FILE                 write each stage's time, memory and output as JSON (used by npm run bench)
  *   --no-ledger-update            read the URL ledger but do not write it (preview builds, tests)
+ *   --max-fragments=N             at most N Pagefind fragment files: Pagefind bundles them (scripts/lib/pagefind-bundle.ts)
  *
  * Environment: ERRDEX_DATA (catalog), ERRDEX_DIST (output folder), ERRDEX_CACHE_DIR (build cache,
  * default .errdex/cache), ERRDEX_WORKERS (render processes and highlight threads at a time; default one
@@ -38,6 +39,7 @@ import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } 
 import { workerCount } from './lib/highlight-pool.ts';
 import { runPrepare } from './lib/prepare.ts';
 import { publish } from './lib/publish.ts';
+import { parseMaxFragments } from './lib/pagefind-bundle.ts';
 import { formatCount, Progress } from './lib/progress.ts';
 import { MemorySampler, treeSize, type BuildReport, type StageResult } from './lib/stages.ts';
 
@@ -46,10 +48,17 @@ const option = (name: string): string | true | undefined => {
   const a = args.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
   return a === undefined ? undefined : a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
 };
-const known = /^--(skip-invalid|no-cache|report|no-ledger-update)(=|$)/;
+const known = /^--(skip-invalid|no-cache|report|no-ledger-update|max-fragments)(=|$)/;
 const unknown = args.filter((a) => !known.test(a));
 if (unknown.length > 0) {
-  console.error(`Unknown option${unknown.length > 1 ? 's' : ''}: ${unknown.join(' ')}. Options: --skip-invalid[=FILE], --no-cache, --report=FILE, --no-ledger-update.`);
+  console.error(`Unknown option${unknown.length > 1 ? 's' : ''}: ${unknown.join(' ')}. Options: --skip-invalid[=FILE], --no-cache, --report=FILE, --no-ledger-update, --max-fragments=N.`);
+  process.exit(2);
+}
+let maxFragments: number | undefined;
+try {
+  maxFragments = parseMaxFragments(option('max-fragments'));
+} catch (e) {
+  console.error(`${(e as Error).message} Nothing was built.`);
   process.exit(2);
 }
 const skipArg = option('skip-invalid');
@@ -106,7 +115,7 @@ const { records, chunks } = prepared;
 // catalog, not the pages), into a folder of its own that is merged into the site after both.
 const indexDir = `${outDir}.index`;
 const indexStarted = performance.now();
-const indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir });
+const indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir, maxFragments });
 let indexSeconds = 0;
 // Handled after the render; until then a failure must not end the process unreported.
 const indexed = indexing.result.then(

@@ -13,6 +13,7 @@ import { ledgerPath, ledgerReport, serializeLedger } from '../../src/catalog/led
 import { redirectsFile } from '../../src/lib/redirects.ts';
 import { errorPath, shortPath } from '../../src/lib/urls.ts';
 import { childStageMain, runChildStage } from './child-stage.ts';
+import { describeFragments, largeBundleWarning } from './pagefind-bundle.ts';
 import { formatCount } from './progress.ts';
 import { writeMessageIndex, writePagefindIndex } from './search-index.ts';
 
@@ -21,6 +22,8 @@ export interface IndexOptions {
   snapshot: string;
   /** The index files go here, to be merged into the site. */
   outDir: string;
+  /** `--max-fragments`: Pagefind bundles its fragments into at most this many files (scripts/lib/pagefind-bundle.ts). */
+  maxFragments?: number | undefined;
 }
 
 export interface IndexResult {
@@ -46,13 +49,18 @@ async function indexStage(options: IndexOptions, send: (r: IndexResult) => void)
   );
   const records = catalog.entries.map((e) => e.record);
   const messageIndex = writeMessageIndex(records, options.outDir);
-  await writePagefindIndex(records, options.outDir);
+  const { maxFragments } = options;
+  const fragments = await writePagefindIndex(records, options.outDir, undefined, { maxFragments });
+  const bundleWarning = largeBundleWarning(fragments, maxFragments);
   send({
-    summary: `message index in ${messageIndex.manifest.shards} shards; full-text index of ${formatCount(records.length)} pages`,
+    summary: `message index in ${messageIndex.manifest.shards} shards; full-text index of ${formatCount(records.length)} pages, ${describeFragments(fragments, maxFragments)}`,
     records: records.length,
-    warnings: messageIndex.unindexed.map(
-      (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
-    ),
+    warnings: [
+      ...messageIndex.unindexed.map(
+        (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
+      ),
+      ...(bundleWarning ? [bundleWarning] : []),
+    ],
     ledger: { report: ledgerReport(plan, catalog.ledger.exists), file: ledgerPath(catalog.root), text: serializeLedger(plan.ledger) },
   });
 }

@@ -10,6 +10,7 @@ import * as pagefind from 'pagefind';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../../src/search/message-index.ts';
 import { pagefindDocument } from '../../src/search/pagefind-document.ts';
+import { checkFragmentBundles, fragmentFiles, type FragmentFiles } from './pagefind-bundle.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 export const PAGEFIND_DIR = 'pagefind';
@@ -25,9 +26,23 @@ export function writeMessageIndex(records: readonly ErrorRecord[], outDir: strin
   return built;
 }
 
-/** Indexes one document per record with Pagefind's Node API and writes the bundle to `<outDir>/pagefind/`. */
-export async function writePagefindIndex(records: readonly ErrorRecord[], outDir: string, onProgress?: (done: number) => void): Promise<void> {
-  const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en', includeCharacters: '_' });
+export interface PagefindIndexOptions {
+  /** At most this many fragment files (`--max-fragments`): Pagefind bundles the fragments (scripts/lib/pagefind-bundle.ts). */
+  maxFragments?: number | undefined;
+}
+
+/**
+ * Indexes one document per record with Pagefind's Node API and writes the bundle to `<outDir>/pagefind/`.
+ * Returns the fragment files written (one per record, or at most `maxFragments` bundles).
+ */
+export async function writePagefindIndex(
+  records: readonly ErrorRecord[],
+  outDir: string,
+  onProgress?: (done: number) => void,
+  options: PagefindIndexOptions = {},
+): Promise<FragmentFiles> {
+  const { maxFragments } = options;
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en', includeCharacters: '_', ...(maxFragments === undefined ? {} : { maxFragments }) });
   if (!index) throw new Error(`Pagefind could not start: ${errors.join('; ')}`);
   try {
     const problems: string[] = [];
@@ -42,6 +57,7 @@ export async function writePagefindIndex(records: readonly ErrorRecord[], outDir
     rmSync(outputPath, { recursive: true, force: true });
     const written = await index.writeFiles({ outputPath });
     if (written.errors.length) throw new Error(`Pagefind could not write its index: ${written.errors.join('; ')}`);
+    return maxFragments === undefined ? fragmentFiles(outputPath) : checkFragmentBundles(outputPath, maxFragments, records.length);
   } finally {
     await index.deleteIndex();
     await pagefind.close();
