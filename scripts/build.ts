@@ -10,7 +10,7 @@
  *  4. render pages and data files with Astro into a staging folder: the catalog in chunks of at most
  *     25,000 records, one `astro build` per chunk, one per core at a time; the per-record files the
  *     published site holds unchanged are linked from it instead (src/catalog/page-cache.ts);
- *  5. index, in a child process beside the render: the paste matcher's message index, Pagefind's
+ *  5. index, in a child process (beside the render up to 25k records): the paste matcher's message index, Pagefind's
  *     full-text index, `_redirects` for moved and short URLs, the URL ledger's plan (scripts/lib/index-stage.ts);
  *  6. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
  *     site is deleted in the background;
@@ -111,19 +111,26 @@ try {
 if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
 const { records, chunks } = prepared;
 
-// 5 starts first: the index stage runs in a child process beside the render (it needs the validated
-// catalog, not the pages), into a folder of its own that is merged into the site after both.
+// 5. The index stage runs in a child process (it needs the validated catalog, not the pages), into a
+// folder of its own that is merged into the site after the render. For a catalog of up to one render
+// chunk it runs beside the render; a larger one would not fit in memory beside it (at 100k records
+// Pagefind alone holds about 2.6 GB, and each render process 1-2 GB), so it starts after the render.
 const indexDir = `${outDir}.index`;
-const indexStarted = performance.now();
-const indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir, maxFragments });
+const indexBeside = records <= CHUNK_RECORDS;
+let indexing: ReturnType<typeof startIndex> | undefined;
 let indexSeconds = 0;
-// Handled after the render; until then a failure must not end the process unreported.
-const indexed = indexing.result.then(
-  (r) => ((indexSeconds = (performance.now() - indexStarted) / 1000), { ok: true as const, r }),
-  (e: unknown) => ({ ok: false as const, e: e as Error }),
-);
+function runIndexStage() {
+  const started = performance.now();
+  indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir, maxFragments });
+  // Awaited after the render; until then a failure must not end the process unreported.
+  return indexing.result.then(
+    (r) => ((indexSeconds = (performance.now() - started) / 1000), { ok: true as const, r }),
+    (e: unknown) => ({ ok: false as const, e: e as Error }),
+  );
+}
+const indexedBeside = indexBeside ? runIndexStage() : undefined;
 function abandon(message: string): never {
-  indexing.kill();
+  indexing?.kill();
   for (const dir of [stagingDir, indexDir]) rmSync(dir, { recursive: true, force: true });
   fail(`${message}\n\n${displayPath(outDir)} is unchanged.`);
 }
@@ -158,9 +165,9 @@ endStage(
   'files',
 );
 
-// 5. Index: wait for it, then merge its files into the site.
+// 5. Index: wait for it (or run it now), then merge its files into the site.
 progress.stage('index');
-const index = await indexed;
+const index = await (indexedBeside ?? runIndexStage());
 rmSync(snapshotDir, { recursive: true, force: true });
 if (!index.ok) abandon(`${index.e.message}\n\nThe index stage failed.`);
 const indexResult = index.r;
@@ -168,7 +175,7 @@ for (const line of indexResult.ledger.report) console.log(line);
 for (const w of indexResult.warnings) progress.warn(w);
 mergeInto(indexDir, stagingDir);
 rmSync(indexDir, { recursive: true, force: true });
-endStage('index', `${indexResult.summary} (${indexSeconds.toFixed(1)} s, beside the render)`, indexResult.records, 'records');
+endStage('index', indexBeside ? `${indexResult.summary} (${indexSeconds.toFixed(1)} s, beside the render)` : indexResult.summary, indexResult.records, 'records');
 
 // 6. Publish
 progress.stage('publish');

@@ -1,6 +1,6 @@
 /**
- * The build's index stage, in a child process that runs beside the render (it needs the validated
- * catalog, not the pages): the paste matcher's message index and Pagefind's full-text index
+ * The build's index stage, in a child process that can run beside the render (it needs the validated
+ * catalog, not the pages; scripts/build.ts decides): the paste matcher's message index and Pagefind's full-text index
  * (scripts/lib/search-index.ts), `_redirects` for moved and short URLs, and the URL ledger's plan,
  * whose new text it hands back for the build to write after publishing.
  */

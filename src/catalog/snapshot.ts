@@ -12,14 +12,23 @@ import type { CatalogEntry } from './catalog.ts';
 import type { RelatedLink } from './derive/related.ts';
 
 export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
-  return writeLines(path, map(entries, (e) => JSON.stringify([e.origin.file, e.origin.line, e.datasetVersion, e.sourceText])));
+  return writeLines(path, map(entries, (e) => JSON.stringify([e.origin.file, e.origin.line, e.datasetVersion, e.sourceText, e.record.id])));
 }
 
-export function readSnapshot(path: string): CatalogEntry[] {
+/** The record fields that hold code: shown only on the record's own page. */
+const CODE_FIELDS = ['sourceCode', 'exampleFix', 'validationCode', 'typeGuard', 'tryCatchPattern'] as const satisfies readonly (keyof ErrorRecord)[];
+
+/**
+ * `withCode(id)`: whether the entry's code is needed. A render process only shows the code of the
+ * records whose pages it renders; the other records' code fields are left out (null) to save memory.
+ * Their text (`sourceText`) stays whole.
+ */
+export function readSnapshot(path: string, withCode: (id: string) => boolean = () => true): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
   forEachLine(path, (line) => {
-    const [file, lineNo, datasetVersion, sourceText] = JSON.parse(line) as [string, number, string, string];
+    const [file, lineNo, datasetVersion, sourceText, id] = JSON.parse(line) as [string, number, string, string, string];
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
+    if (!withCode(id)) for (const field of CODE_FIELDS) record[field] = null;
     entries.push({ record, sourceText, datasetVersion, origin: { file, line: lineNo } });
   });
   return entries;
