@@ -85,3 +85,41 @@ describe('--max-fragments: Pagefind fragments packed into bundles', () => {
     }
   });
 });
+
+describe('a large catalog: Pagefind indexes in parts, searched as one', () => {
+  // Parts of 4 records: the 10-record fixture makes 3 indexes (pagefind/, pagefind/part-1/, pagefind/part-2/).
+  const ctx = siteInBrowser('search-pagefind-parts', CATALOG, [], { ERRDEX_PAGEFIND_PART_RECORDS: '4' });
+
+  it('writes one index per part and lists the parts for the search page', () => {
+    const listed = JSON.parse(readFileSync(join(ctx.site.dist, 'pagefind/errdex-parts.json'), 'utf8')) as { parts: string[] };
+    expect(listed.parts).toEqual(['part-1/', 'part-2/']);
+    for (const dir of ['pagefind', 'pagefind/part-1', 'pagefind/part-2']) expect(existsSync(join(ctx.site.dist, dir, 'pagefind-entry.json')), dir).toBe(true);
+    const fragments = ['pagefind', 'pagefind/part-1', 'pagefind/part-2'].map((d) => listFiles(join(ctx.site.dist, d, 'fragment')).length);
+    expect(fragments.reduce((a, b) => a + b)).toBe(pages.length);
+    // The page the next test looks for is indexed by the last part, not by pagefind/ itself.
+    const lastPart = listFiles(join(ctx.site.dist, 'pagefind/part-2/fragment')).map((f) => (readFragmentFile(join(ctx.site.dist, 'pagefind/part-2/fragment', f)) as { url: string }).url);
+    expect(lastPart).toContain(CHECKPOINT);
+  });
+
+  it('finds a page whatever part indexes it, with its snippet', async () => {
+    const page = await ctx.browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const partRequests = new Set<string>();
+    page.on('response', (r) => {
+      const m = /^\/pagefind\/(part-\d+)\//.exec(new URL(r.url()).pathname);
+      if (m && r.status() === 200) partRequests.add(m[1]!);
+    });
+    await page.goto(`${ctx.server.url}/search/?q=truncated`);
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-search-results]')?.dataset.state === 'done', null, { timeout: 20_000 });
+    const hit = page.locator(`[data-search-results] li:has(a[href^="${CHECKPOINT}"])`);
+    expect(await hit.count()).toBe(1);
+    expect((await hit.locator('.result-snippet mark').allInnerTexts()).map((t) => t.toLowerCase())).toContain('truncated');
+    // Every part was searched.
+    expect([...partRequests].sort()).toEqual(['part-1', 'part-2']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
