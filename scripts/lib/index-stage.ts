@@ -35,7 +35,8 @@ export interface IndexResult {
 }
 
 async function indexStage(options: IndexOptions, send: (r: IndexResult) => void): Promise<void> {
-  const catalog = catalogFromSnapshot(options.snapshot);
+  // The indexes need the records, not their text (the JSON twins): left out, to leave memory to Pagefind.
+  const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false });
   const plan = ledgerPlanFor(catalog);
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });

@@ -18,18 +18,24 @@ export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Pr
 /** The record fields that hold code: shown only on the record's own page. */
 const CODE_FIELDS = ['sourceCode', 'exampleFix', 'validationCode', 'typeGuard', 'tryCatchPattern'] as const satisfies readonly (keyof ErrorRecord)[];
 
-/**
- * `withCode(id)`: whether the entry's code is needed. A render process only shows the code of the
- * records whose pages it renders; the other records' code fields are left out (null) to save memory.
- * Their text (`sourceText`) stays whole.
- */
-export function readSnapshot(path: string, withCode: (id: string) => boolean = () => true): CatalogEntry[] {
+/** What a process reads of each entry; everything when not given. */
+export interface SnapshotKeep {
+  /**
+   * Whether the entry's code fields are needed. A render process only shows the code of the records
+   * whose pages it renders; the other records' code fields are left out (null) to save memory.
+   */
+  code?: (id: string) => boolean;
+  /** Whether the entries' text (`sourceText`, the JSON twin) is needed; '' when not. */
+  text?: boolean;
+}
+
+export function readSnapshot(path: string, keep: SnapshotKeep = {}): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
   forEachLine(path, (line) => {
     const [file, lineNo, datasetVersion, sourceText, id] = JSON.parse(line) as [string, number, string, string, string];
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
-    if (!withCode(id)) for (const field of CODE_FIELDS) record[field] = null;
-    entries.push({ record, sourceText, datasetVersion, origin: { file, line: lineNo } });
+    if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
+    entries.push({ record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin: { file, line: lineNo } });
   });
   return entries;
 }
