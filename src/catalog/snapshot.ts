@@ -6,7 +6,7 @@
  * One entry per line: `[file, line, datasetVersion, sourceText]`. The record is the sourceText's
  * `record`: the schema changes nothing it validates, so parsing again gives the validated record.
  */
-import { createWriteStream, readFileSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
 import type { ErrorRecord } from '../schema/record.ts';
 import type { CatalogEntry } from './catalog.ts';
 import type { RelatedLink } from './derive/related.ts';
@@ -66,14 +66,32 @@ async function writeLines(path: string, lines: Iterable<string>): Promise<number
   return n;
 }
 
-/** Read line by line from the bytes: a whole large file is longer than a JavaScript string may be. */
+/**
+ * Calls `f` with each line, reading the file a block at a time: a whole large snapshot is longer
+ * than a JavaScript string may be, and holding all its bytes at once while the records it holds are
+ * parsed would add its size to the process's peak memory.
+ */
 function forEachLine(path: string, f: (line: string) => void): void {
-  const bytes = readFileSync(path);
-  for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end === -1) end = bytes.length;
-    const line = bytes.toString('utf8', start, end);
-    start = end + 1;
-    if (line !== '') f(line);
+  const fd = openSync(path, 'r');
+  try {
+    const block = Buffer.allocUnsafe(BLOCK_BYTES);
+    let rest = Buffer.alloc(0);
+    for (;;) {
+      const read = readSync(fd, block, 0, BLOCK_BYTES, null);
+      const bytes = rest.length > 0 ? Buffer.concat([rest, block.subarray(0, read)]) : block.subarray(0, read);
+      let start = 0;
+      for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
+        if (end > start) f(bytes.toString('utf8', start, end));
+        start = end + 1;
+      }
+      // A line cut by the block's end waits for the next block (copied: the block is reused).
+      rest = Buffer.from(bytes.subarray(start));
+      if (read === 0) break;
+    }
+    if (rest.length > 0) f(rest.toString('utf8'));
+  } finally {
+    closeSync(fd);
   }
 }
+
+const BLOCK_BYTES = 8 * 1024 * 1024;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeInto } from '../../scripts/lib/astro-render.ts';
 import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
 import { chunkCount } from '../../scripts/lib/prepare.ts';
-import { loadCatalog } from '../../src/catalog/catalog.ts';
+import { loadCatalog, type CatalogEntry } from '../../src/catalog/catalog.ts';
 import { parseShard, recordCacheKey, shardEntries, shardOfId, shardRoutes } from '../../src/catalog/shard.ts';
 import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../src/catalog/derive/index.ts';
@@ -162,6 +162,25 @@ describe('catalog snapshots', () => {
     const file = join(tempDir(), 'chunk.jsonl');
     expect(await writeSnapshot(file, entries)).toBe(entries.length);
     expect(readSnapshot(file)).toEqual(entries);
+  });
+
+  it('read back whole when lines cross the blocks the file is read in (over 8 MB), and leave out what a process does not need', async () => {
+    const entries = Array.from({ length: 3_000 }, (_, i) => {
+      const record = { id: `id-${i}`, sourceCode: 'x'.repeat(3_000 + (i % 7)), exampleFix: 'fix', documentation: `é ${i}` };
+      const sourceText = JSON.stringify({ record });
+      return { record, sourceText, datasetVersion: 'v1', origin: { file: 'a.jsonl', line: i + 1 } } as unknown as CatalogEntry;
+    });
+    const file = join(tempDir(), 'big.jsonl');
+    await writeSnapshot(file, entries);
+    expect(readFileSync(file).length).toBeGreaterThan(8 * 1024 * 1024);
+    expect(readSnapshot(file)).toEqual(entries);
+    const light = readSnapshot(file, { code: (id) => id === 'id-5', text: false });
+    expect(light.map((e) => e.record.id)).toEqual(entries.map((e) => e.record.id));
+    expect(light[5]!.record.sourceCode).toBe(entries[5]!.record.sourceCode);
+    expect(light[6]!.record.sourceCode).toBeNull();
+    expect(light[6]!.record.exampleFix).toBeNull();
+    expect(light[6]!.record.documentation).toBe('é 6');
+    expect(light.every((e) => e.sourceText === '')).toBe(true);
   });
 
   it('give a render process the related errors computed once, the same as computing them there', async () => {
