@@ -137,10 +137,11 @@ function abandon(message: string): never {
 
 // 4. Render
 progress.stage('render');
-// A page, a JSON twin and a short link per record, and the few site-wide pages.
-progress.count(records * 3, 'files');
 const code = codeKey();
 const reuse = reuseEnv({ cacheDir, site: outDir, code, force: !useCache });
+// A page, a JSON twin and a short link per record, and the few site-wide pages; when files can be
+// reused from the published site, how many will be rendered is only known as the render goes.
+if (Object.keys(reuse).length === 0) progress.count(records * 3, 'files');
 let rendered;
 try {
   rendered = await renderChunks({
