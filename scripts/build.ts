@@ -113,8 +113,9 @@ const { records, chunks } = prepared;
 
 // 5. The index stage runs in a child process (it needs the validated catalog, not the pages), into a
 // folder of its own that is merged into the site after the render. For a catalog of up to one render
-// chunk it runs beside the render; a larger one would not fit in memory beside it (at 100k records
-// Pagefind alone holds about 2.6 GB, and each render process 1-2 GB), so it starts after the render.
+// chunk it runs beside the render; with a larger one the two would not fit in memory together (at 100k
+// records the render processes peak at about 3.6 GB together, the index stage at about 3.5 GB), so it
+// starts after the render.
 const indexDir = `${outDir}.index`;
 const indexBeside = records <= CHUNK_RECORDS;
 let indexing: ReturnType<typeof startIndex> | undefined;
