@@ -16,11 +16,8 @@ export default defineConfig({
     inlineStylesheets: 'never',
   },
   // The build script gives each render chunk its own cache folder under the build cache (.errdex/cache).
+  // (Unchanged pages are not Astro's incremental build's business: see src/catalog/page-cache.ts.)
   cacheDir: process.env.ERRDEX_ASTRO_CACHE_DIR || './node_modules/.astro',
-  experimental: {
-    // Pages whose getStaticPaths cacheKey and component code are unchanged are copied from the last build.
-    incrementalBuild: true,
-  },
   devToolbar: { enabled: false },
   vite: {
     // Scripts as files, never inlined: the Content-Security-Policy allows only the hashed theme pre-paint inline.

@@ -254,6 +254,9 @@ async function pagefindOutcomes(browser: Browser, server: StaticServer, queries:
       const started = performance.now();
       const pf = await import(/* @vite-ignore */ `${location.origin}/pagefind/pagefind.js`);
       await pf.options({ baseUrl: '/' });
+      // A large catalog's index comes in parts (scripts/lib/search-index.ts): search them all, as the site does.
+      const { parts } = (await (await fetch(`${location.origin}/pagefind/errdex-parts.json`)).json()) as { parts: string[] };
+      for (const part of parts) await pf.mergeIndex(`${location.origin}/pagefind/${part}`, { baseUrl: '/' });
       const search = await pf.search(text);
       const data = await Promise.all(search.results.slice(0, 5).map((r: { data(): Promise<{ url: string }> }) => r.data()));
       return { paths: data.map((d: { url: string }) => new URL(d.url, location.href).pathname), ms: performance.now() - started };

@@ -1,14 +1,16 @@
 /**
  * The render stage: `astro build` once per chunk of the catalog (see src/catalog/shard.ts), one per
- * core at a time, each into its own folder, from its own catalog snapshot and with its own
- * incremental-build cache; then the chunks merged into one site.
+ * core at a time, each into its own folder and from the validated catalog's snapshot; then the chunks
+ * merged into one site. Per-record files the published site already holds under the same key are left
+ * out by the render processes (src/catalog/page-cache.ts); their page logs say which.
  *
  * Astro logs a line per file it writes; those lines drive the progress count and go, with everything
  * else Astro says, to a log file per chunk (shown in part when a chunk fails).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { readPageLogs } from './page-reuse.ts';
 import type { Chunk } from './prepare.ts';
 
 export interface RenderOptions {
@@ -23,8 +25,6 @@ export interface RenderOptions {
   /** Astro's output of each chunk is kept here. */
   logDir: string;
   env: NodeJS.ProcessEnv;
-  /** Ignore the incremental-build cache (render every page), still refreshing it for next time. */
-  force?: boolean;
   /** Called with the number of files written so far by all chunks together. */
   onFile?: (done: number) => void;
 }
@@ -32,32 +32,46 @@ export interface RenderOptions {
 export interface RenderResult {
   /** Files rendered now. */
   rendered: number;
-  /** Files copied unchanged from the incremental-build cache. */
-  reused: number;
+  /** The key of every per-record file, and those left to be reused from the published site (src/catalog/page-cache.ts). */
+  pages: { keys: Record<string, string>; reused: string[] };
 }
 
 /**
- * Astro logs `├─ /path/index.html` per file it writes, then `(+2ms)`, or `(cached)`/`(restored)` for
- * a file reused from its incremental cache. With several pages in flight these pieces interleave
- * on a line, so they are counted wherever they appear.
+ * The heap limit of a render process. Left to itself, V8 lets the heap of a process that holds a
+ * large catalog grow to about twice what it keeps alive (about 1.9 GB per process at 100k records,
+ * 2 processes at a time): a limit makes it collect sooner. What a process keeps alive grows with the
+ * catalog (under 1.1 GB at 100k records, whose snapshot is 287 MiB), so the limit is five times the
+ * snapshot's size, and at least 1 GB: collecting more often costs some render time, not the build.
+ */
+export function renderHeapMb(chunk: Pick<Chunk, 'snapshot'>): number {
+  return Math.max(1024, Math.ceil((5 * statSync(chunk.snapshot).size) / 2 ** 20));
+}
+
+/**
+ * Astro logs `├─ /path/index.html` per file it writes, then `(+2ms)`. With several pages in flight
+ * these pieces interleave on a line, so they are counted wherever they appear.
  */
 const FILE_MARK = /[├└]─ /g;
-const REUSED_MARK = /\((?:cached|restored)\)/g;
 const countMarks = (text: string, mark: RegExp): number => text.match(mark)?.length ?? 0;
 
 export async function renderChunks(options: RenderOptions): Promise<RenderResult> {
   mkdirSync(options.logDir, { recursive: true });
-  const dirOf = (c: Chunk) => (c.index === 0 ? options.outDir : `${options.outDir}.chunk-${c.index}`);
-  for (const c of options.chunks) rmSync(dirOf(c), { recursive: true, force: true });
+  // Each chunk renders into a folder below the working folder: Astro puts its server bundle inside the
+  // output folder only when that is below the working folder (the bundle must find node_modules), and
+  // otherwise into one shared ./.astro/, where chunks running side by side would delete each other's.
+  const workDir = resolve('.errdex/render', String(process.pid));
+  const dirOf = (c: Chunk) => join(workDir, `chunk-${c.index}`);
+  rmSync(workDir, { recursive: true, force: true });
+  rmSync(options.outDir, { recursive: true, force: true });
   let files = 0;
-  let reused = 0;
+  const pageLog = (c: Chunk) => join(workDir, `pages-${c.index}.jsonl`);
   const running = new Set<ChildProcess>();
   let failed = false;
 
   const renderChunk = (chunk: Chunk) => {
     const logFile = join(options.logDir, `astro-chunk-${chunk.index}.log`);
     const log = createWriteStream(logFile);
-    const args = [resolve('node_modules/astro/bin/astro.mjs'), 'build', ...(options.force ? ['--force'] : [])];
+    const args = [resolve('node_modules/astro/bin/astro.mjs'), 'build'];
     const env: NodeJS.ProcessEnv = {
       ...options.env,
       ASTRO_TELEMETRY_DISABLED: '1',
@@ -66,10 +80,12 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
       ERRDEX_OUT_DIR: dirOf(chunk),
       ERRDEX_SHARD: `${chunk.index}/${chunk.count}`,
       ERRDEX_CATALOG_SNAPSHOT: chunk.snapshot,
+      ERRDEX_RELATED: chunk.related,
       ERRDEX_ASTRO_CACHE_DIR: join(options.cacheDir, `chunk-${chunk.index}-of-${chunk.count}`),
+      ERRDEX_PAGE_LOG: pageLog(chunk),
     };
     delete env.FORCE_COLOR;
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, [`--max-old-space-size=${renderHeapMb(chunk)}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     running.add(child);
     let rest = '';
     child.stdout!.setEncoding('utf8');
@@ -79,7 +95,6 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
       rest = lines.pop()!;
       const text = lines.join('\n');
       const seen = countMarks(text, FILE_MARK);
-      reused += countMarks(text, REUSED_MARK);
       if (seen > 0) {
         files += seen;
         options.onFile?.(files);
@@ -108,18 +123,31 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
   } catch (e) {
     failed = true;
     for (const c of running) c.kill();
+    rmSync(workDir, { recursive: true, force: true });
     throw e;
   }
-  for (const c of options.chunks.slice(1)) {
-    mergeInto(dirOf(c), options.outDir);
-    rmSync(dirOf(c), { recursive: true, force: true });
+  const site = dirOf(options.chunks[0]!);
+  for (const c of options.chunks.slice(1)) mergeInto(dirOf(c), site);
+  moveTree(site, options.outDir);
+  const pages = readPageLogs(options.chunks.map(pageLog));
+  rmSync(workDir, { recursive: true, force: true });
+  return { rendered: files, pages };
+}
+
+/** Renames a folder; copies it when the destination is on another file system. */
+function moveTree(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  try {
+    renameSync(from, to);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    cpSync(from, to, { recursive: true });
   }
-  return { rendered: files - reused, reused };
 }
 
 /**
  * Moves what `from` holds into `into`. Folders only one side has are moved whole; files both have
- * (pages every shard renders, such as the home page, and the shared assets) are kept from `into`.
+ * (fixed pages every shard renders, such as the home page, and the shared assets) are kept from `into`.
  */
 export function mergeInto(from: string, into: string): void {
   for (const name of readdirSync(from)) {

@@ -6,15 +6,16 @@
  *
  * The child reports its stages to the parent, which draws the progress and measures each stage.
  */
-import { fork } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogReport, loadCatalog } from '../../src/catalog/catalog.ts';
 import { catalogPath, displayPath } from '../../src/catalog/load.ts';
 import { formatProblem } from '../../src/catalog/problems.ts';
 import { shardOfId } from '../../src/catalog/shard.ts';
-import { writeSnapshot } from '../../src/catalog/snapshot.ts';
+import { relatedErrors } from '../../src/catalog/derive/related.ts';
+import { writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { highlightCacheFile } from '../../src/highlight/cache.ts';
+import { runChildStage, childStageMain } from './child-stage.ts';
 import { preHighlight } from './highlight-pool.ts';
 import { formatCount } from './progress.ts';
 
@@ -32,6 +33,8 @@ export interface Chunk {
   index: number;
   count: number;
   snapshot: string;
+  /** The related errors of the snapshot's entries (src/catalog/snapshot.ts, writeRelated). */
+  related: string;
   /** Records whose pages this chunk renders. */
   records: number;
 }
@@ -114,48 +117,53 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   });
 
   // Every render process reads the whole catalog: listings, related errors, the ledger plan and the
-  // sitemap are computed over all records. Each renders only its shard of the per-record pages
-  // (src/catalog/shard.ts); the site-wide pages come out identical from each, and one copy is kept.
+  // sitemap are computed over all records. Each renders only its shard of the per-record pages and of
+  // the site-wide pages (src/catalog/shard.ts); the few fixed pages (home, search) come out identical
+  // from each, and one copy is kept.
+  // Related errors are computed here once, not in every render process (src/catalog/derive/index.ts).
+  send({ type: 'stage', name: 'derive' });
   const count = chunkCount(records, options.workers, options.chunks);
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
   const snapshot = join(options.snapshotDir, 'catalog.jsonl');
+  const related = join(options.snapshotDir, 'related.jsonl');
   await writeSnapshot(snapshot, catalog.entries);
+  const links = relatedErrors(catalog.entries.map((e) => e.record));
+  await writeRelated(related, links);
   const chunks: Chunk[] = [];
   for (let index = 0; index < count; index++) {
     const own = count === 1 ? catalog.entries.length : catalog.entries.filter((e) => shardOfId(e.record.id, count) === index).length;
-    chunks.push({ index, count, snapshot, records: own });
+    chunks.push({ index, count, snapshot, related, records: own });
   }
+  const linked = links.filter((l) => l.length > 0).length;
+  send({
+    type: 'end',
+    name: 'derive',
+    summary: `related errors: ${formatCount(linked)} of ${formatCount(records)} records have some; snapshot for ${count} render process${count === 1 ? '' : 'es'}`,
+    items: records,
+    unit: 'records',
+  });
   send({ type: 'done', root: displayPath(catalog.root), records, chunks });
 }
 
 /** Runs prepare() in a child process; its events go to `onEvent`. Resolves with the render chunks, or null when the catalog is invalid. */
-export function runPrepare(options: PrepareOptions, onEvent: (e: PrepareEvent) => void): Promise<Extract<PrepareEvent, { type: 'done' }> | null> {
-  return new Promise((resolve, reject) => {
-    const child = fork(new URL(import.meta.url).pathname, [JSON.stringify(options)], { execArgv: process.execArgv, stdio: 'inherit' });
-    let result: Extract<PrepareEvent, { type: 'done' }> | null = null;
-    let invalid = false;
-    child.on('message', (e: PrepareEvent) => {
+export async function runPrepare(options: PrepareOptions, onEvent: (e: PrepareEvent) => void): Promise<Extract<PrepareEvent, { type: 'done' }> | null> {
+  let result: Extract<PrepareEvent, { type: 'done' }> | null = null;
+  let invalid = false;
+  const { done } = runChildStage<PrepareEvent>(
+    import.meta.url,
+    options,
+    (e) => {
       if (e.type === 'done') result = e;
       else if (e.type === 'invalid') invalid = true;
       else onEvent(e);
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (invalid) resolve(null);
-      else if (code === 0 && result) resolve(result);
-      else reject(new Error(`the validate and highlight stages failed (${signal ?? `exit code ${code}`})`));
-    });
-  });
+    },
+    'the validate and highlight stages',
+  );
+  await done;
+  if (invalid) return null;
+  if (!result) throw new Error('the validate and highlight stages ended without a result');
+  return result;
 }
 
-if (process.send && process.argv[1] === new URL(import.meta.url).pathname) {
-  const send = (e: PrepareEvent) => process.send!(e);
-  prepare(JSON.parse(process.argv[2]!) as PrepareOptions, send).then(
-    () => process.disconnect(),
-    (e: unknown) => {
-      process.stderr.write(`${(e as Error).stack ?? e}\n`);
-      process.exit(1);
-    },
-  );
-}
+childStageMain(import.meta.url, prepare);

@@ -10,6 +10,7 @@ import * as pagefind from 'pagefind';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../../src/search/message-index.ts';
 import { pagefindDocument } from '../../src/search/pagefind-document.ts';
+import { checkFragmentBundles, fragmentFiles, type FragmentFiles } from './pagefind-bundle.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 export const PAGEFIND_DIR = 'pagefind';
@@ -25,9 +26,58 @@ export function writeMessageIndex(records: readonly ErrorRecord[], outDir: strin
   return built;
 }
 
-/** Indexes one document per record with Pagefind's Node API and writes the bundle to `<outDir>/pagefind/`. */
-export async function writePagefindIndex(records: readonly ErrorRecord[], outDir: string, onProgress?: (done: number) => void): Promise<void> {
-  const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en', includeCharacters: '_' });
+export interface PagefindIndexOptions {
+  /** At most this many fragment files (`--max-fragments`): Pagefind bundles the fragments (scripts/lib/pagefind-bundle.ts). */
+  maxFragments?: number | undefined;
+}
+
+/**
+ * Records per Pagefind index. Pagefind holds a whole index in memory while it writes it: about 6 GB
+ * for 100,000 of our documents, measured here. A larger catalog is indexed in parts of this size, one
+ * after the other (each Pagefind process ends before the next starts); the search page merges them
+ * at query time (Pagefind's `mergeIndex`; src/scripts/pagefind-client.ts). ERRDEX_PAGEFIND_PART_RECORDS
+ * changes the size (tests use it to make parts of a small catalog).
+ */
+export const PAGEFIND_PART_RECORDS = Number(process.env.ERRDEX_PAGEFIND_PART_RECORDS) || 25_000;
+/** Lists the parts besides `pagefind/` itself, as paths relative to `pagefind/`. */
+export const PAGEFIND_PARTS_FILE = 'errdex-parts.json';
+
+/**
+ * Indexes one document per record with Pagefind's Node API and writes the bundle to
+ * `<outDir>/pagefind/`, and more parts to `<outDir>/pagefind/part-N/` for a large catalog.
+ * Returns the fragment files written (one per record, or at most `maxFragments` bundles in all).
+ */
+export async function writePagefindIndex(
+  records: readonly ErrorRecord[],
+  outDir: string,
+  onProgress?: (done: number) => void,
+  options: PagefindIndexOptions = {},
+): Promise<FragmentFiles> {
+  const root = join(outDir, PAGEFIND_DIR);
+  rmSync(root, { recursive: true, force: true });
+  const parts = Math.max(1, Math.ceil(records.length / PAGEFIND_PART_RECORDS));
+  const size = Math.ceil(records.length / parts);
+  // --max-fragments bounds the fragment files of all parts together.
+  const perPart = options.maxFragments === undefined ? undefined : Math.max(1, Math.floor(options.maxFragments / parts));
+  if (options.maxFragments !== undefined && options.maxFragments < parts) {
+    throw new Error(`--max-fragments=${options.maxFragments} is less than the ${parts} Pagefind indexes of ${records.length} records (one per ${PAGEFIND_PART_RECORDS}): use at least ${parts}.`);
+  }
+  const total: FragmentFiles = { files: 0, bytes: 0, largest: 0 };
+  const partDirs: string[] = [];
+  for (let p = 0; p < parts; p++) {
+    const dir = p === 0 ? '' : `part-${p}/`;
+    if (p > 0) partDirs.push(dir);
+    const found = await writePagefindPart(records.slice(p * size, (p + 1) * size), join(root, dir), perPart, (done) => onProgress?.(p * size + done));
+    total.files += found.files;
+    total.bytes += found.bytes;
+    total.largest = Math.max(total.largest, found.largest);
+  }
+  writeFileSync(join(root, PAGEFIND_PARTS_FILE), `${JSON.stringify({ parts: partDirs })}\n`);
+  return total;
+}
+
+async function writePagefindPart(records: readonly ErrorRecord[], outputPath: string, maxFragments: number | undefined, onProgress: (done: number) => void): Promise<FragmentFiles> {
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en', includeCharacters: '_', ...(maxFragments === undefined ? {} : { maxFragments }) });
   if (!index) throw new Error(`Pagefind could not start: ${errors.join('; ')}`);
   try {
     const problems: string[] = [];
@@ -35,15 +85,15 @@ export async function writePagefindIndex(records: readonly ErrorRecord[], outDir
     for (let i = 0; i < records.length; i += batch) {
       const added = await Promise.all(records.slice(i, i + batch).map((r) => index.addHTMLFile(pagefindDocument(r))));
       for (const a of added) problems.push(...a.errors);
-      onProgress?.(Math.min(i + batch, records.length));
+      onProgress(Math.min(i + batch, records.length));
     }
     if (problems.length) throw new Error(`Pagefind rejected documents:\n${problems.join('\n')}`);
-    const outputPath = join(outDir, PAGEFIND_DIR);
-    rmSync(outputPath, { recursive: true, force: true });
     const written = await index.writeFiles({ outputPath });
     if (written.errors.length) throw new Error(`Pagefind could not write its index: ${written.errors.join('; ')}`);
+    return maxFragments === undefined ? fragmentFiles(outputPath) : checkFragmentBundles(outputPath, maxFragments, records.length);
   } finally {
     await index.deleteIndex();
+    // Ends Pagefind's process, and with it the memory of this part's index.
     await pagefind.close();
   }
 }

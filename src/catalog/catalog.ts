@@ -8,7 +8,8 @@ import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
 import { catalogPath, loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
-import { readSnapshot } from './snapshot.ts';
+import { currentShard, shardOfId } from './shard.ts';
+import { readSnapshot, type SnapshotKeep } from './snapshot.ts';
 import { validateEntries } from './validate.ts';
 
 export interface CatalogEntry {
@@ -122,8 +123,8 @@ let cached: Catalog | undefined;
  * The valid entries of a snapshot the build script wrote after validating (src/catalog/snapshot.ts),
  * with the catalog's failure classes. Problems were reported by the build before it wrote it.
  */
-export function catalogFromSnapshot(file: string, root: string = catalogPath()): Catalog {
-  const entries = readSnapshot(file);
+export function catalogFromSnapshot(file: string, root: string = catalogPath(), keep?: SnapshotKeep): Catalog {
+  const entries = readSnapshot(file, keep);
   const problems: Problem[] = [];
   const classes = loadClasses(root, problems);
   const ledger = readLedger(root);
@@ -140,7 +141,9 @@ export function catalogFromSnapshot(file: string, root: string = catalogPath()):
 export function getCatalog(): Catalog {
   if (cached) return cached;
   const snapshot = process.env.ERRDEX_CATALOG_SNAPSHOT;
-  const catalog = snapshot ? catalogFromSnapshot(snapshot) : loadCatalog();
+  // A render process needs the code of its own shard's records only (src/catalog/shard.ts).
+  const shard = currentShard();
+  const catalog = snapshot ? catalogFromSnapshot(snapshot, catalogPath(), { code: (id) => shardOfId(id, shard.count) === shard.index }) : loadCatalog();
   if (catalog.problems.length > 0 && process.env.ERRDEX_SKIP_INVALID !== '1') {
     throw new CatalogError(catalogReport(catalog), catalog.problems);
   }

@@ -39,8 +39,16 @@ export function shardEntries(entries: readonly CatalogEntry[], shard: Shard = cu
 }
 
 /**
+ * Pages made from the whole catalog (listings, sitemaps, the URL ledger's notices): each goes to one
+ * shard, by a hash of its route parameters, so that no two render processes render the same page.
+ */
+export function shardRoutes<T extends { params: Record<string, string | undefined> }>(routes: readonly T[], shard: Shard = currentShard()): T[] {
+  return shard.count === 1 ? [...routes] : routes.filter((r) => shardOfId(JSON.stringify(r.params), shard.count) === shard.index);
+}
+
+/**
  * The incremental-build key of a record's page and JSON twin: everything they show that Astro cannot
- * see in the code. Astro re-renders a page when its key or the code of its components changes.
+ * see in the code. A build renders the page again when its key or the code changes (src/catalog/page-cache.ts).
  * A page that comes to show data from other records (related errors) must add that data here.
  */
 export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText'>, shown: unknown = null): string {
@@ -49,6 +57,15 @@ export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText'>, shown: u
     .update('\0')
     .update(entry.sourceText)
     .update('\0')
-    .update(JSON.stringify(shown, (key, value) => (key === 'sourceText' ? createHash('sha1').update(String(value)).digest('hex') : value)))
+    .update(JSON.stringify(shown, (key, value) => (key === 'entry' && value && typeof value === 'object' && 'sourceText' in value ? textKey(value as CatalogEntry) : value)))
     .digest('hex');
+}
+
+const textKeys = new WeakMap<object, string>();
+
+/** A record shown on another record's page stands in its key by the hash of its text, computed once. */
+function textKey(entry: Pick<CatalogEntry, 'sourceText'>): string {
+  let key = textKeys.get(entry);
+  if (key === undefined) textKeys.set(entry, (key = createHash('sha1').update(entry.sourceText).digest('hex')));
+  return key;
 }

@@ -6,36 +6,92 @@
  * One entry per line: `[file, line, datasetVersion, sourceText]`. The record is the sourceText's
  * `record`: the schema changes nothing it validates, so parsing again gives the validated record.
  */
-import { createWriteStream, readFileSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
 import type { ErrorRecord } from '../schema/record.ts';
 import type { CatalogEntry } from './catalog.ts';
+import type { RelatedLink } from './derive/related.ts';
 
-export async function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
+export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
+  return writeLines(path, map(entries, (e) => JSON.stringify([e.origin.file, e.origin.line, e.datasetVersion, e.sourceText, e.record.id])));
+}
+
+/** The record fields that hold code: shown only on the record's own page. */
+const CODE_FIELDS = ['sourceCode', 'exampleFix', 'validationCode', 'typeGuard', 'tryCatchPattern'] as const satisfies readonly (keyof ErrorRecord)[];
+
+/** What a process reads of each entry; everything when not given. */
+export interface SnapshotKeep {
+  /**
+   * Whether the entry's code fields are needed. A render process only shows the code of the records
+   * whose pages it renders; the other records' code fields are left out (null) to save memory.
+   */
+  code?: (id: string) => boolean;
+  /** Whether the entries' text (`sourceText`, the JSON twin) is needed; '' when not. */
+  text?: boolean;
+}
+
+export function readSnapshot(path: string, keep: SnapshotKeep = {}): CatalogEntry[] {
+  const entries: CatalogEntry[] = [];
+  forEachLine(path, (line) => {
+    const [file, lineNo, datasetVersion, sourceText, id] = JSON.parse(line) as [string, number, string, string, string];
+    const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
+    if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
+    entries.push({ record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin: { file, line: lineNo } });
+  });
+  return entries;
+}
+
+/** The related errors of each snapshot entry, in snapshot order, one line each (src/catalog/derive/index.ts). */
+export function writeRelated(path: string, links: readonly RelatedLink[][]): Promise<number> {
+  return writeLines(path, map(links, (l) => JSON.stringify(l)));
+}
+
+export function readRelated(path: string): RelatedLink[][] {
+  const links: RelatedLink[][] = [];
+  forEachLine(path, (line) => links.push(JSON.parse(line) as RelatedLink[]));
+  return links;
+}
+
+function* map<T>(items: Iterable<T>, f: (item: T) => string): Iterable<string> {
+  for (const item of items) yield f(item);
+}
+
+async function writeLines(path: string, lines: Iterable<string>): Promise<number> {
   const out = createWriteStream(path);
   let n = 0;
-  for (const e of entries) {
-    if (!out.write(`${JSON.stringify([e.origin.file, e.origin.line, e.datasetVersion, e.sourceText])}\n`)) {
-      await new Promise<void>((done) => out.once('drain', () => done()));
-    }
+  for (const line of lines) {
+    if (!out.write(`${line}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));
     n++;
   }
   await new Promise<void>((done, fail) => out.end(() => done()).on('error', fail));
   return n;
 }
 
-/** Read line by line from the bytes: a whole large snapshot is longer than a JavaScript string may be. */
-export function readSnapshot(path: string): CatalogEntry[] {
-  const entries: CatalogEntry[] = [];
-  const bytes = readFileSync(path);
-  for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end === -1) end = bytes.length;
-    const line = bytes.toString('utf8', start, end);
-    start = end + 1;
-    if (line === '') continue;
-    const [file, lineNo, datasetVersion, sourceText] = JSON.parse(line) as [string, number, string, string];
-    const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
-    entries.push({ record, sourceText, datasetVersion, origin: { file, line: lineNo } });
+/**
+ * Calls `f` with each line, reading the file a block at a time: a whole large snapshot is longer
+ * than a JavaScript string may be, and holding all its bytes at once while the records it holds are
+ * parsed would add its size to the process's peak memory.
+ */
+function forEachLine(path: string, f: (line: string) => void): void {
+  const fd = openSync(path, 'r');
+  try {
+    const block = Buffer.allocUnsafe(BLOCK_BYTES);
+    let rest = Buffer.alloc(0);
+    for (;;) {
+      const read = readSync(fd, block, 0, BLOCK_BYTES, null);
+      const bytes = rest.length > 0 ? Buffer.concat([rest, block.subarray(0, read)]) : block.subarray(0, read);
+      let start = 0;
+      for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
+        if (end > start) f(bytes.toString('utf8', start, end));
+        start = end + 1;
+      }
+      // A line cut by the block's end waits for the next block (copied: the block is reused).
+      rest = Buffer.from(bytes.subarray(start));
+      if (read === 0) break;
+    }
+    if (rest.length > 0) f(rest.toString('utf8'));
+  } finally {
+    closeSync(fd);
   }
-  return entries;
 }
+
+const BLOCK_BYTES = 8 * 1024 * 1024;

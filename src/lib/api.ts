@@ -64,7 +64,8 @@ export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPla
       path: '/api/errors/{id}.json',
       count: twins.length,
       about: 'sha256 of every JSON twin in id order, each followed by a newline',
-      sha256: sha256(twins.map((e) => `${e.sourceText}\n`).join('')),
+      // Hashed twin by twin: joined first, 100k twins would make one string of hundreds of MB.
+      sha256: twins.reduce((h, e) => h.update(e.sourceText, 'utf8').update('\n'), createHash('sha256')).digest('hex'),
     },
     pages: { error: '/{repo}/{slug}/', shortLink: '/e/{id}/', example: twins[0] ? errorPath(twins[0].record) : null },
   };

@@ -1,12 +1,13 @@
 /** `/sitemap-site.xml` (and `-2`, …): the pages outside repositories, once the sitemap is split. */
 import type { APIRoute, GetStaticPaths } from 'astro';
+import { shardRoutes } from '../catalog/shard.ts';
 import { getSitemapPlan } from '../lib/site-sitemap.ts';
 import { urlsetXml, type SitemapFile } from '../lib/sitemap.ts';
 
 export const getStaticPaths = (() =>
-  getSitemapPlan()
+  shardRoutes(getSitemapPlan()
     .files.filter((f) => /^\/[^/]+\.xml$/.test(f.path))
-    .map((file) => ({ params: { sitemap: file.path.slice(1, -4) }, props: { file } }))) satisfies GetStaticPaths;
+    .map((file) => ({ params: { sitemap: file.path.slice(1, -4) }, props: { file } })))) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ file: SitemapFile }> = ({ props }) =>
   new Response(urlsetXml(props.file.urls), { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });

@@ -8,6 +8,7 @@ interface PagefindResult {
 interface PagefindApi {
   options(o: Record<string, unknown>): Promise<void>;
   init(): Promise<void>;
+  mergeIndex(indexPath: string, options?: Record<string, unknown>): Promise<void>;
   search(q: string, o?: { filters?: Record<string, string> }): Promise<{ results: PagefindResult[] } | null>;
 }
 
@@ -17,6 +18,10 @@ function load(bundleUrl: string, baseUrl: string): Promise<PagefindApi> {
   api ??= (async () => {
     const pf = (await import(/* @vite-ignore */ `${bundleUrl}pagefind.js`)) as PagefindApi;
     await pf.options({ baseUrl, excerptLength: 20 });
+    // A large catalog is indexed in parts (scripts/lib/search-index.ts); they are searched as one.
+    const listed = await fetch(`${bundleUrl}errdex-parts.json`).then((r) => (r.ok ? (r.json() as Promise<{ parts?: unknown }>) : { parts: [] }));
+    const parts = Array.isArray(listed.parts) ? listed.parts.filter((p): p is string => typeof p === 'string' && /^part-\d+\/$/.test(p)) : [];
+    for (const part of parts) await pf.mergeIndex(`${bundleUrl}${part}`, { baseUrl, excerptLength: 20 });
     await pf.init();
     return pf;
   })();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkSite } from '../../scripts/lib/link-check.ts';
@@ -132,6 +132,12 @@ describe.each([
       expect(info.bytes).toBe(statSync(join(site.dist, file)).size);
       expect(info.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     }
+    // The twins' checksum: every JSON twin in id order, each followed by a newline.
+    const twins = readdirSync(join(site.dist, 'api/errors')).sort();
+    expect(twins).toHaveLength(7);
+    const all = createHash('sha256');
+    for (const t of twins) all.update(readFileSync(join(site.dist, 'api/errors', t))).update('\n');
+    expect(manifest.twins).toMatchObject({ count: 7, sha256: all.digest('hex') });
   });
 
   it('offers the search box on the 404 page', () => {

@@ -68,13 +68,14 @@ export interface SiteInBrowser {
 }
 
 /**
- * For one test file: builds a fixture catalog (which must build), serves it and launches Chromium
- * before its tests, and closes both after them. The fields are set once `beforeAll` has run.
+ * For one test file: builds a fixture catalog (which must build; `args` are build options), serves it
+ * and launches Chromium before its tests, and closes both after them. The fields are set once
+ * `beforeAll` has run.
  */
-export function siteInBrowser(name: string, catalog: string): SiteInBrowser {
+export function siteInBrowser(name: string, catalog: string, args: string[] = [], env: Record<string, string> = {}): SiteInBrowser {
   const handle = {} as SiteInBrowser;
   beforeAll(async () => {
-    handle.site = buildSite(name, catalog);
+    handle.site = buildSite(name, catalog, { args, env });
     expect(handle.site.status, handle.site.stderr + handle.site.stdout).toBe(0);
     handle.server = await serveStatic(handle.site.dist);
     handle.browser = await launchChromium();

@@ -5,9 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { mergeInto } from '../../scripts/lib/astro-render.ts';
 import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
 import { chunkCount } from '../../scripts/lib/prepare.ts';
-import { loadCatalog } from '../../src/catalog/catalog.ts';
-import { parseShard, recordCacheKey, shardEntries, shardOfId } from '../../src/catalog/shard.ts';
-import { readSnapshot, writeSnapshot } from '../../src/catalog/snapshot.ts';
+import { loadCatalog, type CatalogEntry } from '../../src/catalog/catalog.ts';
+import { parseShard, recordCacheKey, shardEntries, shardOfId, shardRoutes } from '../../src/catalog/shard.ts';
+import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
+import { deriveCatalog } from '../../src/catalog/derive/index.ts';
+import { relatedErrors } from '../../src/catalog/derive/related.ts';
+import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
 import { HighlightStore, highlightKey } from '../../src/highlight/cache.ts';
 import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/lib/error-view.ts';
@@ -114,9 +117,23 @@ describe('render shards', () => {
     expect([...parts[0]!, ...parts[1]!].map((e) => e.record.id).sort()).toEqual(entries.map((e) => e.record.id).sort());
   });
 
+  it('gives each site-wide page (a route and its parameters) to exactly one of three shards', () => {
+    const routes = Array.from({ length: 300 }, (_, i) => ({ params: { owner: 'acme', repo: `r${i % 7}`, page: String(i) } }));
+    const parts = [0, 1, 2].map((index) => shardRoutes(routes, { index, count: 3 }));
+    expect(parts.flat().map((r) => r.params.page).sort()).toEqual(routes.map((r) => r.params.page).sort());
+    for (const part of parts) expect(part.length).toBeGreaterThan(60);
+    expect(shardRoutes(routes, { index: 0, count: 1 })).toEqual(routes);
+  });
+
   it('keys a record for the incremental build by its exact text', () => {
     expect(recordCacheKey({ sourceText: '{"a":1}' })).toBe(recordCacheKey({ sourceText: '{"a":1}' }));
     expect(recordCacheKey({ sourceText: '{"a":1}' })).not.toBe(recordCacheKey({ sourceText: '{"a": 1}' }));
+    // What a page shows of other records is part of its key: a related record's text, and why it is related.
+    const page = { sourceText: '{"a":1}' };
+    const shown = (text: string, reason: string) => ({ related: [{ entry: { sourceText: text, record: {} }, reasons: [reason] }] });
+    expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).toBe(recordCacheKey(page, shown('{"b":1}', 'same file')));
+    expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).not.toBe(recordCacheKey(page, shown('{"b":2}', 'same file')));
+    expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).not.toBe(recordCacheKey(page, shown('{"b":1}', 'same class')));
   });
 
   it('merges a shard into the site: its own folders moved, shared files kept once', () => {
@@ -145,6 +162,39 @@ describe('catalog snapshots', () => {
     const file = join(tempDir(), 'chunk.jsonl');
     expect(await writeSnapshot(file, entries)).toBe(entries.length);
     expect(readSnapshot(file)).toEqual(entries);
+  });
+
+  it('read back whole when lines cross the blocks the file is read in (over 8 MB), and leave out what a process does not need', async () => {
+    const entries = Array.from({ length: 3_000 }, (_, i) => {
+      const record = { id: `id-${i}`, sourceCode: 'x'.repeat(3_000 + (i % 7)), exampleFix: 'fix', documentation: `é ${i}` };
+      const sourceText = JSON.stringify({ record });
+      return { record, sourceText, datasetVersion: 'v1', origin: { file: 'a.jsonl', line: i + 1 } } as unknown as CatalogEntry;
+    });
+    const file = join(tempDir(), 'big.jsonl');
+    await writeSnapshot(file, entries);
+    expect(readFileSync(file).length).toBeGreaterThan(8 * 1024 * 1024);
+    expect(readSnapshot(file)).toEqual(entries);
+    const light = readSnapshot(file, { code: (id) => id === 'id-5', text: false });
+    expect(light.map((e) => e.record.id)).toEqual(entries.map((e) => e.record.id));
+    expect(light[5]!.record.sourceCode).toBe(entries[5]!.record.sourceCode);
+    expect(light[6]!.record.sourceCode).toBeNull();
+    expect(light[6]!.record.exampleFix).toBeNull();
+    expect(light[6]!.record.documentation).toBe('é 6');
+    expect(light.every((e) => e.sourceText === '')).toBe(true);
+  });
+
+  it('give a render process the related errors computed once, the same as computing them there', async () => {
+    const dir = tempDir();
+    const lines = [...syntheticRecords({ count: 60, seed: 3 })];
+    writeFileSync(join(dir, 'records.jsonl'), `${lines.join('\n')}\n`);
+    const catalog = loadCatalog(dir);
+    const links = relatedErrors(catalog.entries.map((e) => e.record));
+    expect(links.some((l) => l.length > 0)).toBe(true);
+    const file = join(dir, 'related.jsonl');
+    expect(await writeRelated(file, links)).toBe(catalog.entries.length);
+    expect(readRelated(file)).toEqual(links);
+    expect(deriveCatalog(catalog, readRelated(file)).related).toEqual(deriveCatalog(catalog).related);
+    expect(() => deriveCatalog(catalog, links.slice(1))).toThrow(/related errors for 59 records, but the catalog has 60/);
   });
 });
 

@@ -10,7 +10,8 @@ import { directoryOf } from '../../lib/text.ts';
 import { errorPath } from '../../lib/urls.ts';
 import { shortenOnWord } from '../../search/template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
-import { compareCodeOrder, relatedErrors, type RelatedReasons } from './related.ts';
+import { readRelated } from '../snapshot.ts';
+import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';
 
 export interface RepoSummary {
   repo: string;
@@ -53,7 +54,8 @@ export const RECENT_COUNT = 12;
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function deriveCatalog(catalog: Catalog): Derived {
+/** `links`: the related errors of each entry, when already computed (see precomputedRelated). */
+export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = relatedErrors(catalog.entries.map((e) => e.record))): Derived {
   const inCodeOrder = [...catalog.entries].sort((a, b) => compareCodeOrder(a.record, b.record));
 
   const repoByName = new Map<string, RepoSummary>();
@@ -81,7 +83,7 @@ export function deriveCatalog(catalog: Catalog): Derived {
     }
   }
 
-  const links = relatedErrors(catalog.entries.map((e) => e.record));
+  if (links.length !== catalog.entries.length) throw new Error(`related errors for ${links.length} records, but the catalog has ${catalog.entries.length}`);
   const related = new Map<string, Related[]>();
   catalog.entries.forEach((e, i) => {
     related.set(
@@ -131,7 +133,16 @@ let cached: Derived | undefined;
 let cachedPlan: LedgerPlan | undefined;
 
 export function getDerived(): Derived {
-  return (cached ??= deriveCatalog(getCatalog()));
+  return (cached ??= deriveCatalog(getCatalog(), precomputedRelated()));
+}
+
+/**
+ * The build computes related errors once, before the render (scripts/lib/prepare.ts), and hands each
+ * render process the result (ERRDEX_RELATED: each snapshot entry's links, in snapshot order;
+ * src/catalog/snapshot.ts) instead of every process computing it again: at 100k records that takes seconds each.
+ */
+function precomputedRelated(env: NodeJS.ProcessEnv = process.env): RelatedLink[][] | undefined {
+  return env.ERRDEX_RELATED ? readRelated(env.ERRDEX_RELATED) : undefined;
 }
 
 export function getLedgerPlan(): LedgerPlan {

@@ -1,15 +1,16 @@
 /** `/{owner}/{repo}/sitemap.xml` (and `-2`, …): a repository's pages, once the sitemap is split. */
 import type { APIRoute, GetStaticPaths } from 'astro';
+import { shardRoutes } from '../../../catalog/shard.ts';
 import { getSitemapPlan } from '../../../lib/site-sitemap.ts';
 import { urlsetXml, type SitemapFile } from '../../../lib/sitemap.ts';
 
 export const getStaticPaths = (() =>
-  getSitemapPlan()
+  shardRoutes(getSitemapPlan()
     .files.filter((f) => /^\/[^/]+\/[^/]+\/[^/]+\.xml$/.test(f.path))
     .map((file) => {
       const [, owner, repo, name] = file.path.split('/');
       return { params: { owner, repo, sitemap: name!.slice(0, -4) }, props: { file } };
-    })) satisfies GetStaticPaths;
+    }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ file: SitemapFile }> = ({ props }) =>
   new Response(urlsetXml(props.file.urls), { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });

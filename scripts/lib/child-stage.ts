@@ -1,0 +1,39 @@
+/**
+ * Build stages that run in a child process of `npm run build` (scripts/lib/prepare.ts, index-stage.ts):
+ * the child's memory is handed back to the system when it ends, and it can run beside other stages.
+ * The child is this same module file, started with its options as JSON; it reports by messages.
+ */
+import { fork } from 'node:child_process';
+
+/** Starts `moduleUrl` as a child with `options`; each message goes to `onMessage`. `done` resolves when it exits cleanly. */
+export function runChildStage<M>(moduleUrl: string, options: unknown, onMessage: (message: M) => void, what: string): { done: Promise<void>; kill: () => void } {
+  const child = fork(new URL(moduleUrl).pathname, [JSON.stringify(options)], { execArgv: process.execArgv, stdio: 'inherit' });
+  const done = new Promise<void>((resolve, reject) => {
+    child.on('message', (m: M) => onMessage(m));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`))));
+  });
+  return { done, kill: () => child.kill() };
+}
+
+/**
+ * In the child: when this module is the one started, runs `main` with the options and a way to
+ * report, then lets the process end; a thrown error is printed and ends it with code 1.
+ */
+export function childStageMain<O, M>(moduleUrl: string, main: (options: O, send: (message: M) => void) => Promise<void>): void {
+  if (!process.send || process.argv[1] !== new URL(moduleUrl).pathname) return;
+  // Disconnecting drops messages not yet written (a large one takes a while): wait for each.
+  const sending: Promise<void>[] = [];
+  const send = (m: M) => {
+    sending.push(new Promise<void>((done, fail) => process.send!(m, undefined, {}, (e: Error | null) => (e ? fail(e) : done()))));
+  };
+  main(JSON.parse(process.argv[2]!) as O, send)
+    .then(() => Promise.all(sending))
+    .then(
+      () => process.disconnect(),
+      (e: unknown) => {
+        process.stderr.write(`${(e as Error).stack ?? e}\n`);
+        process.exit(1);
+      },
+    );
+}

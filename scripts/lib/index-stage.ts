@@ -1,0 +1,82 @@
+/**
+ * The build's index stage, in a child process that can run beside the render (it needs the validated
+ * catalog, not the pages; scripts/build.ts decides): the paste matcher's message index and Pagefind's full-text index
+ * (scripts/lib/search-index.ts), `_redirects` for moved and short URLs, and the URL ledger's plan,
+ * whose new text it hands back for the build to write after publishing.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { siteConfig } from '../../errdex.config.mjs';
+import { catalogFromSnapshot } from '../../src/catalog/catalog.ts';
+import { ledgerPlanFor } from '../../src/catalog/derive/index.ts';
+import { ledgerPath, ledgerReport, serializeLedger } from '../../src/catalog/ledger.ts';
+import { redirectsFile } from '../../src/lib/redirects.ts';
+import { errorPath, shortPath } from '../../src/lib/urls.ts';
+import { childStageMain, runChildStage } from './child-stage.ts';
+import { describeFragments, largeBundleWarning } from './pagefind-bundle.ts';
+import { formatCount } from './progress.ts';
+import { writeMessageIndex, writePagefindIndex } from './search-index.ts';
+
+export interface IndexOptions {
+  /** The validated catalog (scripts/lib/prepare.ts). */
+  snapshot: string;
+  /** The index files go here, to be merged into the site. */
+  outDir: string;
+  /** `--max-fragments`: Pagefind bundles its fragments into at most this many files (scripts/lib/pagefind-bundle.ts). */
+  maxFragments?: number | undefined;
+}
+
+export interface IndexResult {
+  summary: string;
+  records: number;
+  warnings: string[];
+  /** The ledger's report lines, its file and its new text. */
+  ledger: { report: string[]; file: string; text: string };
+}
+
+async function indexStage(options: IndexOptions, send: (r: IndexResult) => void): Promise<void> {
+  // The indexes need the records, not their text (the JSON twins): left out, to leave memory to Pagefind.
+  const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false });
+  const plan = ledgerPlanFor(catalog);
+  rmSync(options.outDir, { recursive: true, force: true });
+  mkdirSync(options.outDir, { recursive: true });
+  writeFileSync(
+    join(options.outDir, '_redirects'),
+    redirectsFile(
+      plan.redirects,
+      catalog.entries.map((e) => ({ from: shortPath(e.record.id), to: errorPath(e.record) })),
+      siteConfig.basePath,
+    ),
+  );
+  const records = catalog.entries.map((e) => e.record);
+  const messageIndex = writeMessageIndex(records, options.outDir);
+  const { maxFragments } = options;
+  const fragments = await writePagefindIndex(records, options.outDir, undefined, { maxFragments });
+  const bundleWarning = largeBundleWarning(fragments, maxFragments);
+  send({
+    summary: `message index in ${messageIndex.manifest.shards} shards; full-text index of ${formatCount(records.length)} pages, ${describeFragments(fragments, maxFragments)}`,
+    records: records.length,
+    warnings: [
+      ...messageIndex.unindexed.map(
+        (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
+      ),
+      ...(bundleWarning ? [bundleWarning] : []),
+    ],
+    ledger: { report: ledgerReport(plan, catalog.ledger.exists), file: ledgerPath(catalog.root), text: serializeLedger(plan.ledger) },
+  });
+}
+
+/** Starts the index stage in a child process. */
+export function startIndex(options: IndexOptions): { result: Promise<IndexResult>; kill: () => void } {
+  let result: IndexResult | undefined;
+  const child = runChildStage<IndexResult>(import.meta.url, options, (r) => (result = r), 'the index stage');
+  return {
+    result: child.done.then(() => {
+      if (!result) throw new Error('the index stage ended without a result');
+      return result;
+    }),
+    kill: child.kill,
+  };
+}
+
+childStageMain(import.meta.url, indexStage);
