@@ -9,9 +9,10 @@
  *    in a worker with a deadline, as a last resort), for the patterns whose literal text is in a
  *    line (literals.ts);
  * 4. ranking: exact matches by specificity (characters of literal text), then the class the paste
- *    named; without an exact match, close misses (typos, drift, truncation) by the word edits that
- *    turn the template into the line (align.ts).
+ *    named; without an exact match, close misses (typos, drift, truncation): fuse.js over the
+ *    candidates' literal text, with the word edits that turn the template into the line (align.ts).
  */
+import Fuse from 'fuse.js/basic';
 import { RE2JS } from 're2js';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
 import { mayMatch } from './literals.ts';
@@ -245,26 +246,51 @@ function outdoing(top: MatchResult, messages: PastedMessage[], misses: IndexEntr
 }
 
 /**
- * Near misses among the candidates, by how few word edits turn the template into one of the
- * likeliest lines (align.ts): a typo, a word changed, added or dropped, a paste cut short. Fewer
- * edits first; `score` is the edits per literal token of the template, which says how close the
- * match is whatever the template's length.
+ * How much fuse.js's score (0 for a perfect match, 1 for none) weighs against the word edits of
+ * the alignment when close matches are ranked: one fuse.js point counts as this many edits.
+ */
+export const FUSE_WEIGHT = 1;
+/** Fuse.js compares characters: a query this long is cut (its pattern is split into 32-character pieces). */
+const FUSE_QUERY_CHARS = 512;
+
+/**
+ * Near misses among the candidates: a typo, a word changed, added or dropped, a paste cut short.
+ * Two measures, each against the likeliest lines:
+ *  - fuse.js over the candidates' literal text and the line without its values: how close the
+ *    characters are, wherever they fall (a misspelt identifier, a word glued to another);
+ *  - the alignment of the template's words with the line's (align.ts): how many words were edited,
+ *    what the placeholders took, where the line was cut.
+ * A candidate is a close match when either finds it close; they rank by the sum of the edits and
+ * the fuse.js score (`FUSE_WEIGHT`); `score` is the edits per literal token of the template, which
+ * says how close the match is whatever the template's length.
  */
 function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: number, common: ReadonlySet<string> | undefined): MatchResult[] {
-  const out: (MatchResult & { cost: number })[] = [];
-  for (const entry of misses) {
-    const size = literalTokenCount(entry.template);
-    if (size === 0) continue;
-    let best: (MatchResult & { cost: number }) | null = null;
-    messages.slice(0, 3).forEach((m, mi) => {
-      for (const line of variants(m)) {
-        const cost = alignTemplate(entry.template, line, common).cost + mi * 0.01;
-        if (!best || cost < best.cost) best = { entry, kind: 'close', score: cost / size, cost, line: m.text, values: null, classMatch: sameClass(entry.errorClass, m.errorClass) };
-      }
-    });
-    if (best !== null && (best as MatchResult).score <= CLOSE_THRESHOLD) out.push(best);
-  }
-  return out
+  const docs = misses.map((entry) => ({ entry, text: literalText(entry.template), size: literalTokenCount(entry.template) })).filter((d) => d.size > 0 && d.text.length > 0);
+  if (docs.length === 0) return [];
+  const fuse = new Fuse(docs, {
+    keys: ['text'],
+    includeScore: true,
+    ignoreLocation: true,
+    ignoreFieldNorm: true,
+    threshold: CLOSE_THRESHOLD,
+    isCaseSensitive: false,
+    shouldSort: false,
+  });
+  const best = new Map<IndexEntry, MatchResult & { cost: number }>();
+  messages.slice(0, 3).forEach((m, mi) => {
+    const fuseScores = new Map<IndexEntry, number>();
+    const query = withoutValues(m.text).slice(0, FUSE_QUERY_CHARS);
+    if (query) for (const hit of fuse.search(query)) fuseScores.set(hit.item.entry, hit.score ?? 1);
+    for (const d of docs) {
+      const edits = Math.min(...variants(m).map((line) => alignTemplate(d.entry.template, line, common).cost));
+      const fuseScore = fuseScores.get(d.entry);
+      if (fuseScore === undefined && edits / d.size > CLOSE_THRESHOLD) continue;
+      const cost = edits + FUSE_WEIGHT * (fuseScore ?? 1) + mi * 0.01;
+      const prev = best.get(d.entry);
+      if (!prev || cost < prev.cost) best.set(d.entry, { entry: d.entry, kind: 'close', score: edits / d.size, cost, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
+    }
+  });
+  return [...best.values()]
     .sort((a, b) => a.cost - b.cost || Number(b.classMatch) - Number(a.classMatch) || literalLength(a.entry.template) - literalLength(b.entry.template) || cmp(a.entry.id, b.entry.id))
     .slice(0, limit)
     .map(({ cost: _cost, ...r }) => r);

@@ -89,6 +89,17 @@ describe('matchPaste', () => {
     expect(rankCandidates(normalisePaste('cannot cluster while shutdown is in progress'), [two, one])[0]!.entry.id).toBe(one.id);
   });
 
+  it('lets fuse.js decide between near misses the word alignment cannot tell apart', () => {
+    // Both templates differ from the paste by one changed word (`dialcte` is two slips from
+    // `dialect`, so not a typo to the alignment): only the characters show which it was.
+    const other = indexEntry(record('failed to load {path}: unknown cluster', 'failed to load (.+?): unknown cluster'));
+    const target = indexEntry(record('failed to load {path}: unknown dialect', 'failed to load (.+?): unknown dialect'));
+    expect(other.id < target.id).toBe(true); // without fuse.js the tie would go to `other`
+    const results = rankCandidates(normalisePaste('failed to load /etc/x.conf: unknown dialcte'), [other, target]);
+    expect(results.map((r) => r.kind)).toEqual(['close', 'close']);
+    expect(results[0]!.entry.id).toBe(target.id);
+  });
+
   it('looks up the pairs that meet once values are set aside', () => {
     const keys = queryKeys(normalisePaste('queue "layer_3" is not a valid certificate'));
     expect(keys).toContain(`${wordKey('queue')} ${wordKey('is')}`);
