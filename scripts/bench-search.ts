@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --paste-pause 1000 --misses --heaviest 10]`
+ * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --passes pagefind,errdex,address,warm --paste-pause 1000 --misses --heaviest 10]`
  *
  * For each catalog size: generates a synthetic catalog (scripts/lib/synthetic.ts), builds the
  * search artefacts exactly as the build does (message index + Pagefind index, scripts/lib/search-index.ts)
@@ -41,6 +41,8 @@ const PER_DAMAGE = Number(arg('per-damage', '20'));
 const NODE_CLEAN = Number(arg('node-clean', '1000'));
 const NODE_PER_DAMAGE = Number(arg('node-per-damage', '200'));
 const NODE_ONLY = process.argv.includes('--node-only');
+// Chromium passes to run (all by default): a larger query set for one pass alone takes less time.
+const PASSES = new Set(arg('passes', 'pagefind,errdex,address,warm').split(','));
 // Seed of the Node query set: another seed checks that tuning did not fit these very queries.
 const NODE_SEED = Number(arg('node-seed', '11'));
 // Message index settings to try (defaults: the build's).
@@ -323,10 +325,10 @@ async function main(): Promise<void> {
       const server = await serveStatic(dir);
       const browser = await launchChromium();
       try {
-        runs.push(['Pagefind alone (Chromium)', await pagefindOutcomes(browser, server, queries)]);
-        runs.push(['errdex (Chromium)', await errdexOutcomes(browser, server, queries)]);
-        runs.push(['errdex, opened with ?q= (Chromium)', await addressOutcomes(browser, server, queries)]);
-        warm = await warmMatchTimes(browser, server, queries);
+        if (PASSES.has('pagefind')) runs.push(['Pagefind alone (Chromium)', await pagefindOutcomes(browser, server, queries)]);
+        if (PASSES.has('errdex')) runs.push(['errdex (Chromium)', await errdexOutcomes(browser, server, queries)]);
+        if (PASSES.has('address')) runs.push(['errdex, opened with ?q= (Chromium)', await addressOutcomes(browser, server, queries)]);
+        if (PASSES.has('warm')) warm = await warmMatchTimes(browser, server, queries);
       } finally {
         await browser.close();
         await server.close();
@@ -362,9 +364,9 @@ async function main(): Promise<void> {
         ? ''
         : `errdex ran Pagefind too on ${withPagefind} of ${errdex.length} queries pasted into the page and ${addressPagefind} of ${address.length} opened with ?q= (when the matcher had nothing to show). ` +
           `Matching is the matcher's CPU time in its worker for the query (normalise + rank; fetching, and the warm-up the worker runs before a first query or while its shards come, excluded: time to results includes them). ` +
-          `errdex (Chromium): a fresh page per query, pasted ${PASTE_PAUSE_MS} ms after the page opened (meanwhile the page fetched ${kb(Math.max(...loadBytes))} of index, its manifest, and warmed the matcher); ` +
+          `errdex (Chromium): a fresh page per query, pasted ${PASTE_PAUSE_MS} ms after the page opened (meanwhile the page fetched ${loadBytes.length ? kb(Math.max(...loadBytes)) : '–'} of index, its manifest, and warmed the matcher); ` +
           `opened with ?q=: a fresh page per query at /search/?q=…, as the header box sends a paste (bytes include the manifest). ` +
-          `All queries one after another in one page (warm): ${quantile(warm, 0.5).toFixed(1)} / ${quantile(warm, 0.95).toFixed(1)} / ${Math.max(...warm).toFixed(1)} ms (median / p95 / max).`,
+          (warm.length ? `All queries one after another in one page (warm): ${quantile(warm, 0.5).toFixed(1)} / ${quantile(warm, 0.95).toFixed(1)} / ${Math.max(...warm).toFixed(1)} ms (median / p95 / max).` : ''),
       '',
     );
   }
