@@ -78,7 +78,7 @@ self.addEventListener('message', (event: MessageEvent<MatchRequest | WarmRequest
   const req = event.data;
   if ('warm' in req) {
     loadManifest(req.indexUrl).catch(() => (manifest = null));
-    if (!warmed) void warm();
+    if (!warmed) warm().catch(() => undefined); // a head start only: the first query warms again if need be
     return;
   }
   run(req).then(

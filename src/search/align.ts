@@ -1,6 +1,7 @@
 /**
- * How far a pasted line is from a template, in edits of whole words: the close-match measure of the
- * paste matcher (matcher.ts) for pastes the template's regex no longer matches.
+ * How far a pasted line is from a template, in edits of whole words: one of the paste matcher's two
+ * close-match measures (matcher.ts; the other is fuse.js's character score) for pastes the
+ * template's regex no longer matches.
  *
  * Both are read as tokens: words, punctuation marks, and whole values (a quoted string, a URL, a
  * path, a number, a bracketed list of numbers). In the template a placeholder stands between them.

@@ -56,7 +56,7 @@ function addKeys(words: (string | null)[], into: Set<string>): void {
 }
 
 const VALUES = [
-  /(["'`])(?:(?!\1).){0,300}\1/g, // quoted text
+  /(?<![\p{L}\p{N}_])(["'`])(?:(?!\1).){0,300}\1(?![\p{L}\p{N}_])/gu, // quoted text (`can't … won't` is not a quote)
   /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, // URLs
   /(?:^|\s)[~.]?\/\S*/g, // paths
   /[[(]\s*[\d.,\s-]*[\])]/g, // bracketed lists of numbers
@@ -142,7 +142,10 @@ export function prefixKeys(text: string): string[] {
   const out: string[] = [];
   for (let i = 1; i < words.length; i++) {
     const [prev, word] = [words[i - 1]!.word, words[i]!.word];
-    if (word.length >= PREFIX && isKeyWord(word) && isKeyWord(prev)) out.push(`${wordKey(prev)} ${prefixPart(word)}`);
+    // Templates file the starts of words longer than PREFIX; a word of exactly PREFIX letters can
+    // only be such a start when the paste ends with it (a cut), otherwise it is a whole word.
+    const long = word.length > PREFIX || (word.length === PREFIX && i === words.length - 1);
+    if (long && isKeyWord(word) && isKeyWord(prev)) out.push(`${wordKey(prev)} ${prefixPart(word)}`);
   }
   return out;
 }

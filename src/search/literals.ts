@@ -36,7 +36,10 @@ function scan(pattern: string): string[] {
       const next = pattern[i + 1];
       i++;
       if (next === undefined) return [];
-      // `\.` is a dot; `\d`, `\b`, `\1`, `\x41`, `\p{L}`, `\n` are classes, anchors, references or escapes: no literal.
+      // `\x41`, `\u0041`, `\p{L}`, `\k<name>`, `\cJ` carry a payload this scan does not read: it
+      // would take it for literal text and rule out lines that match, so such a pattern requires nothing.
+      if (/[xupPkc]/.test(next)) return [];
+      // `\.` is a dot; `\d`, `\b`, `\1`, `\n` are classes, anchors, references or escapes: no literal.
       if (depth === 0 && /[^\p{L}\p{N}_]/u.test(next)) run += next;
       else if (depth === 0) end();
       continue;

@@ -2,7 +2,9 @@
  * The paste matcher: from a normalised paste to ranked records. Pure TypeScript shared by the
  * search page's worker and by the benchmark in Node.
  *
- * 1. keys: the words and word pairs of the paste's error lines, without their values (keys.ts);
+ * 1. keys: the words and word pairs of the paste's error lines without their values, and each long
+ *    word's start after the word before it (keys.ts), less the keys the manifest lists as too
+ *    common to file any record under;
  * 2. candidates: the entries of the shards those keys hash to (fetched by the caller);
  * 3. exact check: each candidate's `messagePattern`, anchored, against each error line, on RE2
  *    (re2js: linear time, so no pattern and no paste can make it slow; the caller still runs this
@@ -17,8 +19,6 @@ import { RE2JS } from 're2js';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
 import { mayMatch } from './literals.ts';
 import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey } from './keys.ts';
-
-export { withoutValues };
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
 import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from './template.ts';
@@ -41,7 +41,10 @@ export interface MatchResult {
 
 /** Most keys a query looks up: a long paste is represented by its likeliest error lines. */
 export const MAX_QUERY_KEYS = 64;
-/** Close matches with more edits than this per literal token of the template are dropped. */
+/**
+ * Close matches with more edits than this per literal token of the template are dropped, unless
+ * fuse.js finds them close (its own threshold, the same number).
+ */
 export const CLOSE_THRESHOLD = 0.55;
 /** A pattern found inside a line counts as a match when it covers this share of the line. */
 export const CONTAINED_SHARE = 0.7;
@@ -95,7 +98,7 @@ const regexCache = new Map<string, Compiled | null>();
  * catalog uses (groups, lazy quantifiers, classes, escapes, named groups, `\b`); `translateRegExp`
  * rewrites the JavaScript-only spellings. A pattern RE2 cannot compile (lookarounds, back-references)
  * gets no regex check at all, never the backtracking engine: its record can still rank as a close
- * match through its literal text (align.ts).
+ * match through its literal text (fuse.js and align.ts).
  */
 function compiled(pattern: string): Compiled | null {
   let re = regexCache.get(pattern);
@@ -337,7 +340,8 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
   const fetching = Promise.all(shards.map(load));
   let warmMs = 0;
   if (whileFetching) {
-    await whileFetching();
+    // Only a head start: its failure must not fail the query.
+    await whileFetching().catch(() => undefined);
     warmMs = now() - t1;
   }
   const loaded = await fetching;

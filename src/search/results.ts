@@ -5,6 +5,7 @@
  */
 import type { SearchFilter } from './filters.ts';
 import type { MatchKind, MatchResult } from './matcher.ts';
+import { withoutValues } from './keys.ts';
 import type { FilledHole } from './template.ts';
 
 export type HitKind = MatchKind | 'text';
@@ -189,18 +190,13 @@ export const FULL_TEXT_WORDS = 3;
 
 /**
  * What to give Pagefind for a query: the distinctive words the matcher picked from its likeliest
- * error line (no values, none of the catalog's common words), or without them the query's first
- * words. Pagefind needs every word in a page and loads a piece of its index for each word.
+ * error line (no values, none of the catalog's common words), or without them (the matcher failed
+ * or ran out of time) the first words of the paste that are not values: a timestamp, a path or a
+ * number would be no word of any page. Pagefind needs every word in a page and loads a piece of
+ * its index for each word.
  */
 export function fullTextQuery(raw: string, words: readonly string[] | null): string {
   if (words && words.length > 0) return words.slice(0, FULL_TEXT_WORDS).join(' ');
-  // Cut a raw paste before collapsing its spaces.
-  return raw
-    .slice(0, 4_000)
-    .replace(/\s+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((w) => /[A-Za-z]/.test(w))
-    .slice(0, FULL_TEXT_WORDS)
-    .join(' ');
+  // Cut a raw paste before reading it.
+  return (withoutValues(raw.slice(0, 4_000)).match(/[\p{L}_][\p{L}\p{N}_]*/gu) ?? []).slice(0, FULL_TEXT_WORDS).join(' ');
 }

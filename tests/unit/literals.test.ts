@@ -22,6 +22,10 @@ describe('the literal text a pattern requires', () => {
       ['lease (?:job-)?(\\w+) expired \\(after \\d+ms\\)', 'lease 7 expired (after 30ms)'],
       ['[{]x[}] \\{y\\}', '{x} {y}'],
       ['^path /var/(\\w+)/x\\.bin$', 'path /var/lib/x.bin'],
+      // Escapes with a payload: `\x20` is a space, `\p{Lu}` an upper-case letter, not the text `20` or `{Lu}`.
+      ['a\\x20bcd', 'a bcd'],
+      ['\\p{Lu} not found', 'X not found'],
+      ['code \\u0041 set', 'code A set'],
     ];
     for (const [pattern, line] of cases) {
       expect(RE2JS.compile(RE2JS.translateRegExp(pattern)).matches(line), pattern).toBe(true);

@@ -180,6 +180,8 @@ describe('one result list', () => {
     expect(words).toEqual(['open', 'socket', 'retries']);
     expect(fullTextQuery('whatever was pasted', words)).toBe('open socket retries');
     expect(fullTextQuery('timed out   waiting for the lease', null)).toBe('timed out waiting');
+    // Values are no words of any page.
+    expect(fullTextQuery('2026-08-14T21:17:39Z /var/log/x.log: 42 queue "q1" stalled', null)).toBe('queue stalled');
   });
 
   it('runs full-text search on its own only when the matcher has nothing to show', async () => {

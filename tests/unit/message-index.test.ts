@@ -35,6 +35,15 @@ describe('index keys', () => {
     expect(prefixKeys('missing required generator_mehtod in optimizer 3')).toContain(key);
     expect(prefixKeys('missing required generator_method')).toContain(key);
     expect(prefixKeys('missing required gener')).toEqual([`${wordKey('missing')} ${prefixPart('required')}`]); // too little of the last left to tell
+    // A whole word of PREFIX letters has no such key in any template: only a paste's last word may be a cut.
+    expect(prefixKeys('socket failed to bind')).toEqual([]);
+    expect(prefixKeys('failed to reopen socket')).toEqual([`${wordKey('reopen')} ${prefixPart('socket')}`]);
+  });
+
+  it('reads an apostrophe inside a word as no quote', () => {
+    const keys = templateKeys("can't connect while the pool drains and won't retry");
+    for (const w of ['connect', 'pool', 'drains']) expect(keys).toContain(wordKey(w));
+    expect(textKeys("can't connect while the pool drains and won't retry")).toContain(wordKey('drains'));
   });
 
   it('finds the same keys in a concrete message (values are not keys)', () => {
