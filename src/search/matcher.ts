@@ -41,10 +41,7 @@ export interface MatchResult {
 
 /** Most keys a query looks up: a long paste is represented by its likeliest error lines. */
 export const MAX_QUERY_KEYS = 64;
-/**
- * Close matches with more edits than this per literal token of the template are dropped, unless
- * fuse.js finds them close (its own threshold, the same number).
- */
+/** Close matches with more edits than this per literal token of the template are dropped (also fuse.js's threshold). */
 export const CLOSE_THRESHOLD = 0.55;
 /** A pattern found inside a line counts as a match when it covers this share of the line. */
 export const CONTAINED_SHARE = 0.7;
@@ -263,7 +260,9 @@ const FUSE_QUERY_CHARS = 512;
  *    characters are, wherever they fall (a misspelt identifier, a word glued to another);
  *  - the alignment of the template's words with the line's (align.ts): how many words were edited,
  *    what the placeholders took, where the line was cut.
- * A candidate is a close match when either finds it close; they rank by the sum of the edits and
+ * A candidate is a close match when the alignment finds it close (fuse.js's own hits beyond that,
+ * more than half their words edited, added only noise: the benchmark's top-1 did not change); they
+ * rank by the sum of the edits and
  * the fuse.js score (`FUSE_WEIGHT`); `score` is the edits per literal token of the template, which
  * says how close the match is whatever the template's length.
  */
@@ -287,7 +286,7 @@ function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: nu
     for (const d of docs) {
       const edits = Math.min(...variants(m).map((line) => alignTemplate(d.entry.template, line, common).cost));
       const fuseScore = fuseScores.get(d.entry);
-      if (fuseScore === undefined && edits / d.size > CLOSE_THRESHOLD) continue;
+      if (edits / d.size > CLOSE_THRESHOLD) continue;
       const cost = edits + FUSE_WEIGHT * (fuseScore ?? 1) + mi * 0.01;
       const prev = best.get(d.entry);
       if (!prev || cost < prev.cost) best.set(d.entry, { entry: d.entry, kind: 'close', score: edits / d.size, cost, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });

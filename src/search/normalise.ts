@@ -103,6 +103,8 @@ const PREFIXES: RegExp[] = [
 
 // A dotted logger name after a level: `WARN vllm.engine.core: message`.
 const LOGGER_NAME = /^[a-z_][\w-]*(?:[.:]{1,2}[\w-]+){1,8}(?::\d+)?(?:\]|:)\s+/i;
+// Any logger or thread name after a level, when a class follows it: `ERROR worker-3 KeyError: …`.
+const NAME_BEFORE_CLASS = /^[\w.:[\]()<>-]{1,80}\s+/;
 
 /**
  * The message of a structured log line: logfmt (`level=error msg="…"`, logrus, slog) or JSON
@@ -142,8 +144,8 @@ export function stripLogPrefix(line: string): string {
       }
     }
     if (!changed && sawLevelOrTime) {
-      const m = LOGGER_NAME.exec(s);
-      if (m && m[0].length < s.length && !looksLikeClassPrefix(s)) {
+      const m = LOGGER_NAME.exec(s) ?? NAME_BEFORE_CLASS.exec(s);
+      if (m && m[0].length < s.length && !looksLikeClassPrefix(s) && (m[0] === LOGGER_NAME.exec(s)?.[0] || looksLikeClassPrefix(s.slice(m[0].length)))) {
         s = s.slice(m[0].length).trimStart();
         changed = true;
       }

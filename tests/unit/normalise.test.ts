@@ -186,6 +186,15 @@ describe('the pieces', () => {
     expect(cleanText('\u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u201cq\u201d\u00a0\u200bx\r\ny')).toBe('link "q" x\ny');
   });
 
+  it('stripLogPrefix drops a logger or thread name between the level and a class', () => {
+    expect(stripLogPrefix("2026-11-30T10:01:02Z ERROR worker-3 KeyError: cannot rollback shard 'x'")).toBe("KeyError: cannot rollback shard 'x'");
+    expect(stripLogPrefix('[12:01:02] WARN main ValueError: bad frame')).toBe('ValueError: bad frame');
+    // Without a class after it, a word after the level is the message's own.
+    expect(stripLogPrefix('ERROR worker-3 exceeds the maximum of 4')).toBe('worker-3 exceeds the maximum of 4');
+    // Nor without a level or time before it.
+    expect(stripLogPrefix('failed with KeyError: frame')).toBe('failed with KeyError: frame');
+  });
+
   it('stripLogPrefix leaves a message that merely starts like a prefix', () => {
     expect(stripLogPrefix('error: could not compile')).toBe('could not compile');
     expect(stripLogPrefix('3 frames expected')).toBe('3 frames expected');
