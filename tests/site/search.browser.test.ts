@@ -90,6 +90,14 @@ describe('search by pasted error text, in Chromium', () => {
     await page.close();
   });
 
+  it('puts the right page first for a log line naming its thread before the class', async () => {
+    const { page, paths } = await search('2026-11-30T10:01:02Z ERROR worker-3 KeyError: "KV cache block 7 not found for request \'cmpl-1\'"');
+    expect(paths[0]).toBe(KV);
+    // The name and class are set aside, so the message is the template itself, not a near miss.
+    expect(await page.locator('[data-search-results] > li').first().locator('.match-kind').innerText()).toBe('Exact template');
+    await page.close();
+  });
+
   it('finds a close match for a mistyped message and labels it so', async () => {
     const { page, paths } = await search('max_num_batched_tokens (2048) must be greter than or equal to max_model_len (4096)');
     expect(paths[0]).toBe(TOKENS);
