@@ -261,10 +261,10 @@ const FUSE_QUERY_CHARS = 512;
  *  - the alignment of the template's words with the line's (align.ts): how many words were edited,
  *    what the placeholders took, where the line was cut.
  * A candidate is a close match when the alignment finds it close (fuse.js's own hits beyond that,
- * more than half their words edited, added only noise: the benchmark's top-1 did not change); they
- * rank by the sum of the edits and
- * the fuse.js score (`FUSE_WEIGHT`); `score` is the edits per literal token of the template, which
- * says how close the match is whatever the template's length.
+ * more than half their words edited, added only noise: the benchmark's top-1 did not change). They
+ * rank by the sum of the edits and the fuse.js score (`FUSE_WEIGHT`; a candidate fuse.js does not
+ * find scores 1). `score` is the edits per literal token of the template, which says how close the
+ * match is whatever the template's length.
  */
 function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: number, common: ReadonlySet<string> | undefined): MatchResult[] {
   const docs = misses.map((entry) => ({ entry, text: literalText(entry.template), size: literalTokenCount(entry.template) })).filter((d) => d.size > 0 && d.text.length > 0);
