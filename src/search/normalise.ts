@@ -144,8 +144,9 @@ export function stripLogPrefix(line: string): string {
       }
     }
     if (!changed && sawLevelOrTime) {
-      const m = LOGGER_NAME.exec(s) ?? NAME_BEFORE_CLASS.exec(s);
-      if (m && m[0].length < s.length && !looksLikeClassPrefix(s) && (m[0] === LOGGER_NAME.exec(s)?.[0] || looksLikeClassPrefix(s.slice(m[0].length)))) {
+      const name = NAME_BEFORE_CLASS.exec(s);
+      const m = LOGGER_NAME.exec(s) ?? (name && looksLikeClassPrefix(s.slice(name[0].length)) ? name : null);
+      if (m && m[0].length < s.length && !looksLikeClassPrefix(s)) {
         s = s.slice(m[0].length).trimStart();
         changed = true;
       }
