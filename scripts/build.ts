@@ -10,11 +10,13 @@
  *  4. render pages and data files with Astro into a staging folder: the catalog in chunks of at most
  *     25,000 records, one `astro build` per chunk, one per core at a time; the per-record files the
  *     published site holds unchanged are linked from it instead (src/catalog/page-cache.ts);
- *  5. index, in a child process (beside the render up to 25k records): the paste matcher's message index, Pagefind's
+ *  5. record files: every record's JSON twin and short link, written from the snapshot, the short links
+ *     stamped from one page Astro rendered (scripts/lib/record-files.ts);
+ *  6. index, in a child process (beside the render up to 25k records): the paste matcher's message index, Pagefind's
  *     full-text index, `_redirects` for moved and short URLs, the URL ledger's plan (scripts/lib/index-stage.ts);
- *  6. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
+ *  7. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
  *     site is deleted in the background;
- *  7. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
+ *  8. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
  *     so that it only ever records URLs that were published.
  *
  * Options:
@@ -39,6 +41,7 @@ import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } 
 import { workerCount } from './lib/highlight-pool.ts';
 import { runPrepare } from './lib/prepare.ts';
 import { publish } from './lib/publish.ts';
+import { writeRecordFiles } from './lib/record-files.ts';
 import { parseMaxFragments } from './lib/pagefind-bundle.ts';
 import { formatCount, Progress } from './lib/progress.ts';
 import { MemorySampler, treeSize, type BuildReport, type StageResult } from './lib/stages.ts';
@@ -74,7 +77,7 @@ const workers = workerCount();
 /** At most this many records per render process, so that its memory stays bounded at any catalog size. */
 const CHUNK_RECORDS = Number(process.env.ERRDEX_CHUNK_RECORDS) || 25_000;
 
-const progress = new Progress(7);
+const progress = new Progress(8);
 const memory = new MemorySampler();
 const stages: StageResult[] = [];
 const buildStarted = performance.now();
@@ -111,7 +114,7 @@ try {
 if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
 const { records, chunks } = prepared;
 
-// 5. The index stage runs in a child process (it needs the validated catalog, not the pages), into a
+// 6. The index stage runs in a child process (it needs the validated catalog, not the pages), into a
 // folder of its own that is merged into the site after the render. For a catalog of up to one render
 // chunk it runs beside the render; with a larger one the two would not fit in memory together (at 100k
 // records the render processes peak at about 3.6 GB together, the index stage at about 3.5 GB), so it
@@ -140,9 +143,9 @@ function abandon(message: string): never {
 progress.stage('render');
 const code = codeKey();
 const reuse = reuseEnv({ cacheDir, site: outDir, code, force: !useCache });
-// A page, a JSON twin and a short link per record, and the few site-wide pages; when files can be
-// reused from the published site, how many will be rendered is only known as the render goes.
-if (Object.keys(reuse).length === 0) progress.count(records * 3, 'files');
+// A page per record, and the site-wide pages; when pages can be reused from the published site, how
+// many will be rendered is only known as the render goes.
+if (Object.keys(reuse).length === 0) progress.count(records, 'files');
 let rendered;
 try {
   rendered = await renderChunks({
@@ -161,13 +164,24 @@ try {
 }
 endStage(
   'render',
-  `${formatCount(records)} error pages and data files: ${formatCount(rendered.rendered)} files rendered, ${formatCount(rendered.pages.reused.length)} unchanged` +
+  `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} files rendered, ${formatCount(rendered.pages.reused.length)} unchanged` +
     (chunks.length > 1 ? ` (${chunks.length} processes, ${Math.min(workers, chunks.length)} at a time)` : ''),
   rendered.rendered + rendered.pages.reused.length,
   'files',
 );
 
-// 5. Index: wait for it (or run it now), then merge its files into the site.
+// 5. Record files
+progress.stage('record files');
+progress.count(records, 'records');
+let recordFiles;
+try {
+  recordFiles = writeRecordFiles(chunks[0]!.snapshot, stagingDir, (n) => progress.update(n));
+} catch (e) {
+  abandon(`${(e as Error).message}\n\nThe record files stage failed.`);
+}
+endStage('record files', `${formatCount(recordFiles.files)} JSON twins and short links`, recordFiles.records, 'records', { files: recordFiles.files, bytes: recordFiles.bytes });
+
+// 6. Index: wait for it (or run it now), then merge its files into the site.
 progress.stage('index');
 const index = await (indexedBeside ?? runIndexStage());
 rmSync(snapshotDir, { recursive: true, force: true });
@@ -179,7 +193,7 @@ mergeInto(indexDir, stagingDir);
 rmSync(indexDir, { recursive: true, force: true });
 endStage('index', indexBeside ? `${indexResult.summary} (${indexSeconds.toFixed(1)} s, beside the render)` : indexResult.summary, indexResult.records, 'records');
 
-// 6. Publish
+// 7. Publish
 progress.stage('publish');
 // Until the new keys are written, no record of keys may describe the folder being replaced.
 forgetPageManifest(cacheDir);
@@ -187,7 +201,7 @@ publish(stagingDir, outDir);
 writePageManifest(cacheDir, { code, site: outDir, files: rendered.pages.keys });
 endStage('publish', displayPath(outDir), 0, '');
 
-// 7. Ledger
+// 8. Ledger
 progress.stage('ledger');
 const { file: ledgerFile, text: ledgerText } = indexResult.ledger;
 const ledgerUnchanged = existsSync(ledgerFile) && readFileSync(ledgerFile, 'utf8') === ledgerText;

@@ -83,6 +83,8 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
       ERRDEX_RELATED: chunk.related,
       ERRDEX_ASTRO_CACHE_DIR: join(options.cacheDir, `chunk-${chunk.index}-of-${chunk.count}`),
       ERRDEX_PAGE_LOG: pageLog(chunk),
+      // The JSON twins and short links are written by the build script (scripts/lib/record-files.ts).
+      ERRDEX_RECORD_FILES: 'script',
     };
     delete env.FORCE_COLOR;
     const child = spawn(process.execPath, [`--max-old-space-size=${renderHeapMb(chunk)}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });

@@ -1,6 +1,6 @@
 /**
- * The page cache, render side: errdex's own incremental build for the files made from one record
- * (its page, JSON twin and short link), which are nearly all of a site's files.
+ * The page cache, render side: errdex's own incremental build for the error pages, one per record.
+ * (A record's JSON twin and short link are written by the build script every time: scripts/lib/record-files.ts.)
  *
  * Each such file has a key (src/catalog/shard.ts, recordCacheKey: the record's text, what the page
  * shows of other records, the site settings). When the last published site holds the file under the

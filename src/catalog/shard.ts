@@ -47,7 +47,7 @@ export function shardRoutes<T extends { params: Record<string, string | undefine
 }
 
 /**
- * The incremental-build key of a record's page and JSON twin: everything they show that Astro cannot
+ * The incremental-build key of a record's page: everything it shows that Astro cannot
  * see in the code. A build renders the page again when its key or the code changes (src/catalog/page-cache.ts).
  * A page that comes to show data from other records (related errors) must add that data here.
  */

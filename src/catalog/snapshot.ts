@@ -31,13 +31,18 @@ export interface SnapshotKeep {
 
 export function readSnapshot(path: string, keep: SnapshotKeep = {}): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
+  forEachSnapshotEntry(path, (entry) => entries.push(entry), keep);
+  return entries;
+}
+
+/** Calls `f` with each entry in turn, holding one at a time. */
+export function forEachSnapshotEntry(path: string, f: (entry: CatalogEntry) => void, keep: SnapshotKeep = {}): void {
   forEachLine(path, (line) => {
     const [file, lineNo, datasetVersion, sourceText, id] = JSON.parse(line) as [string, number, string, string, string];
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
     if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
-    entries.push({ record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin: { file, line: lineNo } });
+    f({ record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin: { file, line: lineNo } });
   });
-  return entries;
 }
 
 /** The related errors of each snapshot entry, in snapshot order, one line each (src/catalog/derive/index.ts). */

@@ -15,6 +15,9 @@ import {
 import { BIDI_CONTROLS, characterName, codePoint } from '../schema/text-safety.ts';
 import { HighlightStore, highlightCacheFile, highlightKey } from './cache.ts';
 import { PLAIN_TEXT } from './languages.ts';
+import { escapeHtml } from '../lib/text.ts';
+
+export { escapeHtml };
 
 const THEME = 'errdex';
 
@@ -57,10 +60,6 @@ async function ensureLanguage(h: Highlighter, lang: string): Promise<boolean> {
   if (!loading.has(lang)) loading.set(lang, h.loadLanguage(lang as keyof typeof bundledLanguages));
   await loading.get(lang);
   return true;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 
 /**

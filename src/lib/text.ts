@@ -1,5 +1,10 @@
 /** Small text helpers shared by pages: prose with `code` spans, descriptions, dates. */
 
+/** Text for HTML: safe in element content and in double-quoted attribute values alike. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+}
+
 export type ProseSegment = { code: boolean; text: string };
 
 /**

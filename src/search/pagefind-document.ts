@@ -7,7 +7,7 @@
  * site build and the benchmark, and Pagefind's memory grows with what it reads (a full page costs
  * ~170 KB of it; this document a fraction).
  */
-import { escapeHtml } from '../highlight/highlighter.ts';
+import { escapeHtml } from '../lib/text.ts';
 import { errorPath } from '../lib/urls.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { errorHeadline } from '../lib/error-view.ts';

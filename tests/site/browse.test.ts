@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkSite } from '../../scripts/lib/link-check.ts';
 import { LIST_PAGE_LIMIT } from '../../src/lib/paginate.ts';
+import { SHORT_LINK_TEMPLATE_ID } from '../../src/lib/short-link.ts';
 import { BIG_REPO, bigRepoCatalog } from './support-big.ts';
 import { FIXTURES, buildSite, listFiles, readText, type BuiltSite } from './support.ts';
 
@@ -97,6 +98,14 @@ describe.each([
     expect(html).toContain(`<meta http-equiv="refresh" content="0; url=${base}/${LOCK}/">`);
     expect(html).toContain(`<link rel="canonical" href="${SITE_URL}${base}/${LOCK}/">`);
     expect(html).toContain('<meta name="robots" content="noindex">');
+    // Written from the one template page Astro rendered (src/lib/short-link.ts), which is not published.
+    expect(html).toMatch(/<title>Redirecting to [^<]+ — acme\/widgets<\/title>/);
+    expect(html).toContain(`<a href="${base}/${LOCK}/">`);
+    const files = listFiles(site.dist);
+    const twins = files.filter((f) => f.startsWith('api/errors/'));
+    expect(twins.length).toBeGreaterThan(0);
+    for (const twin of twins) expect(files).toContain(`e/${twin.slice('api/errors/'.length, -'.json'.length)}/index.html`);
+    expect(files.some((f) => f.includes(SHORT_LINK_TEMPLATE_ID))).toBe(false);
     expect(readText(join(site.dist, '_redirects'))).toContain(`${base}/e/2222000000000001/ ${base}/${LOCK}/ 301`);
   });
 
