@@ -1,19 +1,24 @@
 /**
- * `npm run build [-- options]`: validate, highlight, derive, render and index, then publish.
+ * `npm run build [-- options]`: validate, derive, highlight, render and index, then publish.
  *
  * Stages (each reports its time, counts and memory; see scripts/lib/stages.ts):
  *  1. validate the catalog; on any problem print them all and stop (dist/ untouched), unless
  *     --skip-invalid, which writes every skipped record and its reasons to a report file;
- *  2. highlight every code block not yet in the content-addressed highlight cache, on all cores;
- *  3. derive: related errors, computed once for all render processes, and the catalog snapshot they read;
- *     (1 to 3 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts)
- *  4. render pages and data files with Astro into a staging folder: the catalog in chunks of at most
- *     25,000 records, one `astro build` per chunk, one per core at a time; the per-record files the
- *     published site holds unchanged are linked from it instead (src/catalog/page-cache.ts);
+ *  2. derive: the catalog snapshot the later processes read, and related errors, computed once for all
+ *     render processes; as soon as the snapshot is written, Pagefind's full-text index starts in a
+ *     child process of its own (scripts/lib/pagefind-stage.ts), beside everything that follows;
+ *  3. highlight every code block not yet in the content-addressed highlight cache, on all cores;
+ *     (1 and 2 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts; 3 in
+ *     another, which reads the code blocks from the snapshot: scripts/lib/highlight-stage.ts)
+ *  4. render the pages with Astro into a staging folder: the catalog in chunks of at most 25,000
+ *     records, one `astro build` per chunk, one per core at a time; the error pages the published
+ *     site holds unchanged are linked from it instead (src/catalog/page-cache.ts). Above one chunk the
+ *     render first waits for the full-text index (memory);
  *  5. record files: every record's JSON twin and short link, written from the snapshot, the short links
  *     stamped from one page Astro rendered (scripts/lib/record-files.ts);
- *  6. index, in a child process (beside the render up to 25k records): the paste matcher's message index, Pagefind's
- *     full-text index, `_redirects` for moved and short URLs, the URL ledger's plan (scripts/lib/index-stage.ts);
+ *  6. index, in a child process (beside the render up to 25k records, else beside the record files):
+ *     the paste matcher's message index, `_redirects` for moved and short URLs, the URL ledger's plan
+ *     (scripts/lib/index-stage.ts); then the full-text index's files are merged in too;
  *  7. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
  *     site is deleted in the background;
  *  8. write the updated URL ledger beside the catalog (unless --no-ledger-update), after publishing,
@@ -34,15 +39,17 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { displayPath } from '../src/catalog/load.ts';
-import { buildCacheDir } from '../src/highlight/cache.ts';
+import { buildCacheDir, highlightCacheFile } from '../src/highlight/cache.ts';
 import { mergeInto, renderChunks } from './lib/astro-render.ts';
 import { startIndex } from './lib/index-stage.ts';
 import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
 import { workerCount } from './lib/highlight-pool.ts';
-import { runPrepare } from './lib/prepare.ts';
+import { runPrepare, type PrepareEvent } from './lib/prepare.ts';
+import { runHighlight } from './lib/highlight-stage.ts';
 import { publish } from './lib/publish.ts';
 import { writeRecordFiles } from './lib/record-files.ts';
-import { parseMaxFragments } from './lib/pagefind-bundle.ts';
+import { describeFragments, largeBundleWarning, parseMaxFragments, type FragmentFiles } from './lib/pagefind-bundle.ts';
+import { startPagefind } from './lib/pagefind-stage.ts';
 import { formatCount, Progress } from './lib/progress.ts';
 import { MemorySampler, treeSize, type BuildReport, type StageResult } from './lib/stages.ts';
 
@@ -88,49 +95,72 @@ function endStage(name: string, summary: string, items: number, unit: string, ou
   stages.push({ name, seconds, items, unit, peakRssBytes: memory.reset(), outputFiles: output?.files ?? null, outputBytes: output?.bytes ?? null, summary });
 }
 
+/** A promise's outcome, kept until it is awaited: a child's failure must not end the build unreported. */
+type Settled<T> = { ok: true; value: T } | { ok: false; e: Error };
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (e: unknown) => ({ ok: false as const, e: e as Error }),
+  );
+
+// The full-text index (Pagefind) starts in a child process as soon as the validated catalog's snapshot
+// is written, and runs beside highlighting and the render (scripts/lib/pagefind-stage.ts).
+const fullTextDir = `${outDir}.pagefind`;
+let fullText: { run: ReturnType<typeof startPagefind>; settled: Promise<Settled<{ fragments: FragmentFiles; seconds: number }>> } | undefined;
+function startFullText(snapshot: string, count: number): void {
+  const started = performance.now();
+  const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments });
+  fullText = { run, settled: settle(run.result.then((fragments) => ({ fragments, seconds: (performance.now() - started) / 1000 }))) };
+}
+
 function fail(message: string, code = 1): never {
+  fullText?.run.kill();
+  rmSync(fullTextDir, { recursive: true, force: true });
   memory.stop();
   progress.warn(message);
   process.exit(code);
 }
 
-// 1-3. Validate, highlight and derive, in a child process (see scripts/lib/prepare.ts).
+// 1-3. Validate and derive in a child process (scripts/lib/prepare.ts), then highlight in another
+// (scripts/lib/highlight-stage.ts), which reads the code blocks from the snapshot.
 const snapshotDir = join(cacheDir, 'snapshots');
+/** Shows and measures what a child stage reports. */
+function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): void {
+  if (e.type === 'stage') progress.stage(e.name);
+  else if (e.type === 'count') progress.count(e.total, e.unit);
+  else if (e.type === 'update') progress.update(e.done);
+  else if (e.type === 'warn') progress.warn(e.text);
+  else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
+  else if (e.type === 'snapshot') startFullText(e.snapshot, e.records);
+}
 let prepared;
 try {
-  prepared = await runPrepare(
-    { skipReport, refresh: !useCache, workers, chunks: { explicit: Boolean(process.env.ERRDEX_WORKERS), size: CHUNK_RECORDS }, snapshotDir },
-    (e) => {
-      if (e.type === 'stage') progress.stage(e.name);
-      else if (e.type === 'count') progress.count(e.total, e.unit);
-      else if (e.type === 'update') progress.update(e.done);
-      else if (e.type === 'warn') progress.warn(e.text);
-      else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
-    },
-  );
+  prepared = await runPrepare({ skipReport, workers, chunks: { explicit: Boolean(process.env.ERRDEX_WORKERS), size: CHUNK_RECORDS }, snapshotDir }, onStageEvent);
 } catch (e) {
   fail(`${(e as Error).message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
 }
 if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
 const { records, chunks } = prepared;
+try {
+  await runHighlight({ snapshot: chunks[0]!.snapshot, file: highlightCacheFile(), workers, refresh: !useCache }, onStageEvent);
+} catch (e) {
+  fail(`${(e as Error).message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
+}
 
 // 6. The index stage runs in a child process (it needs the validated catalog, not the pages), into a
 // folder of its own that is merged into the site after the render. For a catalog of up to one render
 // chunk it runs beside the render; with a larger one the two would not fit in memory together (at 100k
-// records the render processes peak at about 3.6 GB together, the index stage at about 3.5 GB), so it
-// starts after the render.
+// records the render processes peak at about 2.9 GB together, the index stage at about 3.1 GB), so it
+// starts after the render, beside the record files.
 const indexDir = `${outDir}.index`;
 const indexBeside = records <= CHUNK_RECORDS;
 let indexing: ReturnType<typeof startIndex> | undefined;
 let indexSeconds = 0;
 function runIndexStage() {
   const started = performance.now();
-  indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir, maxFragments });
-  // Awaited after the render; until then a failure must not end the process unreported.
-  return indexing.result.then(
-    (r) => ((indexSeconds = (performance.now() - started) / 1000), { ok: true as const, r }),
-    (e: unknown) => ({ ok: false as const, e: e as Error }),
-  );
+  indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir });
+  // Awaited after the render.
+  return settle(indexing.result.then((r) => ((indexSeconds = (performance.now() - started) / 1000), r)));
 }
 const indexedBeside = indexBeside ? runIndexStage() : undefined;
 function abandon(message: string): never {
@@ -138,9 +168,20 @@ function abandon(message: string): never {
   for (const dir of [stagingDir, indexDir]) rmSync(dir, { recursive: true, force: true });
   fail(`${message}\n\n${displayPath(outDir)} is unchanged.`);
 }
+if (!fullText) abandon('The validate stage wrote no snapshot of the catalog.');
+const fullTextRun = fullText;
 
 // 4. Render
 progress.stage('render');
+// Above one render chunk, the render processes and Pagefind would not fit in memory together (at 100k
+// records about 2.9 GB and 1.7 GB): the render waits for the full-text index (it is done first when
+// the highlighting took as long, as in a cold build).
+let waitedForFullText = 0;
+if (!indexBeside) {
+  const waitStarted = performance.now();
+  await fullTextRun.settled;
+  waitedForFullText = (performance.now() - waitStarted) / 1000;
+}
 const code = codeKey();
 const reuse = reuseEnv({ cacheDir, site: outDir, code, force: !useCache });
 // A page per record, and the site-wide pages; when pages can be reused from the published site, how
@@ -165,10 +206,15 @@ try {
 endStage(
   'render',
   `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} files rendered, ${formatCount(rendered.pages.reused.length)} unchanged` +
-    (chunks.length > 1 ? ` (${chunks.length} processes, ${Math.min(workers, chunks.length)} at a time)` : ''),
+    (chunks.length > 1 ? ` (${chunks.length} processes, ${Math.min(workers, chunks.length)} at a time)` : '') +
+    (waitedForFullText >= 0.1 ? `, after ${waitedForFullText.toFixed(1)} s waiting for the full-text index` : ''),
   rendered.rendered + rendered.pages.reused.length,
   'files',
 );
+
+// A large catalog's index stage starts now, beside the record files (memory allows: the record files
+// stage holds one record at a time).
+const indexed = indexedBeside ?? runIndexStage();
 
 // 5. Record files
 progress.stage('record files');
@@ -181,17 +227,30 @@ try {
 }
 endStage('record files', `${formatCount(recordFiles.files)} JSON twins and short links`, recordFiles.records, 'records', { files: recordFiles.files, bytes: recordFiles.bytes });
 
-// 6. Index: wait for it (or run it now), then merge its files into the site.
+// 6. Index: wait for it, then merge its files into the site.
 progress.stage('index');
-const index = await (indexedBeside ?? runIndexStage());
+const index = await indexed;
+const ft = await fullTextRun.settled;
 rmSync(snapshotDir, { recursive: true, force: true });
 if (!index.ok) abandon(`${index.e.message}\n\nThe index stage failed.`);
-const indexResult = index.r;
+if (!ft.ok) abandon(`${ft.e.message}\n\nThe full-text index failed.`);
+const indexResult = index.value;
 for (const line of indexResult.ledger.report) console.log(line);
 for (const w of indexResult.warnings) progress.warn(w);
-mergeInto(indexDir, stagingDir);
-rmSync(indexDir, { recursive: true, force: true });
-endStage('index', indexBeside ? `${indexResult.summary} (${indexSeconds.toFixed(1)} s, beside the render)` : indexResult.summary, indexResult.records, 'records');
+const bundleWarning = largeBundleWarning(ft.value.fragments, maxFragments);
+if (bundleWarning) progress.warn(bundleWarning);
+for (const dir of [indexDir, fullTextDir]) {
+  mergeInto(dir, stagingDir);
+  rmSync(dir, { recursive: true, force: true });
+}
+endStage(
+  'index',
+  `${indexResult.summary} (${indexSeconds.toFixed(1)} s, beside the ${indexBeside ? 'render' : 'record files'}); ` +
+    `full-text index of ${formatCount(indexResult.records)} pages, ${describeFragments(ft.value.fragments, maxFragments)} ` +
+    `(${ft.value.seconds.toFixed(1)} s, beside highlighting${indexBeside ? ' and the render' : ''})`,
+  indexResult.records,
+  'records',
+);
 
 // 7. Publish
 progress.stage('publish');

@@ -55,8 +55,15 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n > 0 ? n : availableParallelism();
 }
 
+export interface CatalogBlocks {
+  /** Code blocks on all pages. */
+  total: number;
+  /** The distinct ones, by cache key. */
+  blocks: Map<string, Block>;
+}
+
 /** The distinct blocks the catalog's pages highlight, keyed by cache key, in page order. */
-export function catalogBlocks(entries: readonly CatalogEntry[]): { total: number; blocks: Map<string, Block> } {
+export function catalogBlocks(entries: Iterable<CatalogEntry>): CatalogBlocks {
   const blocks = new Map<string, Block>();
   let total = 0;
   for (const e of entries) {
@@ -69,11 +76,12 @@ export function catalogBlocks(entries: readonly CatalogEntry[]): { total: number
   return { total, blocks };
 }
 
+/** Highlights the blocks of `input` (the catalog's entries, or only their blocks) not yet in the cache. */
 export async function preHighlight(
-  entries: readonly CatalogEntry[],
+  input: readonly CatalogEntry[] | CatalogBlocks,
   options: { file: string; workers?: number; refresh?: boolean; onStart?: (toHighlight: number) => void; onProgress?: (done: number) => void },
 ): Promise<HighlightResult> {
-  const { total, blocks } = catalogBlocks(entries);
+  const { total, blocks } = 'blocks' in input ? input : catalogBlocks(input);
   const store = new HighlightStore(options.file);
   try {
     // `refresh` highlights every block again, overwriting what is stored.

@@ -1,8 +1,9 @@
 /**
  * The build's index stage, in a child process that can run beside the render (it needs the validated
- * catalog, not the pages; scripts/build.ts decides): the paste matcher's message index and Pagefind's full-text index
+ * catalog, not the pages; scripts/build.ts decides): the paste matcher's message index
  * (scripts/lib/search-index.ts), `_redirects` for moved and short URLs, and the URL ledger's plan,
- * whose new text it hands back for the build to write after publishing.
+ * whose new text it hands back for the build to write after publishing. (Pagefind's full-text index
+ * is a process of its own, started earlier: scripts/lib/pagefind-stage.ts.)
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,17 +14,13 @@ import { ledgerPath, ledgerReport, serializeLedger } from '../../src/catalog/led
 import { redirectsFile } from '../../src/lib/redirects.ts';
 import { errorPath, shortPath } from '../../src/lib/urls.ts';
 import { childStageMain, runChildStage } from './child-stage.ts';
-import { describeFragments, largeBundleWarning } from './pagefind-bundle.ts';
-import { formatCount } from './progress.ts';
-import { writeMessageIndex, writePagefindIndex } from './search-index.ts';
+import { writeMessageIndex } from './search-index.ts';
 
 export interface IndexOptions {
   /** The validated catalog (scripts/lib/prepare.ts). */
   snapshot: string;
   /** The index files go here, to be merged into the site. */
   outDir: string;
-  /** `--max-fragments`: Pagefind bundles its fragments into at most this many files (scripts/lib/pagefind-bundle.ts). */
-  maxFragments?: number | undefined;
 }
 
 export interface IndexResult {
@@ -35,8 +32,8 @@ export interface IndexResult {
 }
 
 async function indexStage(options: IndexOptions, send: (r: IndexResult) => void): Promise<void> {
-  // The indexes need the records, not their text (the JSON twins): left out, to leave memory to Pagefind.
-  const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false });
+  // The records, without their text (the JSON twins) or code: left out, to save memory.
+  const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false, code: () => false });
   const plan = ledgerPlanFor(catalog);
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
@@ -50,18 +47,12 @@ async function indexStage(options: IndexOptions, send: (r: IndexResult) => void)
   );
   const records = catalog.entries.map((e) => e.record);
   const messageIndex = writeMessageIndex(records, options.outDir);
-  const { maxFragments } = options;
-  const fragments = await writePagefindIndex(records, options.outDir, undefined, { maxFragments });
-  const bundleWarning = largeBundleWarning(fragments, maxFragments);
   send({
-    summary: `message index in ${messageIndex.manifest.shards} shards; full-text index of ${formatCount(records.length)} pages, ${describeFragments(fragments, maxFragments)}`,
+    summary: `message index in ${messageIndex.manifest.shards} shards`,
     records: records.length,
-    warnings: [
-      ...messageIndex.unindexed.map(
-        (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
-      ),
-      ...(bundleWarning ? [bundleWarning] : []),
-    ],
+    warnings: messageIndex.unindexed.map(
+      (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
+    ),
     ledger: { report: ledgerReport(plan, catalog.ledger.exists), file: ledgerPath(catalog.root), text: serializeLedger(plan.ledger) },
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The build's first stages, run in a child process of `npm run build` (see runPrepare): validate the
- * catalog, highlight its code blocks, and write a snapshot of the valid entries per render chunk.
+ * catalog, and write a snapshot of the valid entries and their related errors for the later stages.
  * In a child, because the catalog's memory is only handed back to the system when a process ends:
  * the render processes that follow then have the machine's memory to themselves.
  *
@@ -14,15 +14,11 @@ import { formatProblem } from '../../src/catalog/problems.ts';
 import { shardOfId } from '../../src/catalog/shard.ts';
 import { relatedErrors } from '../../src/catalog/derive/related.ts';
 import { writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
-import { highlightCacheFile } from '../../src/highlight/cache.ts';
 import { runChildStage, childStageMain } from './child-stage.ts';
-import { preHighlight } from './highlight-pool.ts';
 import { formatCount } from './progress.ts';
 
 export interface PrepareOptions {
   skipReport: string | null;
-  /** Highlight every block again (`--no-cache`). */
-  refresh: boolean;
   workers: number;
   /** Render chunks for a number of valid records. */
   chunks: { explicit: boolean; size: number };
@@ -46,6 +42,8 @@ export type PrepareEvent =
   | { type: 'end'; name: string; summary: string; items: number; unit: string; output?: { files: number | null; bytes: number } }
   | { type: 'warn'; text: string }
   | { type: 'invalid' }
+  /** The snapshot is written: what reads only the validated records may start. */
+  | { type: 'snapshot'; snapshot: string; records: number }
   | { type: 'done'; root: string; records: number; chunks: Chunk[] };
 
 /**
@@ -63,7 +61,8 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   send({ type: 'stage', name: 'validate' });
   const catalog = loadCatalog(catalogPath());
   // A broken ledger is never skipped: building past it would forget every URL published so far.
-  if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
+  const ledgerFile = catalog.ledger.file;
+  if (catalog.problems.some((p) => p.file === ledgerFile)) {
     process.stderr.write(`${catalogReport(catalog)}\n\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.\n`);
     send({ type: 'invalid' });
     return;
@@ -96,31 +95,13 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   const records = catalog.entries.length;
   send({ type: 'end', name: 'validate', summary: `${formatCount(records)} records valid`, items: catalog.total, unit: 'records' });
 
-  send({ type: 'stage', name: 'highlight' });
-  const hl = await preHighlight(catalog.entries, {
-    file: highlightCacheFile(),
-    workers: options.workers,
-    refresh: options.refresh,
-    onStart: (total) => send({ type: 'count', total, unit: 'blocks' }),
-    onProgress: (done) => send({ type: 'update', done }),
-  });
-  send({
-    type: 'end',
-    name: 'highlight',
-    summary:
-      `${formatCount(hl.unique)} code blocks: ${formatCount(hl.highlighted)} highlighted${hl.workers > 1 ? ` on ${hl.workers} threads` : ''}, ${formatCount(hl.cached)} cached` +
-      (hl.pruned > 0 ? `, ${formatCount(hl.pruned)} stale pruned` : ''),
-    items: hl.highlighted,
-    unit: 'blocks',
-    // Stored in the cache's one file: bytes only.
-    output: { files: null, bytes: hl.bytes },
-  });
-
   // Every render process reads the whole catalog: listings, related errors, the ledger plan and the
   // sitemap are computed over all records. Each renders only its shard of the per-record pages and of
   // the site-wide pages (src/catalog/shard.ts); the few fixed pages (home, search) come out identical
   // from each, and one copy is kept.
   // Related errors are computed here once, not in every render process (src/catalog/derive/index.ts).
+  // The snapshot lets the full-text index start at once (scripts/lib/pagefind-stage.ts), and the
+  // highlight stage reads the code blocks from it once this process, and its memory, is gone.
   send({ type: 'stage', name: 'derive' });
   const count = chunkCount(records, options.workers, options.chunks);
   rmSync(options.snapshotDir, { recursive: true, force: true });
@@ -128,6 +109,7 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   const snapshot = join(options.snapshotDir, 'catalog.jsonl');
   const related = join(options.snapshotDir, 'related.jsonl');
   await writeSnapshot(snapshot, catalog.entries);
+  send({ type: 'snapshot', snapshot, records });
   const links = relatedErrors(catalog.entries.map((e) => e.record));
   await writeRelated(related, links);
   const chunks: Chunk[] = [];
@@ -143,11 +125,12 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
     items: records,
     unit: 'records',
   });
+
   send({ type: 'done', root: displayPath(catalog.root), records, chunks });
 }
 
 /** Runs prepare() in a child process; its events go to `onEvent`. Resolves with the render chunks, or null when the catalog is invalid. */
-export async function runPrepare(options: PrepareOptions, onEvent: (e: PrepareEvent) => void): Promise<Extract<PrepareEvent, { type: 'done' }> | null> {
+export async function runPrepare(options: PrepareOptions, onEvent: (e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>) => void): Promise<Extract<PrepareEvent, { type: 'done' }> | null> {
   let result: Extract<PrepareEvent, { type: 'done' }> | null = null;
   let invalid = false;
   const { done } = runChildStage<PrepareEvent>(
@@ -158,11 +141,11 @@ export async function runPrepare(options: PrepareOptions, onEvent: (e: PrepareEv
       else if (e.type === 'invalid') invalid = true;
       else onEvent(e);
     },
-    'the validate and highlight stages',
+    'the validate and derive stages',
   );
   await done;
   if (invalid) return null;
-  if (!result) throw new Error('the validate and highlight stages ended without a result');
+  if (!result) throw new Error('the validate and derive stages ended without a result');
   return result;
 }
 

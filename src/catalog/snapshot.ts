@@ -37,12 +37,17 @@ export function readSnapshot(path: string, keep: SnapshotKeep = {}): CatalogEntr
 
 /** Calls `f` with each entry in turn, holding one at a time. */
 export function forEachSnapshotEntry(path: string, f: (entry: CatalogEntry) => void, keep: SnapshotKeep = {}): void {
-  forEachLine(path, (line) => {
+  for (const entry of snapshotEntries(path, keep)) f(entry);
+}
+
+/** The entries one at a time, read as they are asked for (an async consumer may await between them). */
+export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generator<CatalogEntry> {
+  for (const line of lines(path)) {
     const [file, lineNo, datasetVersion, sourceText, id] = JSON.parse(line) as [string, number, string, string, string];
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
     if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
-    f({ record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin: { file, line: lineNo } });
-  });
+    yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin: { file, line: lineNo } };
+  }
 }
 
 /** The related errors of each snapshot entry, in snapshot order, one line each (src/catalog/derive/index.ts). */
@@ -52,7 +57,7 @@ export function writeRelated(path: string, links: readonly RelatedLink[][]): Pro
 
 export function readRelated(path: string): RelatedLink[][] {
   const links: RelatedLink[][] = [];
-  forEachLine(path, (line) => links.push(JSON.parse(line) as RelatedLink[]));
+  for (const line of lines(path)) links.push(JSON.parse(line) as RelatedLink[]);
   return links;
 }
 
@@ -72,11 +77,11 @@ async function writeLines(path: string, lines: Iterable<string>): Promise<number
 }
 
 /**
- * Calls `f` with each line, reading the file a block at a time: a whole large snapshot is longer
- * than a JavaScript string may be, and holding all its bytes at once while the records it holds are
- * parsed would add its size to the process's peak memory.
+ * The file's lines, read a block at a time: a whole large snapshot is longer than a JavaScript string
+ * may be, and holding all its bytes at once while the records it holds are parsed would add its size
+ * to the process's peak memory.
  */
-function forEachLine(path: string, f: (line: string) => void): void {
+function* lines(path: string): Generator<string> {
   const fd = openSync(path, 'r');
   try {
     const block = Buffer.allocUnsafe(BLOCK_BYTES);
@@ -85,15 +90,18 @@ function forEachLine(path: string, f: (line: string) => void): void {
       const read = readSync(fd, block, 0, BLOCK_BYTES, null);
       const bytes = rest.length > 0 ? Buffer.concat([rest, block.subarray(0, read)]) : block.subarray(0, read);
       let start = 0;
+      // Lines are decoded before the next read reuses the block.
+      const found: string[] = [];
       for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
-        if (end > start) f(bytes.toString('utf8', start, end));
+        if (end > start) found.push(bytes.toString('utf8', start, end));
         start = end + 1;
       }
       // A line cut by the block's end waits for the next block (copied: the block is reused).
       rest = Buffer.from(bytes.subarray(start));
+      yield* found;
       if (read === 0) break;
     }
-    if (rest.length > 0) f(rest.toString('utf8'));
+    if (rest.length > 0) yield rest.toString('utf8');
   } finally {
     closeSync(fd);
   }

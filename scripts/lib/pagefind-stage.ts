@@ -1,0 +1,47 @@
+/**
+ * The build's full-text index: Pagefind's bundle over one small document per record, written by a
+ * child process from the catalog's snapshot as soon as the snapshot exists (scripts/build.ts), so that
+ * it runs beside highlighting and rendering. Records are read one batch at a time, so the process holds
+ * little besides Pagefind's own index (written in parts: scripts/lib/search-index.ts).
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { snapshotEntries } from '../../src/catalog/snapshot.ts';
+import type { ErrorRecord } from '../../src/schema/record.ts';
+import { childStageMain, runChildStage } from './child-stage.ts';
+import type { FragmentFiles } from './pagefind-bundle.ts';
+import { writePagefindIndex } from './search-index.ts';
+
+export interface PagefindStageOptions {
+  snapshot: string;
+  /** Records in the snapshot. */
+  count: number;
+  /** The bundle goes to `<outDir>/pagefind/`, to be merged into the site. */
+  outDir: string;
+  /** `--max-fragments` (scripts/lib/pagefind-bundle.ts). */
+  maxFragments: number | undefined;
+}
+
+function* recordsOf(snapshot: string): Generator<ErrorRecord> {
+  for (const entry of snapshotEntries(snapshot, { text: false })) yield entry.record;
+}
+
+async function pagefindStage(options: PagefindStageOptions, send: (fragments: FragmentFiles) => void): Promise<void> {
+  rmSync(options.outDir, { recursive: true, force: true });
+  mkdirSync(options.outDir, { recursive: true });
+  send(await writePagefindIndex({ count: options.count, records: recordsOf(options.snapshot) }, options.outDir, undefined, { maxFragments: options.maxFragments }));
+}
+
+/** Starts the full-text index in a child process. */
+export function startPagefind(options: PagefindStageOptions): { result: Promise<FragmentFiles>; kill: () => void } {
+  let result: FragmentFiles | undefined;
+  const child = runChildStage<FragmentFiles>(import.meta.url, options, (r) => (result = r), 'the full-text index (Pagefind)');
+  return {
+    result: child.done.then(() => {
+      if (!result) throw new Error('the full-text index ended without a result');
+      return result;
+    }),
+    kill: child.kill,
+  };
+}
+
+childStageMain(import.meta.url, pagefindStage);
