@@ -149,8 +149,8 @@ try {
 
 // 6. The index stage runs in a child process (it needs the validated catalog, not the pages), into a
 // folder of its own that is merged into the site after the render. For a catalog of up to one render
-// chunk it runs beside the render; with a larger one the two would not fit in memory together (at 100k
-// records the render processes peak at about 2.9 GB together, the index stage at about 3.1 GB), so it
+// chunk it runs beside the render; with a larger one the two would not fit in 4 GB together (at 100k
+// records the render processes peak at about 2.9 GB together, the index stage at about 1.4 GB), so it
 // starts after the render, beside the record files.
 const indexDir = `${outDir}.index`;
 const indexBeside = records <= CHUNK_RECORDS;

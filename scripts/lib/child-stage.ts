@@ -16,6 +16,19 @@ export function runChildStage<M>(moduleUrl: string, options: unknown, onMessage:
   return { done, kill: () => child.kill() };
 }
 
+/** Starts a child stage that reports one result; `result` rejects when it fails or ends without one. */
+export function startChildStage<R>(moduleUrl: string, options: unknown, what: string): { result: Promise<R>; kill: () => void } {
+  let result: { value: R } | undefined;
+  const child = runChildStage<R>(moduleUrl, options, (value) => (result = { value }), what);
+  return {
+    result: child.done.then(() => {
+      if (!result) throw new Error(`${what} ended without a result`);
+      return result.value;
+    }),
+    kill: child.kill,
+  };
+}
+
 /**
  * In the child: when this module is the one started, runs `main` with the options and a way to
  * report, then lets the process end; a thrown error is printed and ends it with code 1.

@@ -13,7 +13,7 @@ import { ledgerPlanFor } from '../../src/catalog/derive/index.ts';
 import { ledgerPath, ledgerReport, serializeLedger } from '../../src/catalog/ledger.ts';
 import { redirectsFile } from '../../src/lib/redirects.ts';
 import { errorPath, shortPath } from '../../src/lib/urls.ts';
-import { childStageMain, runChildStage } from './child-stage.ts';
+import { childStageMain, startChildStage } from './child-stage.ts';
 import { writeMessageIndex } from './search-index.ts';
 
 export interface IndexOptions {
@@ -58,16 +58,6 @@ async function indexStage(options: IndexOptions, send: (r: IndexResult) => void)
 }
 
 /** Starts the index stage in a child process. */
-export function startIndex(options: IndexOptions): { result: Promise<IndexResult>; kill: () => void } {
-  let result: IndexResult | undefined;
-  const child = runChildStage<IndexResult>(import.meta.url, options, (r) => (result = r), 'the index stage');
-  return {
-    result: child.done.then(() => {
-      if (!result) throw new Error('the index stage ended without a result');
-      return result;
-    }),
-    kill: child.kill,
-  };
-}
+export const startIndex = (options: IndexOptions) => startChildStage<IndexResult>(import.meta.url, options, 'the index stage');
 
 childStageMain(import.meta.url, indexStage);

@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { snapshotEntries } from '../../src/catalog/snapshot.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
-import { childStageMain, runChildStage } from './child-stage.ts';
+import { childStageMain, startChildStage } from './child-stage.ts';
 import type { FragmentFiles } from './pagefind-bundle.ts';
 import { writePagefindIndex } from './search-index.ts';
 
@@ -32,16 +32,6 @@ async function pagefindStage(options: PagefindStageOptions, send: (fragments: Fr
 }
 
 /** Starts the full-text index in a child process. */
-export function startPagefind(options: PagefindStageOptions): { result: Promise<FragmentFiles>; kill: () => void } {
-  let result: FragmentFiles | undefined;
-  const child = runChildStage<FragmentFiles>(import.meta.url, options, (r) => (result = r), 'the full-text index (Pagefind)');
-  return {
-    result: child.done.then(() => {
-      if (!result) throw new Error('the full-text index ended without a result');
-      return result;
-    }),
-    kill: child.kill,
-  };
-}
+export const startPagefind = (options: PagefindStageOptions) => startChildStage<FragmentFiles>(import.meta.url, options, 'the full-text index (Pagefind)');
 
 childStageMain(import.meta.url, pagefindStage);
