@@ -61,8 +61,7 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   send({ type: 'stage', name: 'validate' });
   const catalog = loadCatalog(catalogPath());
   // A broken ledger is never skipped: building past it would forget every URL published so far.
-  const ledgerFile = catalog.ledger.file;
-  if (catalog.problems.some((p) => p.file === ledgerFile)) {
+  if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
     process.stderr.write(`${catalogReport(catalog)}\n\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.\n`);
     send({ type: 'invalid' });
     return;
@@ -125,7 +124,6 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
     items: records,
     unit: 'records',
   });
-
   send({ type: 'done', root: displayPath(catalog.root), records, chunks });
 }
 

@@ -5,7 +5,7 @@
  * and its title. Rendering 10,000 of them through Astro cost more than a third of a cold build's
  * render (mostly Astro writing files), so the build has Astro render the page once, with markers in
  * place of the values (src/pages/e/[id].astro), and stamps the record's values into a copy per record
- * (scripts/lib/record-files.ts). The page stays Astro's: its layout, assets and escaping.
+ * (scripts/lib/record-files.ts). The page stays Astro's, layout and assets; the values are escaped here.
  */
 import { escapeHtml } from './text.ts';
 
