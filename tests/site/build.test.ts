@@ -117,7 +117,8 @@ describe('a broken catalog', () => {
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('The render stage failed');
     expect(hashTree(dist)).toEqual(before);
-    expect(existsSync(`${dist}.staging`)).toBe(false);
+    // Nor the folders of the stages that ran beside it (the message index, Pagefind's full-text index).
+    for (const folder of ['staging', 'index', 'pagefind']) expect(existsSync(`${dist}.${folder}`)).toBe(false);
   });
 
   it('a build killed while rendering (out of memory, power cut) leaves the previous dist/ byte-identical', async () => {
