@@ -17,8 +17,6 @@ import { HighlightStore, highlightCacheFile, highlightKey } from './cache.ts';
 import { PLAIN_TEXT } from './languages.ts';
 import { escapeHtml } from '../lib/text.ts';
 
-export { escapeHtml };
-
 const THEME = 'errdex';
 
 /** CSS-variable colour -> token class (see styles/code.css). */
