@@ -1,7 +1,7 @@
 /**
  * The render stage: `astro build` once per chunk of the catalog (see src/catalog/shard.ts), one per
  * core at a time, each into its own folder and from the validated catalog's snapshot; then the chunks
- * merged into one site. Per-record files the published site already holds under the same key are left
+ * merged into one site. Error pages the published site already holds under the same key are left
  * out by the render processes (src/catalog/page-cache.ts); their page logs say which.
  *
  * Astro logs a line per file it writes; those lines drive the progress count and go, with everything
@@ -32,7 +32,7 @@ export interface RenderOptions {
 export interface RenderResult {
   /** Files rendered now. */
   rendered: number;
-  /** The key of every per-record file, and those left to be reused from the published site (src/catalog/page-cache.ts). */
+  /** The key of every error page, and those left to be reused from the published site (src/catalog/page-cache.ts). */
   pages: { keys: Record<string, string>; reused: string[] };
 }
 
