@@ -77,6 +77,9 @@ export function maskValues(text: string): string {
 /** The text without its values (see `maskValues`), spaces collapsed. */
 export const withoutValues = (text: string): string => maskValues(text).replace(/\s+/g, ' ').trim();
 
+/** The words of a text that are not part of a value, as written (case kept), in order; a word starts with a letter or `_`. */
+export const wordsWithoutValues = (text: string): string[] => withoutValues(text).match(/[\p{L}_][\p{L}\p{N}_]*/gu) ?? [];
+
 /** Letters of a long word that make its start key: a paste cut inside the word keeps them. */
 export const PREFIX = 6;
 

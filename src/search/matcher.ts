@@ -18,7 +18,7 @@ import Fuse from 'fuse.js/basic';
 import { RE2JS } from 're2js';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
 import { mayMatch } from './literals.ts';
-import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey } from './keys.ts';
+import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
 import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from './template.ts';
@@ -70,7 +70,7 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
  */
 export function distinctiveWords(paste: NormalisedPaste, common: ReadonlySet<string>, max = 3): string[] {
   const line = paste.messages[0]?.text ?? '';
-  const words = [...new Set(withoutValues(line).match(/[\p{L}_][\p{L}\p{N}_]*/gu) ?? [])].filter((w) => isKeyWord(w.toLowerCase()) && !common.has(wordKey(w.toLowerCase())));
+  const words = [...new Set(wordsWithoutValues(line))].filter((w) => isKeyWord(w.toLowerCase()) && !common.has(wordKey(w.toLowerCase())));
   const longest = new Set([...words].sort((a, b) => b.length - a.length).slice(0, max));
   return words.filter((w) => longest.has(w));
 }

@@ -5,7 +5,7 @@
  */
 import type { SearchFilter } from './filters.ts';
 import type { MatchKind, MatchResult } from './matcher.ts';
-import { withoutValues } from './keys.ts';
+import { wordsWithoutValues } from './keys.ts';
 import type { FilledHole } from './template.ts';
 
 export type HitKind = MatchKind | 'text';
@@ -198,5 +198,5 @@ export const FULL_TEXT_WORDS = 3;
 export function fullTextQuery(raw: string, words: readonly string[] | null): string {
   if (words && words.length > 0) return words.slice(0, FULL_TEXT_WORDS).join(' ');
   // Cut a raw paste before reading it.
-  return (withoutValues(raw.slice(0, 4_000)).match(/[\p{L}_][\p{L}\p{N}_]*/gu) ?? []).slice(0, FULL_TEXT_WORDS).join(' ');
+  return wordsWithoutValues(raw.slice(0, 4_000)).slice(0, FULL_TEXT_WORDS).join(' ');
 }
