@@ -76,12 +76,11 @@ export function catalogBlocks(entries: Iterable<CatalogEntry>): CatalogBlocks {
   return { total, blocks };
 }
 
-/** Highlights the blocks of `input` (the catalog's entries, or only their blocks) not yet in the cache. */
+/** Highlights the catalog's blocks (catalogBlocks) not yet in the cache. */
 export async function preHighlight(
-  input: readonly CatalogEntry[] | CatalogBlocks,
+  { total, blocks }: CatalogBlocks,
   options: { file: string; workers?: number; refresh?: boolean; onStart?: (toHighlight: number) => void; onProgress?: (done: number) => void },
 ): Promise<HighlightResult> {
-  const { total, blocks } = 'blocks' in input ? input : catalogBlocks(input);
   const store = new HighlightStore(options.file);
   try {
     // `refresh` highlights every block again, overwriting what is stored.

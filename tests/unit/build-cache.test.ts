@@ -81,16 +81,16 @@ describe('pre-highlighting a catalog', () => {
 
   it('highlights what is missing, reuses what is cached, and prunes what no record uses', async () => {
     const file = join(tempDir(), 'highlight.sqlite');
-    const first = await preHighlight(entries, { file, workers: 1 });
+    const first = await preHighlight(catalogBlocks(entries), { file, workers: 1 });
     expect(first.highlighted).toBe(first.unique);
     expect(first.cached).toBe(0);
     const store = new HighlightStore(file);
     for (const b of catalogBlocks(entries).blocks.values()) expect(store.get(b.key)).toEqual(await highlightLines(b.code, b.lang));
     store.putMany([{ key: 'stale', lines: ['stale'] }]);
     store.close();
-    const second = await preHighlight(entries, { file, workers: 1 });
+    const second = await preHighlight(catalogBlocks(entries), { file, workers: 1 });
     expect(second).toMatchObject({ highlighted: 0, cached: first.unique, pruned: 1 });
-    const refreshed = await preHighlight(entries, { file, workers: 1, refresh: true });
+    const refreshed = await preHighlight(catalogBlocks(entries), { file, workers: 1, refresh: true });
     expect(refreshed.highlighted).toBe(first.unique);
   });
 });
