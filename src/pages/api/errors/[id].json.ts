@@ -5,10 +5,11 @@
  */
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getCatalog, type CatalogEntry } from '../../../catalog/catalog.ts';
+import { shardEntries } from '../../../catalog/shard.ts';
 import { recordFilesByScript } from '../../../lib/short-link.ts';
 
 export const getStaticPaths = (() =>
-  recordFilesByScript() ? [] : getCatalog().entries.map((entry) => ({ params: { id: entry.record.id }, props: { entry } }))) satisfies GetStaticPaths;
+  recordFilesByScript() ? [] : shardEntries(getCatalog().entries).map((entry) => ({ params: { id: entry.record.id }, props: { entry } }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ entry: CatalogEntry }> = ({ props }) =>
   new Response(props.entry.sourceText, { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
