@@ -22,8 +22,7 @@ export interface HighlightBatch {
 }
 export interface HighlightBatchDone {
   id: number;
-  count: number;
-  bytes: number;
+  blocks: { key: string; lines: string[] }[];
 }
 
 export interface HighlightResult {
@@ -89,20 +88,20 @@ export async function preHighlight(
     const workers = Math.max(1, Math.min(options.workers ?? workerCount(), Math.floor(missing.length / MIN_BLOCKS_PER_WORKER)));
     let bytes = 0;
     let done = 0;
-    const counted = (count: number, batchBytes: number) => {
-      bytes += batchBytes;
-      done += count;
+    // This thread is the cache's one writer: a transaction per batch.
+    const storeBatch = (batch: HighlightBatchDone['blocks']) => {
+      store.putMany(batch);
+      for (const b of batch) for (const l of b.lines) bytes += Buffer.byteLength(l) + 1;
+      done += batch.length;
       options.onProgress?.(done);
     };
     if (workers === 1) {
       // Few blocks (a small catalog, or an incremental build): highlight them on this thread.
       for (let i = 0; i < missing.length; i += BATCH) {
-        const batch = await Promise.all(missing.slice(i, i + BATCH).map(async (b) => ({ key: b.key, lines: await highlightLines(b.code, b.lang) })));
-        store.putMany(batch);
-        counted(batch.length, batch.reduce((n, b) => n + b.lines.reduce((m, l) => m + Buffer.byteLength(l) + 1, 0), 0));
+        storeBatch(await Promise.all(missing.slice(i, i + BATCH).map(async (b) => ({ key: b.key, lines: await highlightLines(b.code, b.lang) }))));
       }
     } else {
-      await runPool(missing, workers, options.file, counted);
+      await runPool(missing, workers, storeBatch);
     }
     const pruned = store.prune(blocks.keys());
     return { blocks: total, unique: blocks.size, cached: blocks.size - missing.length, highlighted: missing.length, bytes, pruned, workers: missing.length ? workers : 0 };
@@ -138,8 +137,8 @@ export function workRuns(blocks: readonly Block[], workers: number): { take: (wo
   };
 }
 
-async function runPool(blocks: Block[], size: number, file: string, onBatch: (count: number, bytes: number) => void): Promise<void> {
-  const pool = Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url), { workerData: { file } }));
+async function runPool(blocks: Block[], size: number, onBatch: (blocks: HighlightBatchDone['blocks']) => void): Promise<void> {
+  const pool = Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url)));
   const runs = workRuns(blocks, size);
   let handedOut = 0;
   let batchId = 0;
@@ -155,8 +154,13 @@ async function runPool(blocks: Block[], size: number, file: string, onBatch: (co
               worker.postMessage({ id: batchId++, blocks: batch } satisfies HighlightBatch);
             };
             worker.on('message', (m: HighlightBatchDone) => {
-              onBatch(m.count, m.bytes);
-              send();
+              try {
+                // The next batch first: the worker highlights while this thread stores.
+                send();
+                onBatch(m.blocks);
+              } catch (e) {
+                reject(e as Error);
+              }
             });
             worker.on('error', reject);
             worker.on('exit', (code) => (handedOut < blocks.length || code !== 0 ? reject(new Error(`a highlight worker exited (code ${code})`)) : resolve()));

@@ -9,6 +9,7 @@ import {
   createCssVariablesTheme,
   createHighlighter,
   createJavaScriptRegexEngine,
+  createOnigurumaEngine,
   type HighlighterGeneric,
   type ThemedToken,
 } from 'shiki';
@@ -33,31 +34,48 @@ const TOKEN_CLASS: Record<string, string> = {
 };
 
 /**
- * The shape of the line HTML, part of every cache key: bump the number when lineHtml or the
- * tokenizer options change. 2: no per-line time limit.
+ * The languages tokenised by Oniguruma (WebAssembly) rather than Shiki's JavaScript regex engine.
+ * Each engine is faster on some grammars (measured on 1,500 synthetic blocks of 14 lines each): C++'s
+ * grammar leans on atomic groups and lookbehinds that the JavaScript engine has to emulate, 3.0 ms
+ * a block against 1.8 with Oniguruma; JavaScript and TypeScript 1.16 against 1.04; but Python, Rust,
+ * Go, Ruby, Java and C take 0.33-0.58 ms with the JavaScript engine and 0.59-0.84 with Oniguruma.
  */
-const LINE_FORMAT = `2:${JSON.stringify(TOKEN_CLASS)}`;
+export const ONIGURUMA_LANGS: ReadonlySet<string> = new Set(['cpp', 'typescript', 'tsx', 'javascript', 'jsx']);
+
+/**
+ * The shape of the line HTML, part of every cache key: bump the number when lineHtml, the tokenizer
+ * options or the engines change. 2: no per-line time limit. 3: Oniguruma for ONIGURUMA_LANGS.
+ */
+const LINE_FORMAT = `3:${JSON.stringify(TOKEN_CLASS)}:${[...ONIGURUMA_LANGS].join(',')}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Highlighter = HighlighterGeneric<any, any>;
 
-let highlighter: Promise<Highlighter> | undefined;
+/** One highlighter per engine, each made on first use (a worker may only ever need one). */
+const highlighters = new Map<'javascript' | 'oniguruma', Promise<Highlighter>>();
 const loading = new Map<string, Promise<void>>();
 
-function getHighlighter(): Promise<Highlighter> {
-  highlighter ??= createHighlighter({
-    themes: [createCssVariablesTheme({ name: THEME, variablePrefix: '--shiki-' })],
-    langs: [],
-    engine: createJavaScriptRegexEngine({ forgiving: true }),
-  });
-  return highlighter;
+function getHighlighter(lang: string): Promise<Highlighter> {
+  const engine = ONIGURUMA_LANGS.has(lang) ? 'oniguruma' : 'javascript';
+  let h = highlighters.get(engine);
+  if (!h) {
+    h = createHighlighter({
+      themes: [createCssVariablesTheme({ name: THEME, variablePrefix: '--shiki-' })],
+      langs: [],
+      engine: engine === 'oniguruma' ? createOnigurumaEngine(import('shiki/wasm')) : createJavaScriptRegexEngine({ forgiving: true }),
+    });
+    highlighters.set(engine, h);
+  }
+  return h;
 }
 
-async function ensureLanguage(h: Highlighter, lang: string): Promise<boolean> {
-  if (lang === PLAIN_TEXT || !(lang in bundledLanguages)) return false;
+/** Loads a language's grammar into the highlighter of its engine; false for plain text or an unknown language. */
+async function ensureLanguage(lang: string): Promise<Highlighter | null> {
+  if (lang === PLAIN_TEXT || !(lang in bundledLanguages)) return null;
+  const h = await getHighlighter(lang);
   if (!loading.has(lang)) loading.set(lang, h.loadLanguage(lang as keyof typeof bundledLanguages));
   await loading.get(lang);
-  return true;
+  return h;
 }
 
 /**
@@ -74,10 +92,8 @@ export function escapeCode(s: string): string {
 
 /** Lines of tokens; plain text (unknown language) is one token per line. */
 export async function tokenize(code: string, lang: string): Promise<ThemedToken[][]> {
-  const h = await getHighlighter();
-  if (!(await ensureLanguage(h, lang))) {
-    return code.split('\n').map((content) => [{ content, offset: 0, color: '' }]);
-  }
+  const h = await ensureLanguage(lang);
+  if (!h) return code.split('\n').map((content) => [{ content, offset: 0, color: '' }]);
   // No time limit per line (Shiki's default is 500 ms): on a busy machine a line can take longer,
   // and Shiki would then leave the rest of it as one token, different from run to run: builds must be
   // byte-identical.
