@@ -6,7 +6,8 @@
  *     --skip-invalid, which writes every skipped record and its reasons to a report file;
  *  2. derive: the catalog snapshot the later processes read, and related errors, computed once for all
  *     render processes; as soon as the snapshot is written, Pagefind's full-text index starts in a
- *     child process of its own (scripts/lib/pagefind-stage.ts), beside everything that follows;
+ *     child process of its own at a lower priority (scripts/lib/pagefind-stage.ts), beside everything
+ *     that follows, on the CPU the other stages leave;
  *  3. highlight every code block not yet in the content-addressed highlight cache, on all cores;
  *     (1 and 2 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts; 3 in
  *     another, which reads the code blocks from the snapshot: scripts/lib/highlight-stage.ts)

@@ -4,10 +4,22 @@
  * The child is this same module file, started with its options as JSON; it reports by messages.
  */
 import { fork } from 'node:child_process';
+import { setPriority } from 'node:os';
 
-/** Starts `moduleUrl` as a child with `options`; each message goes to `onMessage`. `done` resolves when it exits cleanly. */
-export function runChildStage<M>(moduleUrl: string, options: unknown, onMessage: (message: M) => void, what: string): { done: Promise<void>; kill: () => void } {
+/**
+ * Starts `moduleUrl` as a child with `options`; each message goes to `onMessage`. `done` resolves when it exits cleanly.
+ * `background`: the child (and what it starts) runs at a lower scheduling priority, on what CPU the
+ * other stages leave.
+ */
+export function runChildStage<M>(
+  moduleUrl: string,
+  options: unknown,
+  onMessage: (message: M) => void,
+  what: string,
+  background = false,
+): { done: Promise<void>; kill: () => void } {
   const child = fork(new URL(moduleUrl).pathname, [JSON.stringify(options)], { execArgv: process.execArgv, stdio: 'inherit' });
+  if (background && child.pid !== undefined) lowerPriority(child.pid);
   const done = new Promise<void>((resolve, reject) => {
     child.on('message', (m: M) => onMessage(m));
     child.on('error', reject);
@@ -16,10 +28,19 @@ export function runChildStage<M>(moduleUrl: string, options: unknown, onMessage:
   return { done, kill: () => child.kill() };
 }
 
+/** Niceness 10: when the CPU is busy, such a process gets about a tenth of what one at 0 gets. */
+function lowerPriority(pid: number): void {
+  try {
+    setPriority(pid, 10);
+  } catch {
+    // Not allowed here (some containers): it runs at the same priority, which is only slower.
+  }
+}
+
 /** Starts a child stage that reports one result; `result` rejects when it fails or ends without one. */
-export function startChildStage<R>(moduleUrl: string, options: unknown, what: string): { result: Promise<R>; kill: () => void } {
+export function startChildStage<R>(moduleUrl: string, options: unknown, what: string, background = false): { result: Promise<R>; kill: () => void } {
   let result: { value: R } | undefined;
-  const child = runChildStage<R>(moduleUrl, options, (value) => (result = { value }), what);
+  const child = runChildStage<R>(moduleUrl, options, (value) => (result = { value }), what, background);
   return {
     result: child.done.then(() => {
       if (!result) throw new Error(`${what} ended without a result`);

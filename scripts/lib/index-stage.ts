@@ -58,6 +58,6 @@ async function indexStage(options: IndexOptions, send: (r: IndexResult) => void)
 }
 
 /** Starts the index stage in a child process. */
-export const startIndex = (options: IndexOptions) => startChildStage<IndexResult>(import.meta.url, options, 'the index stage');
+export const startIndex = (options: IndexOptions) => startChildStage<IndexResult>(import.meta.url, options, 'the index stage', true);
 
 childStageMain(import.meta.url, indexStage);

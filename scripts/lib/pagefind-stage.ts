@@ -32,6 +32,6 @@ async function pagefindStage(options: PagefindStageOptions, send: (fragments: Fr
 }
 
 /** Starts the full-text index in a child process. */
-export const startPagefind = (options: PagefindStageOptions) => startChildStage<FragmentFiles>(import.meta.url, options, 'the full-text index (Pagefind)');
+export const startPagefind = (options: PagefindStageOptions) => startChildStage<FragmentFiles>(import.meta.url, options, 'the full-text index (Pagefind)', true);
 
 childStageMain(import.meta.url, pagefindStage);

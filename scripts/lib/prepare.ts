@@ -47,13 +47,17 @@ export type PrepareEvent =
   | { type: 'done'; root: string; records: number; chunks: Chunk[] };
 
 /**
- * How many render processes in all: one for a small catalog (an Astro start-up, seconds, costs more
- * than it saves), else at least one per worker and at most `size` records each, so that a process's
- * memory does not grow with the catalog. `explicit` (ERRDEX_WORKERS set) forces one per worker.
+ * How many render processes in all: one for a catalog of up to one chunk, else at least one per worker
+ * and at most `size` records each, so that a process's memory does not grow with the catalog.
+ * `explicit` (ERRDEX_WORKERS set) forces one per worker.
+ *
+ * Up to one chunk, the full-text and message indexes run beside the render on the other core (at a
+ * lower priority: scripts/lib/child-stage.ts); a second render process would cost its own Astro
+ * start-up and compete with them for that core. At 10k records both ways take 26-27 s.
  */
 export function chunkCount(records: number, workers: number, options: { explicit: boolean; size: number }): number {
   if (options.explicit) return Math.max(workers, Math.ceil(records / options.size));
-  if (records < 5000) return 1;
+  if (records <= options.size) return 1;
   return Math.max(workers, Math.ceil(records / options.size));
 }
 

@@ -51,11 +51,17 @@ export class HighlightStore {
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
     this.db = new DatabaseSync(file);
+    // 16 KB pages (taken by a new file only): a block's lines are about 2 KB, and with 4 KB pages most
+    // rows spill onto overflow pages.
+    // mmap: a page reads each of its blocks once, and through the file's mapping that costs a third of
+    // what a read() per database page does (10,000 blocks: 75 instead of 190 ms).
     // WAL: the render processes read while one of them may store a miss; wait for a lock, never fail on it.
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;');
-    this.db.exec('CREATE TABLE IF NOT EXISTS blocks (key TEXT PRIMARY KEY, lines TEXT NOT NULL) WITHOUT ROWID');
-    this.getStmt = this.db.prepare('SELECT lines FROM blocks WHERE key = ?');
-    this.putStmt = this.db.prepare('INSERT OR REPLACE INTO blocks (key, lines) VALUES (?, ?)');
+    this.db.exec('PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; PRAGMA mmap_size = 1073741824;');
+    // A table with rowids and an index on the key: rows this large cost four times as long to write into
+    // a WITHOUT ROWID table, the earlier `blocks` (20,371 blocks: 1.0 s against 0.26 s), dropped here.
+    this.db.exec('DROP TABLE IF EXISTS blocks; CREATE TABLE IF NOT EXISTS block_lines (key TEXT PRIMARY KEY, lines TEXT NOT NULL)');
+    this.getStmt = this.db.prepare('SELECT lines FROM block_lines WHERE key = ?');
+    this.putStmt = this.db.prepare('INSERT OR REPLACE INTO block_lines (key, lines) VALUES (?, ?)');
   }
 
   get(key: string): string[] | null {
@@ -80,7 +86,7 @@ export class HighlightStore {
   }
 
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM blocks').get() as { n: number }).n;
+    return (this.db.prepare('SELECT count(*) AS n FROM block_lines').get() as { n: number }).n;
   }
 
   /** Deletes the blocks not in `keep` (blocks no record has any more); returns how many. */
@@ -89,7 +95,7 @@ export class HighlightStore {
     const add = this.db.prepare('INSERT OR IGNORE INTO keep (key) VALUES (?)');
     this.db.exec('BEGIN');
     for (const k of keep) add.run(k);
-    const removed = Number(this.db.prepare('DELETE FROM blocks WHERE key NOT IN (SELECT key FROM keep)').run().changes);
+    const removed = Number(this.db.prepare('DELETE FROM block_lines WHERE key NOT IN (SELECT key FROM keep)').run().changes);
     this.db.exec('COMMIT; DROP TABLE keep;');
     return removed;
   }

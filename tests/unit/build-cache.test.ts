@@ -199,11 +199,12 @@ describe('catalog snapshots', () => {
 });
 
 describe('render chunks', () => {
-  it('renders a small catalog in one process, a large one in chunks of at most the chunk size, at least one per worker', () => {
+  it('renders a catalog of up to one chunk in one process, a larger one in chunks of at most the chunk size, at least one per worker', () => {
     const opts = { explicit: false, size: 25_000 };
     expect(chunkCount(3, 2, opts)).toBe(1);
-    expect(chunkCount(4_999, 2, opts)).toBe(1);
-    expect(chunkCount(10_000, 2, opts)).toBe(2);
+    expect(chunkCount(10_000, 2, opts)).toBe(1);
+    expect(chunkCount(25_000, 2, opts)).toBe(1);
+    expect(chunkCount(25_001, 2, opts)).toBe(2);
     expect(chunkCount(100_000, 2, opts)).toBe(4);
     expect(chunkCount(300_000, 2, opts)).toBe(12);
     expect(chunkCount(12, 2, { explicit: true, size: 4 })).toBe(3);
