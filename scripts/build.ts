@@ -110,7 +110,9 @@ const fullTextDir = `${outDir}.pagefind`;
 let fullText: { run: ReturnType<typeof startPagefind>; settled: Promise<Settled<{ fragments: FragmentFiles; seconds: number }>> } | undefined;
 function startFullText(snapshot: string, count: number): void {
   const started = performance.now();
-  const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments });
+  // Up to one render chunk, Pagefind takes what CPU highlighting leaves, then the core beside the one
+  // render process. Above that it must be done before the render starts (memory), so it keeps its share.
+  const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments }, count <= CHUNK_RECORDS);
   fullText = { run, settled: settle(run.result.then((fragments) => ({ fragments, seconds: (performance.now() - started) / 1000 }))) };
 }
 
@@ -159,7 +161,7 @@ let indexing: ReturnType<typeof startIndex> | undefined;
 let indexSeconds = 0;
 function runIndexStage() {
   const started = performance.now();
-  indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir });
+  indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir }, indexBeside);
   // Awaited after the render.
   return settle(indexing.result.then((r) => ((indexSeconds = (performance.now() - started) / 1000), r)));
 }

@@ -58,6 +58,7 @@ async function indexStage(options: IndexOptions, send: (r: IndexResult) => void)
 }
 
 /** Starts the index stage in a child process. */
-export const startIndex = (options: IndexOptions) => startChildStage<IndexResult>(import.meta.url, options, 'the index stage', true);
+/** `background`: at a lower priority (scripts/lib/child-stage.ts), on the CPU the other stages leave. */
+export const startIndex = (options: IndexOptions, background: boolean) => startChildStage<IndexResult>(import.meta.url, options, 'the index stage', background);
 
 childStageMain(import.meta.url, indexStage);

@@ -32,6 +32,8 @@ async function pagefindStage(options: PagefindStageOptions, send: (fragments: Fr
 }
 
 /** Starts the full-text index in a child process. */
-export const startPagefind = (options: PagefindStageOptions) => startChildStage<FragmentFiles>(import.meta.url, options, 'the full-text index (Pagefind)', true);
+/** `background`: at a lower priority (scripts/lib/child-stage.ts), on the CPU the other stages leave. */
+export const startPagefind = (options: PagefindStageOptions, background: boolean) =>
+  startChildStage<FragmentFiles>(import.meta.url, options, 'the full-text index (Pagefind)', background);
 
 childStageMain(import.meta.url, pagefindStage);
