@@ -52,11 +52,10 @@ export class HighlightStore {
     mkdirSync(dirname(file), { recursive: true });
     this.db = new DatabaseSync(file);
     // 16 KB pages (taken by a new file only): a block's lines are about 2 KB, and with 4 KB pages most
-    // rows spill onto overflow pages.
-    // mmap: a page reads each of its blocks once, and through the file's mapping that costs a third of
-    // what a read() per database page does (10,000 blocks: 75 instead of 190 ms).
+    // rows spill onto overflow pages. No mmap: it read a third faster, but each render process then
+    // counted the pages of the file it touched (most of it) in its memory: 3.9 GB at 100k records.
     // WAL: the render processes read while one of them may store a miss; wait for a lock, never fail on it.
-    this.db.exec('PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; PRAGMA mmap_size = 1073741824;');
+    this.db.exec('PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;');
     // A table with rowids and an index on the key: rows this large cost four times as long to write into
     // a WITHOUT ROWID table, the earlier `blocks` (20,371 blocks: 1.0 s against 0.26 s), dropped here.
     this.db.exec('DROP TABLE IF EXISTS blocks; CREATE TABLE IF NOT EXISTS block_lines (key TEXT PRIMARY KEY, lines TEXT NOT NULL)');
