@@ -22,7 +22,7 @@ import { loadCatalog } from '../src/catalog/catalog.ts';
 import { writeBaselineProject } from './lib/bench-baseline.ts';
 import { generateCatalog } from './generate-catalog.ts';
 import { formatCount, formatDuration } from './lib/progress.ts';
-import { treeRss, treeSize, type BuildReport } from './lib/stages.ts';
+import { TreeCpu, treeRss, treeSize, type BuildReport } from './lib/stages.ts';
 
 const BENCH = resolve('.errdex/bench');
 const TRASH = join(BENCH, '.trash');
@@ -82,6 +82,8 @@ const flag = (name: string): boolean => process.argv.includes(`--${name}`);
 interface Measured {
   seconds: number;
   peakRssBytes: number;
+  /** CPU time of the whole process tree (user and system), sampled (stages.ts TreeCpu). */
+  cpuSeconds: number;
   status: number;
   output: string;
 }
@@ -92,7 +94,11 @@ function runMeasured(command: string, args: string[], options: { env?: NodeJS.Pr
   return new Promise((done, fail) => {
     const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let peak = 0;
-    const timer = setInterval(() => (peak = Math.max(peak, treeRss(child.pid!))), 200);
+    const cpu = new TreeCpu(child.pid!);
+    const timer = setInterval(() => {
+      peak = Math.max(peak, treeRss(child.pid!));
+      cpu.sample();
+    }, 200);
     let output = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
@@ -103,7 +109,7 @@ function runMeasured(command: string, args: string[], options: { env?: NodeJS.Pr
     child.on('error', fail);
     child.on('close', (code) => {
       clearInterval(timer);
-      done({ seconds: (performance.now() - started) / 1000, peakRssBytes: peak, status: code ?? 1, output });
+      done({ seconds: (performance.now() - started) / 1000, peakRssBytes: peak, cpuSeconds: cpu.seconds(), status: code ?? 1, output });
     });
   });
 }
@@ -118,8 +124,8 @@ const s = (x: number): string => `${x.toFixed(1)} s`;
 
 interface SizeResult {
   records: number;
-  cold: BuildReport & { wallSeconds: number; treePeakRssBytes: number };
-  incremental?: BuildReport & { wallSeconds: number; treePeakRssBytes: number };
+  cold: BuildReport & { wallSeconds: number; treePeakRssBytes: number; cpuSeconds: number };
+  incremental?: BuildReport & { wallSeconds: number; treePeakRssBytes: number; cpuSeconds: number };
   baseline?: { astro: Measured & { files: number; bytes: number }; pagefind: Measured };
 }
 
@@ -131,7 +137,7 @@ async function errdexBuild(catalog: string, dist: string, cache: string, report:
   if (run.status !== 0) throw new Error(`errdex build failed:\n${run.output.slice(-3000)}`);
   const r = JSON.parse(readFileSync(report, 'utf8')) as BuildReport;
   // The build's own clock (start of the script to publish), without the report's walk over the site.
-  return { ...r, wallSeconds: r.seconds, treePeakRssBytes: Math.max(run.peakRssBytes, r.peakRssBytes) };
+  return { ...r, wallSeconds: r.seconds, treePeakRssBytes: Math.max(run.peakRssBytes, r.peakRssBytes), cpuSeconds: run.cpuSeconds };
 }
 
 /** Changes one record's documentation in the catalog (a new sentence), as an editor would. */
@@ -168,10 +174,10 @@ async function benchSize(records: number): Promise<SizeResult> {
     const a = await runMeasured(node, [astro, 'build', '--silent'], { cwd: project, env: { ASTRO_TELEMETRY_DISABLED: '1' } });
     if (a.status !== 0) throw new Error(`baseline astro build failed:\n${a.output.slice(-3000)}`);
     const size = treeSize(join(project, 'dist'));
-    console.log(`  astro build: ${s(a.seconds)}, peak ${mb(a.peakRssBytes)}, ${formatCount(size.files)} files`);
+    console.log(`  astro build: ${s(a.seconds)}, peak ${mb(a.peakRssBytes)}, ${s(a.cpuSeconds)} of CPU, ${formatCount(size.files)} files`);
     const p = await runMeasured(node, [pagefind, '--site', join(project, 'dist')], { cwd: project });
     if (p.status !== 0) throw new Error(`baseline pagefind failed:\n${p.output.slice(-3000)}`);
-    console.log(`  pagefind: ${s(p.seconds)}, peak ${mb(p.peakRssBytes)}`);
+    console.log(`  pagefind: ${s(p.seconds)}, peak ${mb(p.peakRssBytes)}, ${s(p.cpuSeconds)} of CPU`);
     baseline = { astro: { ...a, ...size, output: '' }, pagefind: { ...p, output: '' } };
     discard(project);
   }
@@ -206,8 +212,8 @@ function markdown(results: SizeResult[]): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   lines.push(`Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`, '');
   lines.push(
-    '| records | errdex cold | one record changed | peak RSS (cold) | baseline: astro | baseline: + pagefind | errdex / baseline astro | errdex / baseline astro+pagefind |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| records | errdex cold | one record changed | peak RSS (cold) | baseline: astro | baseline: + pagefind | errdex / baseline astro | errdex / baseline astro+pagefind | CPU-seconds, errdex cold / baseline astro+pagefind |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const r of results) {
     const b = r.baseline;
@@ -215,7 +221,8 @@ function markdown(results: SizeResult[]): string {
     lines.push(
       `| ${formatCount(r.records)} | ${s(r.cold.wallSeconds)} | ${r.incremental ? s(r.incremental.wallSeconds) : '—'} | ${mb(r.cold.treePeakRssBytes)} | ` +
         `${b ? `${s(b.astro.seconds)}, ${mb(b.astro.peakRssBytes)}` : '—'} | ${b ? `${s(withPf)}, pagefind ${mb(b.pagefind.peakRssBytes)}` : '—'} | ` +
-        `${b ? `${(r.cold.wallSeconds / b.astro.seconds).toFixed(2)}×` : '—'} | ${b ? `${(r.cold.wallSeconds / withPf).toFixed(2)}×` : '—'} |`,
+        `${b ? `${(r.cold.wallSeconds / b.astro.seconds).toFixed(2)}×` : '—'} | ${b ? `${(r.cold.wallSeconds / withPf).toFixed(2)}×` : '—'} | ` +
+        `${s(r.cold.cpuSeconds)} / ${b ? s(b.astro.cpuSeconds + b.pagefind.cpuSeconds) : '—'} |`,
     );
   }
   for (const r of results) {
