@@ -10,15 +10,13 @@
  *     that follows, on the CPU the other stages leave;
  *  3. highlight every code block not yet in the content-addressed highlight cache, on all cores;
  *     (1 and 2 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts; 3 in
- *     another, which reads the code blocks from the snapshot: scripts/lib/highlight-stage.ts; up to
- *     one render chunk it starts with the snapshot, beside the derive stage)
+ *     another, which reads the code blocks from the snapshot: scripts/lib/highlight-stage.ts)
  *  4. render the pages with Astro into a staging folder: the catalog in chunks of at most 25,000
  *     records, one `astro build` per chunk, one per core at a time; the error pages the published
  *     site holds unchanged are linked from it instead (src/catalog/page-cache.ts). Above one chunk the
  *     render first waits for the full-text index (memory);
  *  5. record files: every record's JSON twin and short link, written from the snapshot, the short links
- *     stamped from one page Astro rendered (scripts/lib/record-files.ts); with one render process,
- *     beside it as soon as it has written that page;
+ *     stamped from one page Astro rendered (scripts/lib/record-files.ts);
  *  6. index, in a child process (beside the render up to 25k records, else beside the record files):
  *     the paste matcher's message index, `_redirects` for moved and short URLs, the URL ledger's plan
  *     (scripts/lib/index-stage.ts); then the full-text index's files are merged in too;
@@ -50,7 +48,7 @@ import { workerCount } from './lib/highlight-pool.ts';
 import { runPrepare, type PrepareEvent } from './lib/prepare.ts';
 import { runHighlight } from './lib/highlight-stage.ts';
 import { publish } from './lib/publish.ts';
-import { shortLinkTemplateFile, takeShortLinkTemplate, writeRecordFiles, type RecordFilesResult } from './lib/record-files.ts';
+import { writeRecordFiles } from './lib/record-files.ts';
 import { describeFragments, largeBundleWarning, parseMaxFragments, type FragmentFiles } from './lib/pagefind-bundle.ts';
 import { startPagefind } from './lib/pagefind-stage.ts';
 import { formatCount, Progress } from './lib/progress.ts';
@@ -120,7 +118,6 @@ function startFullText(snapshot: string, count: number): void {
 
 function fail(message: string, code = 1): never {
   fullText?.run.kill();
-  highlighting?.kill();
   rmSync(fullTextDir, { recursive: true, force: true });
   memory.stop();
   progress.warn(message);
@@ -128,21 +125,8 @@ function fail(message: string, code = 1): never {
 }
 
 // 1-3. Validate and derive in a child process (scripts/lib/prepare.ts), then highlight in another
-// (scripts/lib/highlight-stage.ts), which reads the code blocks from the snapshot. For a catalog of up
-// to one render chunk, highlighting starts with the snapshot, beside the derive stage (which uses one
-// core), its progress held back until derive has ended; a larger catalog's validated records are
-// freed first (memory).
+// (scripts/lib/highlight-stage.ts), which reads the code blocks from the snapshot.
 const snapshotDir = join(cacheDir, 'snapshots');
-let highlighting: ReturnType<typeof runHighlight> | undefined;
-let heldHighlightEvents: Parameters<typeof onStageEvent>[0][] | null = null;
-function startHighlight(snapshot: string): void {
-  heldHighlightEvents = [];
-  highlighting = runHighlight({ snapshot, file: highlightCacheFile(), workers, refresh: !useCache }, (e) =>
-    heldHighlightEvents ? heldHighlightEvents.push(e) : onStageEvent(e),
-  );
-  // Awaited once the derive stage has ended; a failure before that must not end the build unreported.
-  highlighting.done.catch(() => {});
-}
 /** Shows and measures what a child stage reports. */
 function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): void {
   if (e.type === 'stage') progress.stage(e.name);
@@ -150,10 +134,7 @@ function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): v
   else if (e.type === 'update') progress.update(e.done);
   else if (e.type === 'warn') progress.warn(e.text);
   else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
-  else if (e.type === 'snapshot') {
-    startFullText(e.snapshot, e.records);
-    if (e.records <= CHUNK_RECORDS) startHighlight(e.snapshot);
-  }
+  else if (e.type === 'snapshot') startFullText(e.snapshot, e.records);
 }
 let prepared;
 try {
@@ -164,11 +145,7 @@ try {
 if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
 const { records, chunks } = prepared;
 try {
-  if (!highlighting) startHighlight(chunks[0]!.snapshot);
-  const held = heldHighlightEvents ?? [];
-  heldHighlightEvents = null;
-  for (const e of held) onStageEvent(e);
-  await highlighting!.done;
+  await runHighlight({ snapshot: chunks[0]!.snapshot, file: highlightCacheFile(), workers, refresh: !useCache }, onStageEvent);
 } catch (e) {
   fail(`${(e as Error).message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
 }
@@ -208,27 +185,6 @@ if (!indexBeside) {
   await fullTextRun.settled;
   waitedForFullText = (performance.now() - waitStarted) / 1000;
 }
-// 5. Record files, for a catalog rendered by one process: written beside the render, into its output
-// folder, as soon as it has written the short-link template (among its first pages). The render's is
-// the last busy core at the end of a build, and a stage after it would leave the other one idle.
-let recordsBeside = undefined as { result: RecordFilesResult; seconds: number } | { error: Error } | undefined;
-const watchTemplate =
-  chunks.length === 1
-    ? {
-        path: shortLinkTemplateFile,
-        complete: (text: string) => text.trimEnd().endsWith('</html>'),
-        onWritten: (template: string, siteDir: string) => {
-          const started = performance.now();
-          try {
-            const result = writeRecordFiles(chunks[0]!.snapshot, siteDir, template);
-            recordsBeside = { result, seconds: (performance.now() - started) / 1000 };
-          } catch (e) {
-            recordsBeside = { error: e as Error };
-          }
-        },
-      }
-    : undefined;
-
 const code = codeKey();
 const reuse = reuseEnv({ cacheDir, site: outDir, code, force: !useCache });
 // A page per record, and the site-wide pages; when pages can be reused from the published site, how
@@ -244,7 +200,6 @@ try {
     logDir: resolve('.errdex/logs'),
     env: { ...process.env, ...reuse, ERRDEX_CACHE_DIR: cacheDir, ERRDEX_SKIP_INVALID: skipReport ? '1' : '0' },
     onFile: (n) => progress.update(n),
-    watch: watchTemplate,
   });
   // The files the render processes left out are the published site's, unchanged.
   linkReused(rendered.pages.reused, outDir, stagingDir);
@@ -264,28 +219,16 @@ endStage(
 // stage holds one record at a time).
 const indexed = indexedBeside ?? runIndexStage();
 
-// 5. Record files: written now, unless they were beside the render.
+// 5. Record files
 progress.stage('record files');
-let recordFiles: RecordFilesResult;
-let recordsNote = '';
+progress.count(records, 'records');
+let recordFiles;
 try {
-  const template = takeShortLinkTemplate(stagingDir);
-  const beside = recordsBeside;
-  if (beside && 'error' in beside) throw beside.error;
-  if (beside) {
-    recordFiles = beside.result;
-    recordsNote = ` (${beside.seconds.toFixed(1)} s, beside the render)`;
-  } else {
-    progress.count(records, 'records');
-    recordFiles = writeRecordFiles(chunks[0]!.snapshot, stagingDir, template, (n) => progress.update(n));
-  }
+  recordFiles = writeRecordFiles(chunks[0]!.snapshot, stagingDir, (n) => progress.update(n));
 } catch (e) {
   abandon(`${(e as Error).message}\n\nThe record files stage failed.`);
 }
-endStage('record files', `${formatCount(recordFiles.files)} JSON twins and short links${recordsNote}`, recordFiles.records, 'records', {
-  files: recordFiles.files,
-  bytes: recordFiles.bytes,
-});
+endStage('record files', `${formatCount(recordFiles.files)} JSON twins and short links`, recordFiles.records, 'records', { files: recordFiles.files, bytes: recordFiles.bytes });
 
 // 6. Index: wait for it, then merge its files into the site.
 progress.stage('index');

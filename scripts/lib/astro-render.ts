@@ -27,17 +27,7 @@ export interface RenderOptions {
   env: NodeJS.ProcessEnv;
   /** Called with the number of files written so far by all chunks together. */
   onFile?: (done: number) => void;
-  /**
-   * A file of the first chunk's output to hand over as soon as it is written, while the render goes
-   * on: `path` gives its place in a site folder, `complete` tells a whole file from one being written,
-   * `onWritten` gets its text and the chunk's output folder, where it may add files of its own (once;
-   * not at all when the render ends first).
-   */
-  watch?: { path: (siteDir: string) => string; complete: (text: string) => boolean; onWritten: (text: string, siteDir: string) => void };
 }
-
-/** How often the watched file is looked for. */
-const WATCH_MS = 100;
 
 export interface RenderResult {
   /** Files rendered now. */
@@ -125,25 +115,6 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
     });
   };
 
-  let watching: NodeJS.Timeout | undefined;
-  if (options.watch) {
-    const { path, complete, onWritten } = options.watch;
-    const siteDir = dirOf(options.chunks[0]!);
-    const file = path(siteDir);
-    watching = setInterval(() => {
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        return;
-      }
-      if (!complete(text)) return;
-      clearInterval(watching);
-      watching = undefined;
-      onWritten(text, siteDir);
-    }, WATCH_MS);
-  }
-
   // A simple pool: each lane takes the next chunk when its current one ends.
   let next = 0;
   const lane = async () => {
@@ -156,8 +127,6 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
     for (const c of running) c.kill();
     rmSync(workDir, { recursive: true, force: true });
     throw e;
-  } finally {
-    clearInterval(watching);
   }
   const site = dirOf(options.chunks[0]!);
   for (const c of options.chunks.slice(1)) mergeInto(dirOf(c), site);

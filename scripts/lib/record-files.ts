@@ -22,28 +22,20 @@ export interface RecordFilesResult {
   bytes: number;
 }
 
-/** Where the short-link template is in a rendered site (Astro renders it: src/pages/e/[id].astro). */
-export const shortLinkTemplateFile = (siteDir: string): string => fileOf(siteDir, shortPath(SHORT_LINK_TEMPLATE_ID));
-
-/** Reads the short-link template from a rendered site and removes it there. */
-export function takeShortLinkTemplate(siteDir: string): string {
-  const templateFile = shortLinkTemplateFile(siteDir);
+/**
+ * Writes every record's JSON twin and short link into `siteDir`, which holds the render's output,
+ * and removes the short-link template from it. `onRecord` is called with the count so far.
+ */
+export function writeRecordFiles(snapshot: string, siteDir: string, onRecord?: (done: number) => void): RecordFilesResult {
+  const templateFile = fileOf(siteDir, shortPath(SHORT_LINK_TEMPLATE_ID));
   let template: string;
   try {
     template = readFileSync(templateFile, 'utf8');
   } catch {
     throw new Error(`The render wrote no short-link template (${shortPath(SHORT_LINK_TEMPLATE_ID)}): src/pages/e/[id].astro must render it.`);
   }
-  rmSync(join(templateFile, '..'), { recursive: true });
-  return template;
-}
-
-/**
- * Writes every record's JSON twin and short link (stamped from `template`, the short-link template
- * page) into `siteDir`. `onRecord` is called with the count so far.
- */
-export function writeRecordFiles(snapshot: string, siteDir: string, template: string, onRecord?: (done: number) => void): RecordFilesResult {
   checkShortLinkTemplate(template);
+  rmSync(join(templateFile, '..'), { recursive: true });
 
   mkdirSync(join(siteDir, 'api/errors'), { recursive: true });
   mkdirSync(join(siteDir, 'e'), { recursive: true });
