@@ -33,9 +33,9 @@ const LAST_DELETION = join(BENCH, '.last-deletion');
  * Deleting a large tree makes creating files slow for minutes on ext4 (this machine's file system):
  * a new inode does not reuse a number freed in the last 60 s, or 360 s while that inode's table block
  * has unwritten changes (which creating its neighbours causes), and the allocator checks each such
- * number in turn (`recently_deleted`, a third of the kernel's time in a `perf` profile of a build).
+ * number in turn (`recently_deleted`: a third of all samples in a `perf` profile of writing 10,000 folders).
  * Measured here: 10,000 folders each with a file took 0.5 s on a quiet file system and 3 to 5 s after
- * large deletions. A build writes 30,000 to 65,000 files at 10,000 records, errdex and the baseline
+ * large deletions. A build writes 20,000 to 45,000 files at 10,000 records, errdex and the baseline
  * alike, so each timed build starts only when the last deletion is this old.
  */
 const SETTLE_SECONDS = 370;

@@ -34,7 +34,7 @@
  *
  * Environment: ERRDEX_DATA (catalog), ERRDEX_DIST (output folder), ERRDEX_CACHE_DIR (build cache,
  * default .errdex/cache), ERRDEX_WORKERS (render processes and highlight threads at a time; default one
- * per core, and one render process for a catalog under 5,000 records), ERRDEX_CHUNK_RECORDS (records
+ * per core, and one render process for a catalog of up to one chunk), ERRDEX_CHUNK_RECORDS (records
  * per render process, default 25,000).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

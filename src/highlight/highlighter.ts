@@ -69,7 +69,7 @@ function getHighlighter(lang: string): Promise<Highlighter> {
   return h;
 }
 
-/** Loads a language's grammar into the highlighter of its engine; false for plain text or an unknown language. */
+/** Loads a language's grammar into the highlighter of its engine and returns that highlighter; null for plain text or an unknown language. */
 async function ensureLanguage(lang: string): Promise<Highlighter | null> {
   if (lang === PLAIN_TEXT || !(lang in bundledLanguages)) return null;
   const h = await getHighlighter(lang);
