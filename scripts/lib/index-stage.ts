@@ -57,8 +57,7 @@ async function indexStage(options: IndexOptions, send: (r: IndexResult) => void)
   });
 }
 
-/** Starts the index stage in a child process. */
-/** `background`: at a lower priority (scripts/lib/child-stage.ts), on the CPU the other stages leave. */
+/** Starts the index stage in a child process; `background`: at a lower priority (scripts/lib/child-stage.ts), on the CPU the other stages leave. */
 export const startIndex = (options: IndexOptions, background: boolean) => startChildStage<IndexResult>(import.meta.url, options, 'the index stage', background);
 
 childStageMain(import.meta.url, indexStage);

@@ -31,8 +31,7 @@ async function pagefindStage(options: PagefindStageOptions, send: (fragments: Fr
   send(await writePagefindIndex({ count: options.count, records: recordsOf(options.snapshot) }, options.outDir, undefined, { maxFragments: options.maxFragments }));
 }
 
-/** Starts the full-text index in a child process. */
-/** `background`: at a lower priority (scripts/lib/child-stage.ts), on the CPU the other stages leave. */
+/** Starts the full-text index in a child process; `background`: at a lower priority (scripts/lib/child-stage.ts), on the CPU the other stages leave. */
 export const startPagefind = (options: PagefindStageOptions, background: boolean) =>
   startChildStage<FragmentFiles>(import.meta.url, options, 'the full-text index (Pagefind)', background);
 

@@ -55,15 +55,20 @@ function childrenOf(pid: number): number[] {
   return out;
 }
 
-/** Resident memory of a process and all its descendants. */
-export function treeRss(pid: number = process.pid): number {
-  let total = 0;
+/** A process and all its descendants. */
+function* treePids(pid: number): Generator<number> {
   const stack = [pid];
   while (stack.length > 0) {
     const p = stack.pop()!;
-    total += (p === process.pid ? process.memoryUsage.rss() : rssOf(p)) ?? 0;
+    yield p;
     stack.push(...childrenOf(p));
   }
+}
+
+/** Resident memory of a process and all its descendants. */
+export function treeRss(pid: number = process.pid): number {
+  let total = 0;
+  for (const p of treePids(pid)) total += (p === process.pid ? process.memoryUsage.rss() : rssOf(p)) ?? 0;
   return total;
 }
 
@@ -78,9 +83,7 @@ export class TreeCpu {
   constructor(private readonly root: number) {}
 
   sample(): void {
-    const stack = [this.root];
-    while (stack.length > 0) {
-      const p = stack.pop()!;
+    for (const p of treePids(this.root)) {
       try {
         // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
         const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
@@ -89,7 +92,6 @@ export class TreeCpu {
       } catch {
         // Gone, or not Linux.
       }
-      stack.push(...childrenOf(p));
     }
   }
 

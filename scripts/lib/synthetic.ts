@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseTemplate } from '../../src/search/template.ts';
+import { escapeRegExp } from '../../src/lib/text.ts';
 
 export interface SyntheticOptions {
   count: number;
@@ -208,10 +209,6 @@ function printedForm(template: string): string {
     .join('');
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Fills a skeleton with words and language-style placeholders; returns the template and its pattern. */
 function makeTemplate(r: Rand, style: LanguageStyle): { template: string; pattern: string } {
   const skeleton = pick(r, SKELETONS);
@@ -232,13 +229,13 @@ function makeTemplate(r: Rand, style: LanguageStyle): { template: string; patter
     const word =
       t === 'N' ? noun : t === 'N2' ? noun2 : t === 'Ns' ? `${noun}s` : t === 'V' ? pick(r, VERBS) : t === 'Ved' ? `${pick(r, VERBS)}ed` : t === 'A' ? pick(r, ADJECTIVES) : t === 'S' ? pick(r, STATES) : t === 'I' || t === 'I2' ? identifier(r, style.lang) : t;
     template += word;
-    pattern += escapeRegex(word);
+    pattern += escapeRegExp(word);
   }
   // A third of the templates get a qualifier, so that near-identical templates exist side by side.
   if (r() < 0.33) {
     const extra = ` (${pick(r, ['during', 'in', 'for'])} ${pick(r, NOUNS)} ${pick(r, NOUNS)})`;
     template += extra;
-    pattern += escapeRegex(extra);
+    pattern += escapeRegExp(extra);
   }
   return { template, pattern };
 }

@@ -7,7 +7,7 @@
  * place of the values (src/pages/e/[id].astro), and stamps the record's values into a copy per record
  * (scripts/lib/record-files.ts). The page stays Astro's, layout and assets; the values are escaped here.
  */
-import { escapeHtml } from './text.ts';
+import { escapeHtml, escapeRegExp } from './text.ts';
 
 /**
  * Whether the build script writes the JSON twins and short links itself (it sets ERRDEX_RECORD_FILES),
@@ -40,7 +40,7 @@ const PATH_SAFE = /^[A-Za-z0-9._~/-]+$/;
 
 /** The markers a template must hold: the id need not appear (the page shows its target, not its own address). */
 const REQUIRED_MARKERS = ['to', 'title'] as const;
-const ANY_MARKER = new RegExp(Object.values(SHORT_LINK_MARKERS).map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+const ANY_MARKER = new RegExp(Object.values(SHORT_LINK_MARKERS).map(escapeRegExp).join('|'), 'g');
 
 /**
  * Checks that a rendered template can be stamped: the page path and title markers are there, and no
