@@ -65,6 +65,9 @@ export function cleanText(text: string): string {
 // --- log prefixes -------------------------------------------------------------------------------
 
 const LEVEL = '(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG)';
+// [module] or [file.py:123] or [module.sub]
+const MODULE_PREFIX = /^\[[\w.:/<>-]{1,80}\]:?\s+/;
+
 const PREFIXES: RegExp[] = [
   // ISO-8601 timestamps, bracketed or not: 2026-08-14T21:17:39.825Z, [2026-08-14 21:17:39,825 +0200]
   /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?\]?[\s|:-]*/,
@@ -97,14 +100,17 @@ const PREFIXES: RegExp[] = [
   /^\((?:[\w.-]{1,80} )?pid=\d{1,9}(?:, ip=[\d.:a-f]{1,45})?\)\s*/i,
   // Docker compose / kubectl logs: service-1  | message
   /^[\w.-]{1,64}\s+\| /,
-  // [module] or [file.py:123] or [module.sub]
-  /^\[[\w.:/<>-]{1,80}\]:?\s+/,
+  MODULE_PREFIX,
 ];
 
 // A dotted logger name after a level: `WARN vllm.engine.core: message`.
 const LOGGER_NAME = /^[a-z_][\w-]*(?:[.:]{1,2}[\w-]+){1,8}(?::\d+)?(?:\]|:)\s+/i;
-// Any logger or thread name after a level, when a class follows it: `ERROR worker-3 KeyError: …`.
+// Any logger or thread name after a level, when a class or a traceback follows it: `ERROR worker-3
+// KeyError: …`, `ERROR worker-1 [vllm.worker] Traceback (most recent call last):`.
 const NAME_BEFORE_CLASS = /^[\w.:[\]()<>-]{1,80}\s+/;
+
+/** Whether a line (past the log prefix) starts the error itself: a class prefix, or a Python traceback's header (after a module). */
+const startsError = (s: string): boolean => looksLikeClassPrefix(s) || PY_TRACEBACK.test(s.replace(MODULE_PREFIX, ''));
 
 /**
  * The message of a structured log line: logfmt (`level=error msg="…"`, logrus, slog) or JSON
@@ -145,7 +151,7 @@ export function stripLogPrefix(line: string): string {
     }
     if (!changed && sawLevelOrTime) {
       const name = NAME_BEFORE_CLASS.exec(s);
-      const m = LOGGER_NAME.exec(s) ?? (name && looksLikeClassPrefix(s.slice(name[0].length)) ? name : null);
+      const m = LOGGER_NAME.exec(s) ?? (name && startsError(s.slice(name[0].length)) ? name : null);
       if (m && m[0].length < s.length && !looksLikeClassPrefix(s)) {
         s = s.slice(m[0].length).trimStart();
         changed = true;

@@ -189,8 +189,12 @@ describe('the pieces', () => {
   it('stripLogPrefix drops a logger or thread name between the level and a class', () => {
     expect(stripLogPrefix("2026-11-30T10:01:02Z ERROR worker-3 KeyError: cannot rollback shard 'x'")).toBe("KeyError: cannot rollback shard 'x'");
     expect(stripLogPrefix('[12:01:02] WARN main ValueError: bad frame')).toBe('ValueError: bad frame');
-    // Without a class after it, a word after the level is the message's own.
+    // Or a Python traceback's header, after a module or not.
+    expect(stripLogPrefix('2026-11-30T15:21:07Z ERROR worker-1 [vllm.distributed.kv_transfer] Traceback (most recent call last):')).toBe('Traceback (most recent call last):');
+    expect(stripLogPrefix('ERROR MainThread Traceback (most recent call last):')).toBe('Traceback (most recent call last):');
+    // Without a class or traceback after it, a word after the level is the message's own.
     expect(stripLogPrefix('ERROR worker-3 exceeds the maximum of 4')).toBe('worker-3 exceeds the maximum of 4');
+    expect(stripLogPrefix('ERROR Invalid [config.yaml] value')).toBe('Invalid [config.yaml] value');
     // Nor without a level or time before it.
     expect(stripLogPrefix('failed with KeyError: frame')).toBe('failed with KeyError: frame');
   });
