@@ -189,7 +189,7 @@ const code = codeKey();
 const reuse = reuseEnv({ cacheDir, site: outDir, code, force: !useCache });
 // A page per record, and the site-wide pages; when pages can be reused from the published site, how
 // many will be rendered is only known as the render goes.
-if (Object.keys(reuse).length === 0) progress.count(records, 'files');
+if (Object.keys(reuse).length === 0) progress.count(records, 'pages');
 let rendered;
 try {
   rendered = await renderChunks({
@@ -199,7 +199,7 @@ try {
     cacheDir: join(cacheDir, 'astro'),
     logDir: resolve('.errdex/logs'),
     env: { ...process.env, ...reuse, ERRDEX_CACHE_DIR: cacheDir, ERRDEX_SKIP_INVALID: skipReport ? '1' : '0' },
-    onFile: (n) => progress.update(n),
+    onPages: (n) => progress.update(n),
   });
   // The files the render processes left out are the published site's, unchanged.
   linkReused(rendered.pages.reused, outDir, stagingDir);
@@ -208,11 +208,11 @@ try {
 }
 endStage(
   'render',
-  `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} files rendered, ${formatCount(rendered.pages.reused.length)} unchanged` +
+  `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} pages rendered, ${formatCount(rendered.pages.reused.length)} unchanged` +
     (chunks.length > 1 ? ` (${chunks.length} processes, ${Math.min(workers, chunks.length)} at a time)` : '') +
     (waitedForFullText >= 0.1 ? `, after ${waitedForFullText.toFixed(1)} s waiting for the full-text index` : ''),
   rendered.rendered + rendered.pages.reused.length,
-  'files',
+  'pages',
 );
 
 // A large catalog's index stage starts now, beside the record files (memory allows: the record files

@@ -4,12 +4,15 @@
  * merged into one site. Error pages the published site already holds under the same key are left
  * out by the render processes (src/catalog/page-cache.ts); their page logs say which.
  *
- * Astro logs a line per file it writes; those lines drive the progress count and go, with everything
- * else Astro says, to a log file per chunk (shown in part when a chunk fails).
+ * Each process runs Astro quietly (scripts/lib/astro-build.ts) and tells its page count as it goes
+ * (src/lib/render-progress.ts); what else it says (warnings, errors) goes to a log file per chunk,
+ * shown in part when a chunk fails.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PAGES_MARK, RENDERED_MARK } from '../../src/lib/render-progress.ts';
 import { readPageLogs } from './page-reuse.ts';
 import type { Chunk } from './prepare.ts';
 
@@ -25,12 +28,12 @@ export interface RenderOptions {
   /** Astro's output of each chunk is kept here. */
   logDir: string;
   env: NodeJS.ProcessEnv;
-  /** Called with the number of files written so far by all chunks together. */
-  onFile?: (done: number) => void;
+  /** Called with the number of pages rendered so far by all chunks together. */
+  onPages?: (done: number) => void;
 }
 
 export interface RenderResult {
-  /** Files rendered now. */
+  /** Pages rendered now. */
   rendered: number;
   /** The key of every error page, and those left to be reused from the published site (src/catalog/page-cache.ts). */
   pages: { keys: Record<string, string>; reused: string[] };
@@ -47,13 +50,6 @@ export function renderHeapMb(chunk: Pick<Chunk, 'snapshot'>): number {
   return Math.max(1024, Math.ceil((5 * statSync(chunk.snapshot).size) / 2 ** 20));
 }
 
-/**
- * Astro logs `├─ /path/index.html` per file it writes, then `(+2ms)`. With several pages in flight
- * these pieces interleave on a line, so they are counted wherever they appear.
- */
-const FILE_MARK = /[├└]─ /g;
-const countMarks = (text: string, mark: RegExp): number => text.match(mark)?.length ?? 0;
-
 export async function renderChunks(options: RenderOptions): Promise<RenderResult> {
   mkdirSync(options.logDir, { recursive: true });
   // Each chunk renders into a folder below the working folder: Astro puts its server bundle inside the
@@ -63,7 +59,12 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
   const dirOf = (c: Chunk) => join(workDir, `chunk-${c.index}`);
   rmSync(workDir, { recursive: true, force: true });
   rmSync(options.outDir, { recursive: true, force: true });
-  let files = 0;
+  /** Pages rendered by each chunk so far. */
+  const pages = new Map<number, number>();
+  const onPages = (chunk: Chunk, n: number) => {
+    pages.set(chunk.index, n);
+    options.onPages?.([...pages.values()].reduce((a, b) => a + b, 0));
+  };
   const pageLog = (c: Chunk) => join(workDir, `pages-${c.index}.jsonl`);
   const running = new Set<ChildProcess>();
   let failed = false;
@@ -71,7 +72,6 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
   const renderChunk = (chunk: Chunk) => {
     const logFile = join(options.logDir, `astro-chunk-${chunk.index}.log`);
     const log = createWriteStream(logFile);
-    const args = [resolve('node_modules/astro/bin/astro.mjs'), 'build'];
     const env: NodeJS.ProcessEnv = {
       ...options.env,
       ASTRO_TELEMETRY_DISABLED: '1',
@@ -85,21 +85,23 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
       ERRDEX_PAGE_LOG: pageLog(chunk),
       // The JSON twins and short links are written by the build script (scripts/lib/record-files.ts).
       ERRDEX_RECORD_FILES: 'script',
+      ERRDEX_RENDER_PROGRESS: '1',
     };
     delete env.FORCE_COLOR;
-    const child = spawn(process.execPath, [`--max-old-space-size=${renderHeapMb(chunk)}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, [`--max-old-space-size=${renderHeapMb(chunk)}`, fileURLToPath(new URL('./astro-build.ts', import.meta.url))], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
     running.add(child);
     let rest = '';
     child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunkText: string) => {
-      log.write(chunkText);
-      const lines = (rest + chunkText).split('\n');
+    child.stdout!.on('data', (text: string) => {
+      const lines = (rest + text).split('\n');
       rest = lines.pop()!;
-      const text = lines.join('\n');
-      const seen = countMarks(text, FILE_MARK);
-      if (seen > 0) {
-        files += seen;
-        options.onFile?.(files);
+      for (const line of lines) {
+        if (line.startsWith(RENDERED_MARK)) onPages(chunk, Number(line.slice(RENDERED_MARK.length)));
+        else if (line.startsWith(PAGES_MARK)) onPages(chunk, Number(line.slice(PAGES_MARK.length)));
+        else log.write(`${line}\n`);
       }
     });
     child.stderr!.on('data', (data: Buffer) => log.write(data));
@@ -107,9 +109,9 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
       child.on('error', fail);
       child.on('close', (code, signal) => {
         running.delete(child);
-        log.end();
+        log.end(rest);
         if (code === 0) return done();
-        const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter((l) => countMarks(l, FILE_MARK) === 0).slice(-40).join('\n') : '';
+        const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n') : '';
         fail(new Error(`astro build of chunk ${chunk.index + 1}/${chunk.count} failed (${signal ?? `exit code ${code}`}); its log: ${logFile}\n${tail}`));
       });
     });
@@ -131,9 +133,9 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
   const site = dirOf(options.chunks[0]!);
   for (const c of options.chunks.slice(1)) mergeInto(dirOf(c), site);
   moveTree(site, options.outDir);
-  const pages = readPageLogs(options.chunks.map(pageLog));
+  const keys = readPageLogs(options.chunks.map(pageLog));
   rmSync(workDir, { recursive: true, force: true });
-  return { rendered: files, pages };
+  return { rendered: [...pages.values()].reduce((a, b) => a + b, 0), pages: keys };
 }
 
 /** Renames a folder; copies it when the destination is on another file system. */

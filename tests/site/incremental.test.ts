@@ -48,7 +48,7 @@ describe('sharded and incremental builds', () => {
 
   it('renders in two processes and publishes every page, JSON twin and asset', () => {
     // Each shard renders its per-record pages and JSON twins, and every site-wide page (one copy is kept).
-    expect(sharded.stdout).toMatch(/\d+ files rendered, 0 unchanged \(2 processes, 2 at a time\)/);
+    expect(sharded.stdout).toMatch(/\d+ pages rendered, 0 unchanged \(2 processes, 2 at a time\)/);
     expect(sharded.stdout).toMatch(/highlighted, 0 cached/);
     for (const line of lines) {
       expect(first.has(pathOf(line))).toBe(true);
@@ -80,7 +80,7 @@ describe('sharded and incremental builds', () => {
     expect(again.stdout).toMatch(/ 0 highlighted, \d+ cached/);
     // The record's page and twin, the pages that show it (related errors: their cache key holds what
     // they show of it) and the site-wide pages render again; the other records' pages come from the cache.
-    const [, renderedNow, unchanged] = /(\d+) files rendered, (\d+) unchanged \(2 processes, 2 at a time\)/.exec(again.stdout)!.map(Number);
+    const [, renderedNow, unchanged] = /(\d+) pages rendered, (\d+) unchanged \(2 processes, 2 at a time\)/.exec(again.stdout)!.map(Number);
     // The other 11 records' pages are reused, but for those that show the changed one; every record's
     // JSON twin and short link is written again from the catalog (they are not Astro's to render).
     expect(unchanged).toBeGreaterThanOrEqual(1);
@@ -99,11 +99,11 @@ describe('sharded and incremental builds', () => {
 
   it('renders everything again when the published site is gone, and reuses nothing from elsewhere', () => {
     const site = build('shards-2', 2, cache);
-    expect(site.stdout).toMatch(/ \d+ files rendered, [1-9]\d* unchanged/);
+    expect(site.stdout).toMatch(/ \d+ pages rendered, [1-9]\d* unchanged/);
     const before = snapshot(site.dist);
     rmSync(site.dist, { recursive: true, force: true });
     const again = build('shards-2', 2, cache);
-    expect(again.stdout).toMatch(/ \d+ files rendered, 0 unchanged/);
+    expect(again.stdout).toMatch(/ \d+ pages rendered, 0 unchanged/);
     expect(snapshot(again.dist)).toEqual(before);
   });
 
