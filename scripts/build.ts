@@ -15,8 +15,9 @@
  *     records, one `astro build` per chunk, one per core at a time; the error pages the published
  *     site holds unchanged are linked from it instead (src/catalog/page-cache.ts). Above one chunk the
  *     render first waits for the full-text index (memory);
- *  5. record files: every record's JSON twin and short link, written from the snapshot, the short links
- *     stamped from one page Astro rendered (scripts/lib/record-files.ts);
+ *  5. record files, in a child process (beside the render up to 25k records, at a lower priority; else
+ *     after it): every record's JSON twin and short link, written from the snapshot, the short links
+ *     stamped from one page Astro rendered (scripts/lib/record-files.ts), then merged into the site;
  *  6. index, in a child process (beside the render up to 25k records, else beside the record files):
  *     the paste matcher's message index, `_redirects` for moved and short URLs, the URL ledger's plan
  *     (scripts/lib/index-stage.ts); then the full-text index's files are merged in too;
@@ -41,14 +42,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { displayPath } from '../src/catalog/load.ts';
 import { buildCacheDir, highlightCacheFile } from '../src/highlight/cache.ts';
-import { mergeInto, renderChunks } from './lib/astro-render.ts';
+import { mergeInto, renderChunks, renderSiteDir } from './lib/astro-render.ts';
 import { startIndex } from './lib/index-stage.ts';
 import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
 import { workerCount } from './lib/highlight-pool.ts';
 import { runPrepare, type PrepareEvent } from './lib/prepare.ts';
 import { runHighlight } from './lib/highlight-stage.ts';
 import { publish } from './lib/publish.ts';
-import { writeRecordFiles } from './lib/record-files.ts';
+import { mergeRecordFiles, missingTemplate, startRecordFiles } from './lib/record-files.ts';
 import { describeFragments, largeBundleWarning, parseMaxFragments, type FragmentFiles } from './lib/pagefind-bundle.ts';
 import { startPagefind } from './lib/pagefind-stage.ts';
 import { formatCount, Progress } from './lib/progress.ts';
@@ -166,9 +167,29 @@ function runIndexStage() {
   return settle(indexing.result.then((r) => ((indexSeconds = (performance.now() - started) / 1000), r)));
 }
 const indexedBeside = indexBeside ? runIndexStage() : undefined;
+
+// 5. The record files are written by a child process into a folder of their own, merged into the site
+// after the render. Up to one render chunk it runs beside the render, at a lower priority (the JSON
+// twins first, the short links once the render has written their template); with a larger catalog it
+// starts after the render, as the render processes take both cores.
+const recordsDir = `${outDir}.records`;
+let recordFiles: ReturnType<typeof startRecordFiles> | undefined;
+let recordFilesSeconds = 0;
+let recordsDone = 0;
+let showRecordsDone = false;
+function runRecordFiles() {
+  const started = performance.now();
+  recordFiles = startRecordFiles({ snapshot: chunks[0]!.snapshot, outDir: recordsDir, templateSites: [...chunks.map(renderSiteDir), stagingDir] }, indexBeside, (n) => {
+    recordsDone = n;
+    if (showRecordsDone) progress.update(n);
+  });
+  return settle(recordFiles.result.then((r) => ((recordFilesSeconds = (performance.now() - started) / 1000), r)));
+}
+const recordFilesBeside = indexBeside ? runRecordFiles() : undefined;
 function abandon(message: string): never {
   indexing?.kill();
-  for (const dir of [stagingDir, indexDir]) rmSync(dir, { recursive: true, force: true });
+  recordFiles?.kill();
+  for (const dir of [stagingDir, indexDir, recordsDir]) rmSync(dir, { recursive: true, force: true });
   fail(`${message}\n\n${displayPath(outDir)} is unchanged.`);
 }
 if (!fullText) abandon('The validate stage wrote no snapshot of the catalog.');
@@ -215,20 +236,29 @@ endStage(
   'pages',
 );
 
-// A large catalog's index stage starts now, beside the record files (memory allows: the record files
-// stage holds one record at a time).
+// A large catalog's index stage and record files start now (memory allows: the record files stage
+// holds one record at a time).
 const indexed = indexedBeside ?? runIndexStage();
+const recordFilesWritten = recordFilesBeside ?? runRecordFiles();
 
-// 5. Record files
+// 5. Record files: wait for them, then merge them into the site.
 progress.stage('record files');
 progress.count(records, 'records');
-let recordFiles;
-try {
-  recordFiles = writeRecordFiles(chunks[0]!.snapshot, stagingDir, (n) => progress.update(n));
-} catch (e) {
-  abandon(`${(e as Error).message}\n\nThe record files stage failed.`);
-}
-endStage('record files', `${formatCount(recordFiles.files)} JSON twins and short links`, recordFiles.records, 'records', { files: recordFiles.files, bytes: recordFiles.bytes });
+progress.update(recordsDone);
+showRecordsDone = true;
+// Without the template the record files stage would wait for it for ever.
+const noTemplate = missingTemplate(stagingDir);
+if (noTemplate) abandon(noTemplate);
+const written = await recordFilesWritten;
+if (!written.ok) abandon(`${written.e.message}\n\nThe record files stage failed.`);
+mergeRecordFiles(recordsDir, stagingDir);
+endStage(
+  'record files',
+  `${formatCount(written.value.files)} JSON twins and short links (${recordFilesSeconds.toFixed(1)} s${recordFilesBeside ? ', beside the render' : ''})`,
+  written.value.records,
+  'records',
+  { files: written.value.files, bytes: written.value.bytes },
+);
 
 // 6. Index: wait for it, then merge its files into the site.
 progress.stage('index');

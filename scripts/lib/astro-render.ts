@@ -50,13 +50,17 @@ export function renderHeapMb(chunk: Pick<Chunk, 'snapshot'>): number {
   return Math.max(1024, Math.ceil((5 * statSync(chunk.snapshot).size) / 2 ** 20));
 }
 
+// Each chunk renders into a folder below the working folder: Astro puts its server bundle inside the
+// output folder only when that is below the working folder (the bundle must find node_modules), and
+// otherwise into one shared ./.astro/, where chunks running side by side would delete each other's.
+const renderWorkDir = (): string => resolve('.errdex/render', String(process.pid));
+/** The folder a chunk's render process writes its pages to, until they are merged into the site. */
+export const renderSiteDir = (c: Pick<Chunk, 'index'>): string => join(renderWorkDir(), `chunk-${c.index}`);
+
 export async function renderChunks(options: RenderOptions): Promise<RenderResult> {
   mkdirSync(options.logDir, { recursive: true });
-  // Each chunk renders into a folder below the working folder: Astro puts its server bundle inside the
-  // output folder only when that is below the working folder (the bundle must find node_modules), and
-  // otherwise into one shared ./.astro/, where chunks running side by side would delete each other's.
-  const workDir = resolve('.errdex/render', String(process.pid));
-  const dirOf = (c: Chunk) => join(workDir, `chunk-${c.index}`);
+  const workDir = renderWorkDir();
+  const dirOf = renderSiteDir;
   rmSync(workDir, { recursive: true, force: true });
   rmSync(options.outDir, { recursive: true, force: true });
   /** Pages rendered by each chunk so far. */

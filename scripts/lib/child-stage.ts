@@ -37,10 +37,23 @@ function lowerPriority(pid: number): void {
   }
 }
 
-/** Starts a child stage that reports one result; `result` rejects when it fails or ends without one. */
-export function startChildStage<R>(moduleUrl: string, options: unknown, what: string, background = false): { result: Promise<R>; kill: () => void } {
+/** What a child stage started by startChildStage sends: progress as it goes, then one result. */
+export type StageMessage<R, P = never> = { progress: P } | { result: R };
+
+/**
+ * Starts a child stage that reports one result, and progress (to `onProgress`) before it; `result`
+ * rejects when it fails or ends without one.
+ */
+export function startChildStage<R, P = never>(
+  moduleUrl: string,
+  options: unknown,
+  what: string,
+  background = false,
+  onProgress?: (progress: P) => void,
+): { result: Promise<R>; kill: () => void } {
   let result: { value: R } | undefined;
-  const child = runChildStage<R>(moduleUrl, options, (value) => (result = { value }), what, background);
+  const onMessage = (m: StageMessage<R, P>) => ('result' in m ? (result = { value: m.result }) : onProgress?.(m.progress));
+  const child = runChildStage<StageMessage<R, P>>(moduleUrl, options, onMessage, what, background);
   return {
     result: child.done.then(() => {
       if (!result) throw new Error(`${what} ended without a result`);

@@ -13,7 +13,7 @@ import { ledgerPlanFor } from '../../src/catalog/derive/index.ts';
 import { ledgerPath, ledgerReport, serializeLedger } from '../../src/catalog/ledger.ts';
 import { redirectsFile } from '../../src/lib/redirects.ts';
 import { errorPath, shortPath } from '../../src/lib/urls.ts';
-import { childStageMain, startChildStage } from './child-stage.ts';
+import { childStageMain, startChildStage, type StageMessage } from './child-stage.ts';
 import { writeMessageIndex } from './search-index.ts';
 
 export interface IndexOptions {
@@ -31,7 +31,7 @@ export interface IndexResult {
   ledger: { report: string[]; file: string; text: string };
 }
 
-async function indexStage(options: IndexOptions, send: (r: IndexResult) => void): Promise<void> {
+async function indexStage(options: IndexOptions, send: (m: StageMessage<IndexResult>) => void): Promise<void> {
   // The records, without their text (the JSON twins) or code: left out, to save memory.
   const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false, code: () => false });
   const plan = ledgerPlanFor(catalog);
@@ -48,12 +48,14 @@ async function indexStage(options: IndexOptions, send: (r: IndexResult) => void)
   const records = catalog.entries.map((e) => e.record);
   const messageIndex = writeMessageIndex(records, options.outDir);
   send({
-    summary: `message index in ${messageIndex.manifest.shards} shards`,
-    records: records.length,
-    warnings: messageIndex.unindexed.map(
-      (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
-    ),
-    ledger: { report: ledgerReport(plan, catalog.ledger.exists), file: ledgerPath(catalog.root), text: serializeLedger(plan.ledger) },
+    result: {
+      summary: `message index in ${messageIndex.manifest.shards} shards`,
+      records: records.length,
+      warnings: messageIndex.unindexed.map(
+        (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
+      ),
+      ledger: { report: ledgerReport(plan, catalog.ledger.exists), file: ledgerPath(catalog.root), text: serializeLedger(plan.ledger) },
+    },
   });
 }
 

@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { snapshotEntries } from '../../src/catalog/snapshot.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
-import { childStageMain, startChildStage } from './child-stage.ts';
+import { childStageMain, startChildStage, type StageMessage } from './child-stage.ts';
 import type { FragmentFiles } from './pagefind-bundle.ts';
 import { writePagefindIndex } from './search-index.ts';
 
@@ -25,10 +25,10 @@ function* recordsOf(snapshot: string): Generator<ErrorRecord> {
   for (const entry of snapshotEntries(snapshot, { text: false })) yield entry.record;
 }
 
-async function pagefindStage(options: PagefindStageOptions, send: (fragments: FragmentFiles) => void): Promise<void> {
+async function pagefindStage(options: PagefindStageOptions, send: (m: StageMessage<FragmentFiles>) => void): Promise<void> {
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
-  send(await writePagefindIndex({ count: options.count, records: recordsOf(options.snapshot) }, options.outDir, undefined, { maxFragments: options.maxFragments }));
+  send({ result: await writePagefindIndex({ count: options.count, records: recordsOf(options.snapshot) }, options.outDir, undefined, { maxFragments: options.maxFragments }) });
 }
 
 /** Starts the full-text index in a child process; `background`: at a lower priority (scripts/lib/child-stage.ts), on the CPU the other stages leave. */
