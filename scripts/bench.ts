@@ -200,7 +200,8 @@ async function benchSize(records: number): Promise<SizeResult> {
 function stageTable(r: BuildReport): string[] {
   const rows = ['| stage | wall time | items | items/s | peak RSS (whole build) | output |', '| --- | --- | --- | --- | --- | --- |'];
   for (const st of r.stages) {
-    const rate = st.items > 0 && st.seconds > 0 ? formatCount(Math.round(st.items / st.seconds)) : '';
+    // A stage that ran beside another ends as soon as the build reaches it (its own time is in its summary): no rate.
+    const rate = st.items > 0 && st.seconds >= 0.1 ? formatCount(Math.round(st.items / st.seconds)) : '';
     const out = st.outputBytes === null ? '' : st.outputFiles === null ? mb(st.outputBytes) : `${formatCount(st.outputFiles)} files, ${mb(st.outputBytes)}`;
     rows.push(`| ${st.name} | ${s(st.seconds)} | ${st.items ? `${formatCount(st.items)} ${st.unit}` : ''} | ${rate} | ${mb(st.peakRssBytes)} | ${out} |`);
   }

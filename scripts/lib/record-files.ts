@@ -78,13 +78,14 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     // Half the work per record: the short link is the other half.
     if (links.length % 1000 === 0) onRecord?.(links.length / 2);
   });
+  onRecord?.(Math.floor(links.length / 2));
   const template = await awaitTemplate(options.templateSites);
   links.forEach((link, i) => {
     const page = stampShortLink(template, link);
     mkdirSync(join(outDir, 'e', link.id));
     writeFileSync(fileOf(outDir, shortPath(link.id)), page);
     bytes += Buffer.byteLength(page);
-    if ((i + 1) % 1000 === 0) onRecord?.((links.length + i + 1) / 2);
+    if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((links.length + i + 1) / 2));
   });
   onRecord?.(links.length);
   return { records: links.length, files: 2 * links.length, bytes };

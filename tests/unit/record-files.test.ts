@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mergeRecordFiles, missingTemplate, templateFileIn, writeRecordFiles } from '../../scripts/lib/record-files.ts';
+import { loadCatalog } from '../../src/catalog/catalog.ts';
+import { writeSnapshot } from '../../src/catalog/snapshot.ts';
+import { pageRendered, RENDERED_MARK } from '../../src/lib/render-progress.ts';
+import { SHORT_LINK_MARKERS as M } from '../../src/lib/short-link.ts';
+import { errorPath } from '../../src/lib/urls.ts';
+import { SAMPLE_CATALOG } from './helpers.ts';
+
+const template = `<!DOCTYPE html><html><head><title>${M.title}</title><meta http-equiv="refresh" content="0; url=${M.to}"></head><body><a href="${M.to}">${M.title}</a> /e/${M.id}/</body></html>`;
+
+async function fixture() {
+  const dir = mkdtempSync(join(tmpdir(), 'errdex-record-files-'));
+  const catalog = loadCatalog(SAMPLE_CATALOG);
+  const snapshot = join(dir, 'catalog.jsonl');
+  await writeSnapshot(snapshot, catalog.entries);
+  return { dir, catalog, snapshot, site: join(dir, 'site'), render: join(dir, 'render'), out: join(dir, 'records') };
+}
+
+const writeTemplate = (site: string, html: string) => {
+  mkdirSync(join(templateFileIn(site), '..'), { recursive: true });
+  writeFileSync(templateFileIn(site), html);
+};
+
+describe('the record files stage', () => {
+  it('writes the JSON twins at once, and the short links from the template once a render has written it whole', async () => {
+    const { catalog, snapshot, site, render, out } = await fixture();
+    let progress = 0;
+    const writing = writeRecordFiles({ snapshot, outDir: out, templateSites: [render, site] }, (n) => (progress = n));
+    // The twins do not wait for the template: the stage is halfway through before any render has written it.
+    await sleep(200);
+    expect(progress).toBe(Math.floor(catalog.entries.length / 2));
+    for (const e of catalog.entries) expect(readFileSync(join(out, 'api/errors', `${e.record.id}.json`), 'utf8')).toBe(e.sourceText);
+    expect(readdirSync(join(out, 'e'))).toEqual([]);
+    // A page being written is not taken for the template.
+    writeTemplate(render, template.slice(0, template.indexOf('<body>')));
+    await sleep(200);
+    expect(readdirSync(join(out, 'e'))).toEqual([]);
+    writeTemplate(render, template);
+    const result = await writing;
+    expect(result).toMatchObject({ records: catalog.entries.length, files: 2 * catalog.entries.length });
+    expect(progress).toBe(catalog.entries.length);
+    for (const e of catalog.entries) {
+      const link = readFileSync(join(out, 'e', e.record.id, 'index.html'), 'utf8');
+      expect(link).toContain(`url=${errorPath(e.record)}`);
+      expect(link).toContain(`/e/${e.record.id}/`);
+    }
+  });
+
+  it('refuses a whole template without its markers', async () => {
+    const { snapshot, site, out } = await fixture();
+    writeTemplate(site, '<html><body>no markers</body></html>');
+    await expect(writeRecordFiles({ snapshot, outDir: out, templateSites: [site] })).rejects.toThrow(/marker/);
+  });
+
+  it('is merged into the site in place of the template', async () => {
+    const { catalog, snapshot, site, out } = await fixture();
+    expect(missingTemplate(site)).toMatch(/no short-link template/);
+    writeTemplate(site, template);
+    mkdirSync(join(site, 'api'), { recursive: true });
+    writeFileSync(join(site, 'api/manifest.json'), '{}');
+    expect(missingTemplate(site)).toBeNull();
+    await writeRecordFiles({ snapshot, outDir: out, templateSites: [site] });
+    mergeRecordFiles(out, site);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(join(templateFileIn(site), '..'))).toBe(false);
+    expect(readdirSync(join(site, 'e')).sort()).toEqual(catalog.entries.map((e) => e.record.id).sort());
+    expect(readdirSync(join(site, 'api')).sort()).toEqual(['errors', 'manifest.json']);
+  });
+});
+
+describe('render progress', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('tells the build script every hundred pages, and only when it asks', () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    for (let i = 0; i < 250; i++) pageRendered({});
+    expect(write).not.toHaveBeenCalled();
+    for (let i = 0; i < 250; i++) pageRendered({ ERRDEX_RENDER_PROGRESS: '1' });
+    expect(write.mock.calls.map((c) => c[0])).toEqual([`${RENDERED_MARK}100\n`, `${RENDERED_MARK}200\n`]);
+  });
+});
