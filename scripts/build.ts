@@ -254,7 +254,7 @@ if (!written.ok) abandon(`${written.e.message}\n\nThe record files stage failed.
 mergeRecordFiles(recordsDir, stagingDir);
 endStage(
   'record files',
-  `${formatCount(written.value.files)} JSON twins and short links (${recordFilesSeconds.toFixed(1)} s${recordFilesBeside ? ', beside the render' : ''})`,
+  `${formatCount(written.value.files)} JSON twins and short links` + (recordFilesBeside ? ` (${recordFilesSeconds.toFixed(1)} s, beside the render)` : ''),
   written.value.records,
   'records',
   { files: written.value.files, bytes: written.value.bytes },
