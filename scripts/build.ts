@@ -157,16 +157,17 @@ try {
 // records the render processes peak at about 2.9 GB together, the index stage at about 1.4 GB), so it
 // starts after the render, beside the record files.
 const indexDir = `${outDir}.index`;
-const indexBeside = records <= CHUNK_RECORDS;
+/** One render process: the index stage and the record files run beside it, on the other core. */
+const besideRender = records <= CHUNK_RECORDS;
 let indexing: ReturnType<typeof startIndex> | undefined;
 let indexSeconds = 0;
 function runIndexStage() {
   const started = performance.now();
-  indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir }, indexBeside);
+  indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir }, besideRender);
   // Awaited after the render.
   return settle(indexing.result.then((r) => ((indexSeconds = (performance.now() - started) / 1000), r)));
 }
-const indexedBeside = indexBeside ? runIndexStage() : undefined;
+const indexedBeside = besideRender ? runIndexStage() : undefined;
 
 // 5. The record files are written by a child process into a folder of their own, merged into the site
 // after the render. Up to one render chunk it runs beside the render, at a lower priority (the JSON
@@ -179,13 +180,13 @@ let recordsDone = 0;
 let showRecordsDone = false;
 function runRecordFiles() {
   const started = performance.now();
-  recordFiles = startRecordFiles({ snapshot: chunks[0]!.snapshot, outDir: recordsDir, templateSites: [...chunks.map(renderSiteDir), stagingDir] }, indexBeside, (n) => {
+  recordFiles = startRecordFiles({ snapshot: chunks[0]!.snapshot, outDir: recordsDir, templateSites: [...chunks.map(renderSiteDir), stagingDir] }, besideRender, (n) => {
     recordsDone = n;
     if (showRecordsDone) progress.update(n);
   });
   return settle(recordFiles.result.then((r) => ((recordFilesSeconds = (performance.now() - started) / 1000), r)));
 }
-const recordFilesBeside = indexBeside ? runRecordFiles() : undefined;
+const recordFilesBeside = besideRender ? runRecordFiles() : undefined;
 function abandon(message: string): never {
   indexing?.kill();
   recordFiles?.kill();
@@ -201,7 +202,7 @@ progress.stage('render');
 // records about 2.9 GB and 1.7 GB): the render waits for the full-text index (it is done first when
 // the highlighting took as long, as in a cold build).
 let waitedForFullText = 0;
-if (!indexBeside) {
+if (!besideRender) {
   const waitStarted = performance.now();
   await fullTextRun.settled;
   waitedForFullText = (performance.now() - waitStarted) / 1000;
@@ -251,7 +252,11 @@ const noTemplate = missingTemplate(stagingDir);
 if (noTemplate) abandon(noTemplate);
 const written = await recordFilesWritten;
 if (!written.ok) abandon(`${written.e.message}\n\nThe record files stage failed.`);
-mergeRecordFiles(recordsDir, stagingDir);
+try {
+  mergeRecordFiles(recordsDir, stagingDir);
+} catch (e) {
+  abandon(`${(e as Error).message}\n\nThe record files stage failed.`);
+}
 endStage(
   'record files',
   `${formatCount(written.value.files)} JSON twins and short links` + (recordFilesBeside ? ` (${recordFilesSeconds.toFixed(1)} s, beside the render)` : ''),
@@ -278,9 +283,9 @@ for (const dir of [indexDir, fullTextDir]) {
 }
 endStage(
   'index',
-  `${indexResult.summary} (${indexSeconds.toFixed(1)} s, beside the ${indexBeside ? 'render' : 'record files'}); ` +
+  `${indexResult.summary} (${indexSeconds.toFixed(1)} s, beside the ${besideRender ? 'render' : 'record files'}); ` +
     `full-text index of ${formatCount(indexResult.records)} pages, ${describeFragments(ft.value.fragments, maxFragments)} ` +
-    `(${ft.value.seconds.toFixed(1)} s, beside highlighting${indexBeside ? ' and the render' : ''})`,
+    `(${ft.value.seconds.toFixed(1)} s, beside highlighting${besideRender ? ' and the render' : ''})`,
   indexResult.records,
   'records',
 );
