@@ -55,8 +55,10 @@ export class CatalogError extends Error {
   }
 }
 
-export function loadCatalog(root: string = catalogPath()): Catalog {
+/** `onRead`: told how many records the catalog files hold (readable or not) once they are read, before validation. */
+export function loadCatalog(root: string = catalogPath(), onRead?: (records: number) => void): Catalog {
   const loaded = loadCatalogFiles(root);
+  onRead?.(loaded.entries.length + loaded.unreadable);
   const problems = [...loaded.problems];
   const classes = loadClasses(root, problems);
   const ledger = readLedger(root);
