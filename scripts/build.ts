@@ -45,9 +45,9 @@ import { buildCacheDir, highlightCacheFile } from '../src/highlight/cache.ts';
 import { mergeInto, renderChunks, renderSiteDir } from './lib/astro-render.ts';
 import { startIndex } from './lib/index-stage.ts';
 import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
-import { MIN_BLOCKS_PER_WORKER, workerCount } from './lib/highlight-pool.ts';
+import { workerCount } from './lib/highlight-pool.ts';
 import { runPrepare, type PrepareEvent } from './lib/prepare.ts';
-import { startHighlight } from './lib/highlight-stage.ts';
+import { runHighlight } from './lib/highlight-stage.ts';
 import { publish } from './lib/publish.ts';
 import { mergeRecordFiles, missingTemplate, startRecordFiles } from './lib/record-files.ts';
 import { describeFragments, largeBundleWarning, parseMaxFragments, type FragmentFiles } from './lib/pagefind-bundle.ts';
@@ -118,7 +118,6 @@ function startFullText(snapshot: string, count: number): void {
 }
 
 function fail(message: string, code = 1): never {
-  highlighting.kill();
   fullText?.run.kill();
   rmSync(fullTextDir, { recursive: true, force: true });
   memory.stop();
@@ -127,11 +126,8 @@ function fail(message: string, code = 1): never {
 }
 
 // 1-3. Validate and derive in a child process (scripts/lib/prepare.ts), then highlight in another
-// (scripts/lib/highlight-stage.ts), which reads the code blocks from the snapshot. The highlight
-// process starts now, on the core validation leaves idle, and waits: once the catalog is read, a large
-// one's workers start too (each loads its modules); once the snapshot is written, it highlights.
+// (scripts/lib/highlight-stage.ts), which reads the code blocks from the snapshot.
 const snapshotDir = join(cacheDir, 'snapshots');
-const highlighting = startHighlight({ file: highlightCacheFile(), workers, refresh: !useCache }, onStageEvent);
 /** Shows and measures what a child stage reports. */
 function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): void {
   if (e.type === 'stage') progress.stage(e.name);
@@ -140,9 +136,6 @@ function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): v
   else if (e.type === 'warn') progress.warn(e.text);
   else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
   else if (e.type === 'snapshot') startFullText(e.snapshot, e.records);
-  // So many records hold about twice as many code blocks, enough for the pool (scripts/lib/highlight-pool.ts);
-  // should most of them be cached, the workers started now end unused.
-  else if (e.type === 'read' && e.records >= MIN_BLOCKS_PER_WORKER) highlighting.order({ startWorkers: workers });
 }
 let prepared;
 try {
@@ -153,8 +146,7 @@ try {
 if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
 const { records, chunks } = prepared;
 try {
-  highlighting.order({ snapshot: chunks[0]!.snapshot });
-  await highlighting.done;
+  await runHighlight({ snapshot: chunks[0]!.snapshot, file: highlightCacheFile(), workers, refresh: !useCache }, onStageEvent);
 } catch (e) {
   fail(`${(e as Error).message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
 }

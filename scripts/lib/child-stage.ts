@@ -17,7 +17,7 @@ export function runChildStage<M>(
   onMessage: (message: M) => void,
   what: string,
   background = false,
-): { done: Promise<void>; kill: () => void; send: (message: unknown) => void } {
+): { done: Promise<void>; kill: () => void } {
   const child = fork(new URL(moduleUrl).pathname, [JSON.stringify(options)], { execArgv: process.execArgv, stdio: 'inherit' });
   if (background && child.pid !== undefined) lowerPriority(child.pid);
   const done = new Promise<void>((resolve, reject) => {
@@ -25,8 +25,7 @@ export function runChildStage<M>(
     child.on('error', reject);
     child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`))));
   });
-  // A child that has already ended is not sent anything: `done` says how it ended.
-  return { done, kill: () => child.kill(), send: (message) => void (child.connected && child.send(message as object)) };
+  return { done, kill: () => child.kill() };
 }
 
 /** Niceness 10: when the CPU is busy, such a process gets about a tenth of what one at 0 gets. */
@@ -65,26 +64,17 @@ export function startChildStage<R, P = never>(
 }
 
 /**
- * In the child: when this module is the one started, runs `main` with the options, a way to report
- * and a way to wait for the parent's next message (runChildStage's `send`), then lets the process
- * end; a thrown error is printed and ends it with code 1.
+ * In the child: when this module is the one started, runs `main` with the options and a way to
+ * report, then lets the process end; a thrown error is printed and ends it with code 1.
  */
-export function childStageMain<O, M, P = never>(
-  moduleUrl: string,
-  main: (options: O, send: (message: M) => void, receive: () => Promise<P>) => Promise<void>,
-): void {
+export function childStageMain<O, M>(moduleUrl: string, main: (options: O, send: (message: M) => void) => Promise<void>): void {
   if (!process.send || process.argv[1] !== new URL(moduleUrl).pathname) return;
-  // The parent's messages, kept until asked for (one may come before main asks).
-  const arrived: P[] = [];
-  const waiting: ((m: P) => void)[] = [];
-  process.on('message', (m: P) => (waiting.length > 0 ? waiting.shift()!(m) : arrived.push(m)));
-  const receive = () => (arrived.length > 0 ? Promise.resolve(arrived.shift()!) : new Promise<P>((resolve) => waiting.push(resolve)));
   // Disconnecting drops messages not yet written (a large one takes a while): wait for each.
   const sending: Promise<void>[] = [];
   const send = (m: M) => {
     sending.push(new Promise<void>((done, fail) => process.send!(m, undefined, {}, (e: Error | null) => (e ? fail(e) : done()))));
   };
-  main(JSON.parse(process.argv[2]!) as O, send, receive)
+  main(JSON.parse(process.argv[2]!) as O, send)
     .then(() => Promise.all(sending))
     .then(
       () => process.disconnect(),

@@ -46,7 +46,7 @@ const BATCH = 64;
  * Each worker warms up on its own: Shiki, its grammars, and V8 compiling their regular expressions
  * (seconds for C++ or TypeScript). Measured here, two workers on 6,300 blocks took longer than one.
  */
-export const MIN_BLOCKS_PER_WORKER = 5000;
+const MIN_BLOCKS_PER_WORKER = 5000;
 
 /** How many workers to use: `ERRDEX_WORKERS`, else one per core. */
 export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
@@ -75,16 +75,10 @@ export function catalogBlocks(entries: Iterable<CatalogEntry>): CatalogBlocks {
   return { total, blocks };
 }
 
-/** Starts `size` highlight workers ahead of their work (scripts/lib/highlight-stage.ts): each spends a moment loading its modules. */
-export const startWorkers = (size: number): Worker[] => Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url)));
-
-/**
- * Highlights the catalog's blocks (catalogBlocks) not yet in the cache. `started`: workers started
- * ahead, used first (those not needed are ended).
- */
+/** Highlights the catalog's blocks (catalogBlocks) not yet in the cache. */
 export async function preHighlight(
   { total, blocks }: CatalogBlocks,
-  options: { file: string; workers?: number; refresh?: boolean; started?: Worker[]; onStart?: (toHighlight: number) => void; onProgress?: (done: number) => void },
+  options: { file: string; workers?: number; refresh?: boolean; onStart?: (toHighlight: number) => void; onProgress?: (done: number) => void },
 ): Promise<HighlightResult> {
   const store = new HighlightStore(options.file);
   try {
@@ -101,16 +95,13 @@ export async function preHighlight(
       done += batch.length;
       options.onProgress?.(done);
     };
-    const started = options.started ?? [];
-    const pool = workers === 1 ? [] : [...started.slice(0, workers), ...startWorkers(Math.max(0, workers - started.length))];
-    await Promise.all(started.filter((w) => !pool.includes(w)).map((w) => w.terminate()));
     if (workers === 1) {
       // Few blocks (a small catalog, or an incremental build): highlight them on this thread.
       for (let i = 0; i < missing.length; i += BATCH) {
         storeBatch(await Promise.all(missing.slice(i, i + BATCH).map(async (b) => ({ key: b.key, lines: await highlightLines(b.code, b.lang) }))));
       }
     } else {
-      await runPool(missing, pool, storeBatch);
+      await runPool(missing, workers, storeBatch);
     }
     const pruned = store.prune(blocks.keys());
     return { blocks: total, unique: blocks.size, cached: blocks.size - missing.length, highlighted: missing.length, bytes, pruned, workers: missing.length ? workers : 0 };
@@ -146,8 +137,9 @@ export function workRuns(blocks: readonly Block[], workers: number): { take: (wo
   };
 }
 
-async function runPool(blocks: Block[], pool: Worker[], onBatch: (blocks: HighlightBatchDone['blocks']) => void): Promise<void> {
-  const runs = workRuns(blocks, pool.length);
+async function runPool(blocks: Block[], size: number, onBatch: (blocks: HighlightBatchDone['blocks']) => void): Promise<void> {
+  const pool = Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url)));
+  const runs = workRuns(blocks, size);
   let handedOut = 0;
   let batchId = 0;
   try {

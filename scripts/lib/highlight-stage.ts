@@ -1,20 +1,17 @@
 /**
- * The build's highlight stage, in a child process: it reads the code blocks from the catalog's
- * snapshot and highlights those not yet in the highlight cache on a pool of worker threads
- * (scripts/lib/highlight-pool.ts). Its own process, rather than the one that validated, so that
+ * The build's highlight stage, in a child process started after validation: it reads the code blocks
+ * from the catalog's snapshot and highlights those not yet in the highlight cache on a pool of worker
+ * threads (scripts/lib/highlight-pool.ts). Its own process, rather than the one that validated, so that
  * the validated catalog's memory is handed back before it starts: Pagefind runs beside it.
- *
- * The build starts it with validation, while the other core is idle, and tells it when the snapshot
- * is there: by then it has loaded its modules and, for a large catalog, started its workers.
  */
-import type { Worker } from 'node:worker_threads';
 import { snapshotEntries } from '../../src/catalog/snapshot.ts';
 import { childStageMain, runChildStage } from './child-stage.ts';
-import { catalogBlocks, preHighlight, startWorkers } from './highlight-pool.ts';
+import { catalogBlocks, preHighlight } from './highlight-pool.ts';
 import type { PrepareEvent } from './prepare.ts';
 import { formatCount } from './progress.ts';
 
 export interface HighlightStageOptions {
+  snapshot: string;
   /** The highlight cache (src/highlight/cache.ts). */
   file: string;
   workers: number;
@@ -22,24 +19,14 @@ export interface HighlightStageOptions {
   refresh: boolean;
 }
 
-/** What the build tells the stage: start this many workers now; the snapshot is there, go. */
-export type HighlightOrder = { startWorkers: number } | { snapshot: string };
+type HighlightEvent = Exclude<PrepareEvent, { type: 'done' | 'invalid' | 'snapshot' }>;
 
-type HighlightEvent = Exclude<PrepareEvent, { type: 'done' | 'invalid' | 'snapshot' | 'read' }>;
-
-async function highlightStage(options: HighlightStageOptions, send: (e: HighlightEvent) => void, receive: () => Promise<HighlightOrder>): Promise<void> {
-  const started: Worker[] = [];
-  let order = await receive();
-  while ('startWorkers' in order) {
-    started.push(...startWorkers(order.startWorkers));
-    order = await receive();
-  }
+async function highlightStage(options: HighlightStageOptions, send: (e: HighlightEvent) => void): Promise<void> {
   send({ type: 'stage', name: 'highlight' });
-  const hl = await preHighlight(catalogBlocks(snapshotEntries(order.snapshot, { text: false })), {
+  const hl = await preHighlight(catalogBlocks(snapshotEntries(options.snapshot, { text: false })), {
     file: options.file,
     workers: options.workers,
     refresh: options.refresh,
-    started,
     onStart: (total) => send({ type: 'count', total, unit: 'blocks' }),
     onProgress: (done) => send({ type: 'update', done }),
   });
@@ -56,10 +43,9 @@ async function highlightStage(options: HighlightStageOptions, send: (e: Highligh
   });
 }
 
-/** Starts the highlight stage in a child process, to wait for its orders (`order`); its events go to `onEvent`. */
-export function startHighlight(options: HighlightStageOptions, onEvent: (e: HighlightEvent) => void): { done: Promise<void>; kill: () => void; order: (o: HighlightOrder) => void } {
-  const child = runChildStage<HighlightEvent>(import.meta.url, options, onEvent, 'the highlight stage');
-  return { done: child.done, kill: child.kill, order: child.send };
+/** Runs the highlight stage in a child process; its events go to `onEvent`. */
+export function runHighlight(options: HighlightStageOptions, onEvent: (e: HighlightEvent) => void): Promise<void> {
+  return runChildStage<HighlightEvent>(import.meta.url, options, onEvent, 'the highlight stage').done;
 }
 
 childStageMain(import.meta.url, highlightStage);

@@ -42,8 +42,6 @@ export type PrepareEvent =
   | { type: 'end'; name: string; summary: string; items: number; unit: string; output?: { files: number | null; bytes: number } }
   | { type: 'warn'; text: string }
   | { type: 'invalid' }
-  /** The catalog files are read, not validated yet: how many records they hold. */
-  | { type: 'read'; records: number }
   /** The snapshot is written: what reads only the validated records may start. */
   | { type: 'snapshot'; snapshot: string; records: number }
   | { type: 'done'; root: string; records: number; chunks: Chunk[] };
@@ -65,7 +63,7 @@ export function chunkCount(records: number, workers: number, options: { explicit
 
 async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void): Promise<void> {
   send({ type: 'stage', name: 'validate' });
-  const catalog = loadCatalog(catalogPath(), (records) => send({ type: 'read', records }));
+  const catalog = loadCatalog(catalogPath());
   // A broken ledger is never skipped: building past it would forget every URL published so far.
   if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
     process.stderr.write(`${catalogReport(catalog)}\n\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.\n`);

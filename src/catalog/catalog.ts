@@ -55,10 +55,8 @@ export class CatalogError extends Error {
   }
 }
 
-/** `onRead`: told how many records the catalog files hold (readable or not) once they are read, before validation. */
-export function loadCatalog(root: string = catalogPath(), onRead?: (records: number) => void): Catalog {
+export function loadCatalog(root: string = catalogPath()): Catalog {
   const loaded = loadCatalogFiles(root);
-  onRead?.(loaded.entries.length + loaded.unreadable);
   const problems = [...loaded.problems];
   const classes = loadClasses(root, problems);
   const ledger = readLedger(root);
