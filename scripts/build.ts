@@ -12,7 +12,7 @@
  *     (1 and 2 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts; 3 in
  *     another, which reads the code blocks from the snapshot: scripts/lib/highlight-stage.ts)
  *  4. render the pages with Astro into a staging folder: the catalog in chunks of at most 25,000
- *     records, one `astro build` per chunk, one per core at a time; the error pages the published
+ *     records, one Astro build per chunk (scripts/lib/astro-build.ts), one per core at a time; the error pages the published
  *     site holds unchanged are linked from it instead (src/catalog/page-cache.ts). Above one chunk the
  *     render first waits for the full-text index (memory);
  *  5. record files, in a child process (beside the render up to 25k records, at a lower priority; else
