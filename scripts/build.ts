@@ -209,9 +209,10 @@ if (!besideRender) {
 }
 const code = codeKey();
 const reuse = reuseEnv({ cacheDir, site: outDir, code, force: !useCache });
-// A page per record, and the site-wide pages; when pages can be reused from the published site, how
-// many will be rendered is only known as the render goes.
-if (Object.keys(reuse).length === 0) progress.count(records, 'pages');
+// The progress counts the error pages against the records (the site-wide pages are counted in the
+// summary); when pages can be reused from the published site, how many will be rendered is only known
+// as the render goes.
+if (Object.keys(reuse).length === 0) progress.count(records, 'error pages');
 let rendered;
 try {
   rendered = await renderChunks({

@@ -28,7 +28,7 @@ export interface RenderOptions {
   /** Astro's output of each chunk is kept here. */
   logDir: string;
   env: NodeJS.ProcessEnv;
-  /** Called with the number of pages rendered so far by all chunks together. */
+  /** Called with the number of error pages rendered so far by all chunks together. */
   onPages?: (done: number) => void;
 }
 
@@ -63,11 +63,12 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
   const dirOf = renderSiteDir;
   rmSync(workDir, { recursive: true, force: true });
   rmSync(options.outDir, { recursive: true, force: true });
-  /** Pages rendered by each chunk so far. */
+  /** Error pages rendered by each chunk so far, and each chunk's pages in all once it is done. */
+  const errorPages = new Map<number, number>();
   const pages = new Map<number, number>();
-  const onPages = (chunk: Chunk, n: number) => {
-    pages.set(chunk.index, n);
-    options.onPages?.([...pages.values()].reduce((a, b) => a + b, 0));
+  const onErrorPages = (chunk: Chunk, n: number) => {
+    errorPages.set(chunk.index, n);
+    options.onPages?.([...errorPages.values()].reduce((a, b) => a + b, 0));
   };
   const pageLog = (c: Chunk) => join(workDir, `pages-${c.index}.jsonl`);
   const running = new Set<ChildProcess>();
@@ -103,8 +104,8 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
       const lines = (rest + text).split('\n');
       rest = lines.pop()!;
       for (const line of lines) {
-        if (line.startsWith(RENDERED_MARK)) onPages(chunk, Number(line.slice(RENDERED_MARK.length)));
-        else if (line.startsWith(PAGES_MARK)) onPages(chunk, Number(line.slice(PAGES_MARK.length)));
+        if (line.startsWith(RENDERED_MARK)) onErrorPages(chunk, Number(line.slice(RENDERED_MARK.length)));
+        else if (line.startsWith(PAGES_MARK)) pages.set(chunk.index, Number(line.slice(PAGES_MARK.length)));
         else log.write(`${line}\n`);
       }
     });
