@@ -4,9 +4,9 @@
  * merged into one site. Error pages the published site already holds under the same key are left
  * out by the render processes (src/catalog/page-cache.ts); their page logs say which.
  *
- * Each process runs Astro quietly (scripts/lib/astro-build.ts) and tells its page count as it goes
- * (src/lib/render-progress.ts); what else it says (warnings, errors) goes to a log file per chunk,
- * shown in part when a chunk fails.
+ * Each process runs Astro quietly (scripts/lib/astro-build.ts) and tells how many error pages it has
+ * rendered as it goes (src/lib/render-progress.ts); what else it says (warnings, errors) goes to a
+ * log file per chunk, shown in part when a chunk fails.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
