@@ -60,7 +60,6 @@ export const renderSiteDir = (c: Pick<Chunk, 'index'>): string => join(renderWor
 export async function renderChunks(options: RenderOptions): Promise<RenderResult> {
   mkdirSync(options.logDir, { recursive: true });
   const workDir = renderWorkDir();
-  const dirOf = renderSiteDir;
   rmSync(workDir, { recursive: true, force: true });
   rmSync(options.outDir, { recursive: true, force: true });
   /** Error pages rendered by each chunk so far, and each chunk's pages in all once it is done. */
@@ -82,7 +81,7 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
       ASTRO_TELEMETRY_DISABLED: '1',
       // Plain text, so that the log can be read and counted.
       NO_COLOR: '1',
-      ERRDEX_OUT_DIR: dirOf(chunk),
+      ERRDEX_OUT_DIR: renderSiteDir(chunk),
       ERRDEX_SHARD: `${chunk.index}/${chunk.count}`,
       ERRDEX_CATALOG_SNAPSHOT: chunk.snapshot,
       ERRDEX_RELATED: chunk.related,
@@ -135,8 +134,8 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
     rmSync(workDir, { recursive: true, force: true });
     throw e;
   }
-  const site = dirOf(options.chunks[0]!);
-  for (const c of options.chunks.slice(1)) mergeInto(dirOf(c), site);
+  const site = renderSiteDir(options.chunks[0]!);
+  for (const c of options.chunks.slice(1)) mergeInto(renderSiteDir(c), site);
   moveTree(site, options.outDir);
   const keys = readPageLogs(options.chunks.map(pageLog));
   rmSync(workDir, { recursive: true, force: true });
