@@ -97,24 +97,28 @@ function endStage(name: string, summary: string, items: number, unit: string, ou
   stages.push({ name, seconds, items, unit, peakRssBytes: memory.reset(), outputFiles: output?.files ?? null, outputBytes: output?.bytes ?? null, summary });
 }
 
-/** A promise's outcome, kept until it is awaited: a child's failure must not end the build unreported. */
-type Settled<T> = { ok: true; value: T } | { ok: false; e: Error };
-const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
-  p.then(
-    (value) => ({ ok: true as const, value }),
+/**
+ * A child stage's outcome, kept until it is awaited (a child's failure must not end the build
+ * unreported), with its own time: from the call, made as the child starts, until it ended.
+ */
+type Settled<T> = { ok: true; value: T; seconds: number } | { ok: false; e: Error };
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  const started = performance.now();
+  return p.then(
+    (value) => ({ ok: true as const, value, seconds: (performance.now() - started) / 1000 }),
     (e: unknown) => ({ ok: false as const, e: e as Error }),
   );
+}
 
 // The full-text index (Pagefind) starts in a child process as soon as the validated catalog's snapshot
 // is written, and runs beside highlighting and the render (scripts/lib/pagefind-stage.ts).
 const fullTextDir = `${outDir}.pagefind`;
-let fullText: { run: ReturnType<typeof startPagefind>; settled: Promise<Settled<{ fragments: FragmentFiles; seconds: number }>> } | undefined;
+let fullText: { run: ReturnType<typeof startPagefind>; settled: Promise<Settled<FragmentFiles>> } | undefined;
 function startFullText(snapshot: string, count: number): void {
-  const started = performance.now();
   // Up to one render chunk, Pagefind takes what CPU highlighting leaves, then the core beside the one
   // render process. Above that it must be done before the render starts (memory), so it keeps its share.
   const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments }, count <= CHUNK_RECORDS);
-  fullText = { run, settled: settle(run.result.then((fragments) => ({ fragments, seconds: (performance.now() - started) / 1000 }))) };
+  fullText = { run, settled: settle(run.result) };
 }
 
 function fail(message: string, code = 1): never {
@@ -160,12 +164,10 @@ const indexDir = `${outDir}.index`;
 /** One render process: the index stage and the record files run beside it, on the other core. */
 const besideRender = records <= CHUNK_RECORDS;
 let indexing: ReturnType<typeof startIndex> | undefined;
-let indexSeconds = 0;
 function runIndexStage() {
-  const started = performance.now();
   indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir }, besideRender);
   // Awaited after the render.
-  return settle(indexing.result.then((r) => ((indexSeconds = (performance.now() - started) / 1000), r)));
+  return settle(indexing.result);
 }
 const indexedBeside = besideRender ? runIndexStage() : undefined;
 
@@ -175,16 +177,14 @@ const indexedBeside = besideRender ? runIndexStage() : undefined;
 // starts after the render, as the render processes take both cores.
 const recordsDir = `${outDir}.records`;
 let recordFiles: ReturnType<typeof startRecordFiles> | undefined;
-let recordFilesSeconds = 0;
 let recordsDone = 0;
 let showRecordsDone = false;
 function runRecordFiles() {
-  const started = performance.now();
   recordFiles = startRecordFiles({ snapshot: chunks[0]!.snapshot, outDir: recordsDir, templateSites: [...chunks.map(renderSiteDir), stagingDir] }, besideRender, (n) => {
     recordsDone = n;
     if (showRecordsDone) progress.update(n);
   });
-  return settle(recordFiles.result.then((r) => ((recordFilesSeconds = (performance.now() - started) / 1000), r)));
+  return settle(recordFiles.result);
 }
 const recordFilesBeside = besideRender ? runRecordFiles() : undefined;
 function abandon(message: string): never {
@@ -260,7 +260,7 @@ try {
 }
 endStage(
   'record files',
-  `${formatCount(written.value.files)} JSON twins and short links` + (recordFilesBeside ? ` (${recordFilesSeconds.toFixed(1)} s, beside the render)` : ''),
+  `${formatCount(written.value.files)} JSON twins and short links` + (recordFilesBeside ? ` (${written.seconds.toFixed(1)} s, beside the render)` : ''),
   written.value.records,
   'records',
   { files: written.value.files, bytes: written.value.bytes },
@@ -276,7 +276,7 @@ if (!ft.ok) abandon(`${ft.e.message}\n\nThe full-text index failed.`);
 const indexResult = index.value;
 for (const line of indexResult.ledger.report) console.log(line);
 for (const w of indexResult.warnings) progress.warn(w);
-const bundleWarning = largeBundleWarning(ft.value.fragments, maxFragments);
+const bundleWarning = largeBundleWarning(ft.value, maxFragments);
 if (bundleWarning) progress.warn(bundleWarning);
 for (const dir of [indexDir, fullTextDir]) {
   mergeInto(dir, stagingDir);
@@ -284,9 +284,9 @@ for (const dir of [indexDir, fullTextDir]) {
 }
 endStage(
   'index',
-  `${indexResult.summary} (${indexSeconds.toFixed(1)} s, beside the ${besideRender ? 'render' : 'record files'}); ` +
-    `full-text index of ${formatCount(indexResult.records)} pages, ${describeFragments(ft.value.fragments, maxFragments)} ` +
-    `(${ft.value.seconds.toFixed(1)} s, beside highlighting${besideRender ? ' and the render' : ''})`,
+  `${indexResult.summary} (${index.seconds.toFixed(1)} s, beside the ${besideRender ? 'render' : 'record files'}); ` +
+    `full-text index of ${formatCount(indexResult.records)} pages, ${describeFragments(ft.value, maxFragments)} ` +
+    `(${ft.seconds.toFixed(1)} s, beside highlighting${besideRender ? ' and the render' : ''})`,
   indexResult.records,
   'records',
 );
