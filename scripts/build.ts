@@ -13,8 +13,9 @@
  *     another, which reads the code blocks from the snapshot: scripts/lib/highlight-stage.ts)
  *  4. render the pages with Astro into a staging folder: the catalog in chunks of at most 25,000
  *     records, one Astro build per chunk (scripts/lib/astro-build.ts), one per core at a time; the error pages the published
- *     site holds unchanged are linked from it instead (src/catalog/page-cache.ts). Above one chunk the
- *     render first waits for the full-text index (memory);
+ *     site holds unchanged are linked from it instead (src/catalog/page-cache.ts). The render process
+ *     of a one-chunk catalog starts with the build and waits for its input (scripts/lib/render-gate.ts);
+ *     above one chunk the render first waits for the full-text index (memory);
  *  5. record files, in a child process (beside the render up to 25k records, at a lower priority; else
  *     after it): every record's JSON twin and short link, written from the snapshot, the short links
  *     stamped from one page Astro rendered (scripts/lib/record-files.ts), then merged into the site;
@@ -42,11 +43,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { displayPath } from '../src/catalog/load.ts';
 import { buildCacheDir, highlightCacheFile } from '../src/highlight/cache.ts';
-import { mergeInto, renderChunks, renderSiteDir } from './lib/astro-render.ts';
+import { mergeInto, RenderStage, renderSiteDir } from './lib/astro-render.ts';
 import { startIndex } from './lib/index-stage.ts';
 import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
 import { workerCount } from './lib/highlight-pool.ts';
-import { runPrepare, type PrepareEvent } from './lib/prepare.ts';
+import { runPrepare, snapshotFiles, type PrepareEvent } from './lib/prepare.ts';
 import { runHighlight } from './lib/highlight-stage.ts';
 import { publish } from './lib/publish.ts';
 import { mergeRecordFiles, missingTemplate, startRecordFiles } from './lib/record-files.ts';
@@ -121,7 +122,9 @@ function startFullText(snapshot: string, count: number): void {
   fullText = { run, settled: settle(run.result) };
 }
 
+let render: RenderStage | undefined;
 function fail(message: string, code = 1): never {
+  render?.cancelEarly();
   fullText?.run.kill();
   rmSync(fullTextDir, { recursive: true, force: true });
   memory.stop();
@@ -132,6 +135,22 @@ function fail(message: string, code = 1): never {
 // 1-3. Validate and derive in a child process (scripts/lib/prepare.ts), then highlight in another
 // (scripts/lib/highlight-stage.ts), which reads the code blocks from the snapshot.
 const snapshotDir = join(cacheDir, 'snapshots');
+
+// 4. The render process of a catalog of one chunk starts now: Astro starts and bundles the site on the
+// core that validation leaves idle, then waits for the snapshot and the highlighting (it ends at once
+// when the catalog turns out to need more chunks). Which pages the published site can lend
+// (src/catalog/page-cache.ts) is known before the catalog is read.
+const code = codeKey();
+const reuse = reuseEnv({ cacheDir, site: outDir, code, force: !useCache });
+render = new RenderStage({
+  outDir: stagingDir,
+  parallel: workers,
+  cacheDir: join(cacheDir, 'astro'),
+  logDir: resolve('.errdex/logs'),
+  env: { ...process.env, ...reuse, ERRDEX_CACHE_DIR: cacheDir, ERRDEX_SKIP_INVALID: skipReport ? '1' : '0' },
+  onPages: (n) => progress.update(n),
+});
+render.startEarly({ index: 0, count: 1, ...snapshotFiles(snapshotDir) });
 /** Shows and measures what a child stage reports. */
 function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): void {
   if (e.type === 'stage') progress.stage(e.name);
@@ -149,6 +168,7 @@ try {
 }
 if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
 const { records, chunks } = prepared;
+render.openCatalog(chunks);
 try {
   await runHighlight({ snapshot: chunks[0]!.snapshot, file: highlightCacheFile(), workers, refresh: !useCache }, onStageEvent);
 } catch (e) {
@@ -188,6 +208,7 @@ function runRecordFiles() {
 }
 const recordFilesBeside = besideRender ? runRecordFiles() : undefined;
 function abandon(message: string): never {
+  render?.cancelEarly();
   indexing?.kill();
   recordFiles?.kill();
   for (const dir of [stagingDir, indexDir, recordsDir]) rmSync(dir, { recursive: true, force: true });
@@ -207,23 +228,13 @@ if (!besideRender) {
   await fullTextRun.settled;
   waitedForFullText = (performance.now() - waitStarted) / 1000;
 }
-const code = codeKey();
-const reuse = reuseEnv({ cacheDir, site: outDir, code, force: !useCache });
 // The progress counts the error pages against the records (the site-wide pages are counted in the
 // summary); when pages can be reused from the published site, how many will be rendered is only known
 // as the render goes.
 if (Object.keys(reuse).length === 0) progress.count(records, 'error pages');
 let rendered;
 try {
-  rendered = await renderChunks({
-    outDir: stagingDir,
-    chunks,
-    parallel: workers,
-    cacheDir: join(cacheDir, 'astro'),
-    logDir: resolve('.errdex/logs'),
-    env: { ...process.env, ...reuse, ERRDEX_CACHE_DIR: cacheDir, ERRDEX_SKIP_INVALID: skipReport ? '1' : '0' },
-    onPages: (n) => progress.update(n),
-  });
+  rendered = await render.render(chunks);
   // The files the render processes left out are the published site's, unchanged.
   linkReused(rendered.pages.reused, outDir, stagingDir);
 } catch (e) {

@@ -1,16 +1,31 @@
 /**
  * One render process: `astro build` through Astro's API, quiet (warnings and errors only), telling
- * its progress on stdout (src/lib/render-progress.ts) to scripts/lib/astro-render.ts.
+ * its progress on stdout (src/lib/render-progress.ts) to scripts/lib/astro-render.ts. Started early
+ * (ERRDEX_RENDER_GATED), it bundles the site at once and waits for the build script's word before
+ * it lists and renders the pages (scripts/lib/render-gate.ts).
  *
  * Run by Node itself (its type stripping), not through tsx: Astro loads the site's code with its own
  * loader, and tsx's loader hooks would only slow that down. So: erasable TypeScript only.
  */
 import { build } from 'astro';
 import { PAGES_MARK } from '../../src/lib/render-progress.ts';
+import { GATE_ENV, gatedPrerenderer, readGates } from './render-gate.ts';
+
+const gates = process.env[GATE_ENV] === '1' ? readGates(process.stdin, () => process.exit(1)) : null;
 
 build({
   logLevel: 'warn',
-  integrations: [{ name: 'errdex-page-count', hooks: { 'astro:build:done': ({ pages }) => void process.stdout.write(`${PAGES_MARK}${pages.length}\n`) } }],
+  integrations: [
+    {
+      name: 'errdex-render',
+      hooks: {
+        'astro:build:start': ({ setPrerenderer }) => {
+          if (gates) setPrerenderer((inner) => gatedPrerenderer(inner, gates));
+        },
+        'astro:build:done': ({ pages }) => void process.stdout.write(`${PAGES_MARK}${pages.length}\n`),
+      },
+    },
+  ],
 }).then(
   () => process.exit(0),
   (e: unknown) => {

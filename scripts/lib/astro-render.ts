@@ -14,13 +14,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGES_MARK, RENDERED_MARK } from '../../src/lib/render-progress.ts';
 import { readPageLogs } from './page-reuse.ts';
+import { GATE_ENV, gateLine } from './render-gate.ts';
 import type { Chunk } from './prepare.ts';
 
 export interface RenderOptions {
   /** The merged site goes here. */
   outDir: string;
-  /** The chunks of the catalog, each rendered by one `astro build` (see scripts/lib/prepare.ts). */
-  chunks: Chunk[];
   /** How many run at once. */
   parallel: number;
   /** Per-chunk Astro caches go below this folder. */
@@ -39,6 +38,12 @@ export interface RenderResult {
   pages: { keys: Record<string, string>; reused: string[] };
 }
 
+/** What a render process needs to know of its chunk before it starts: all but how many records it holds. */
+export type ChunkFiles = Omit<Chunk, 'records'>;
+
+/** The least heap limit of a render process (see renderHeapMb). */
+const MIN_HEAP_MB = 1024;
+
 /**
  * The heap limit of a render process. Left to itself, V8 lets the heap of a process that holds a
  * large catalog grow to about twice what it keeps alive (about 1.9 GB per process at 100k records,
@@ -47,7 +52,7 @@ export interface RenderResult {
  * snapshot's size, and at least 1 GB: collecting more often costs some render time, not the build.
  */
 export function renderHeapMb(chunk: Pick<Chunk, 'snapshot'>): number {
-  return Math.max(1024, Math.ceil((5 * statSync(chunk.snapshot).size) / 2 ** 20));
+  return Math.max(MIN_HEAP_MB, Math.ceil((5 * statSync(chunk.snapshot).size) / 2 ** 20));
 }
 
 // Each chunk renders into a folder below the working folder: Astro puts its server bundle inside the
@@ -57,27 +62,113 @@ const renderWorkDir = (): string => resolve('.errdex/render', String(process.pid
 /** The folder a chunk's render process writes its pages to, until they are merged into the site. */
 export const renderSiteDir = (c: Pick<Chunk, 'index'>): string => join(renderWorkDir(), `chunk-${c.index}`);
 
-export async function renderChunks(options: RenderOptions): Promise<RenderResult> {
-  mkdirSync(options.logDir, { recursive: true });
-  const workDir = renderWorkDir();
-  rmSync(workDir, { recursive: true, force: true });
-  rmSync(options.outDir, { recursive: true, force: true });
-  /** Error pages rendered by each chunk so far, and each chunk's pages in all once it is done. */
-  const errorPages = new Map<number, number>();
-  const pages = new Map<number, number>();
-  const onErrorPages = (chunk: Chunk, n: number) => {
-    errorPages.set(chunk.index, n);
-    options.onPages?.([...errorPages.values()].reduce((a, b) => a + b, 0));
-  };
-  const pageLog = (c: Chunk) => join(workDir, `pages-${c.index}.jsonl`);
-  const running = new Set<ChildProcess>();
-  let failed = false;
+const sameChunk = (a: ChunkFiles, b: ChunkFiles): boolean =>
+  a.index === b.index && a.count === b.count && a.snapshot === b.snapshot && a.related === b.related;
 
-  const renderChunk = (chunk: Chunk) => {
-    const logFile = join(options.logDir, `astro-chunk-${chunk.index}.log`);
+/** One render process: `done` settles when it ends. */
+interface RenderProcess {
+  child: ChildProcess;
+  done: Promise<void>;
+}
+
+/**
+ * The render stage: each chunk's `astro build`, `parallel` at a time. The one chunk of a catalog of
+ * up to one chunk can be started before the catalog is validated (startEarly): Astro's start and
+ * bundling (about 2 CPU-seconds) then take the core that validation leaves idle, and the process
+ * waits at gates (scripts/lib/render-gate.ts) until its snapshot is written and its code highlighted.
+ */
+export class RenderStage {
+  /** Error pages rendered by each chunk so far, and each chunk's pages in all once it is done. */
+  private readonly errorPages = new Map<number, number>();
+  private readonly pages = new Map<number, number>();
+  private readonly running = new Set<ChildProcess>();
+  private early: { chunk: ChunkFiles; process: RenderProcess } | undefined;
+
+  constructor(private readonly options: RenderOptions) {
+    mkdirSync(options.logDir, { recursive: true });
+    rmSync(renderWorkDir(), { recursive: true, force: true });
+    rmSync(options.outDir, { recursive: true, force: true });
+  }
+
+  /**
+   * Starts the render process of `chunk` now, with the least heap limit: it bundles the site, then
+   * waits for openCatalog() and for render() (or ends with cancelEarly()).
+   */
+  startEarly(chunk: ChunkFiles): void {
+    const run = this.spawn(chunk, MIN_HEAP_MB, true);
+    // Its failure is reported when the render awaits it; until then it must not go unhandled.
+    run.done.catch(() => {});
+    this.early = { chunk, process: run };
+  }
+
+  /** The early process, when `chunks` are what it was started for and its heap limit will do. */
+  private earlyFor(chunks: readonly Chunk[]): RenderProcess | undefined {
+    const only = chunks.length === 1 ? chunks[0]! : undefined;
+    if (!this.early || !only || !sameChunk(this.early.chunk, only) || renderHeapMb(only) > MIN_HEAP_MB) return undefined;
+    return this.early.process;
+  }
+
+  /**
+   * The catalog's snapshot is written and its chunks are known: the early process lists its pages,
+   * or ends when the chunks are not the one it was started for (a larger catalog).
+   */
+  openCatalog(chunks: readonly Chunk[]): void {
+    const early = this.earlyFor(chunks);
+    if (early) early.child.stdin!.write(gateLine('catalog'));
+    else this.cancelEarly();
+  }
+
+  /** Ends the early process, if any (the build stops, or does not need it). */
+  cancelEarly(): void {
+    this.early?.process.child.kill();
+    this.early = undefined;
+  }
+
+  /** Renders every chunk (code blocks are highlighted by now) and merges them into `outDir`. */
+  async render(chunks: readonly Chunk[]): Promise<RenderResult> {
+    const early = this.earlyFor(chunks);
+    if (!early) this.cancelEarly();
+    const pageLog = (c: Chunk) => join(renderWorkDir(), `pages-${c.index}.jsonl`);
+    let failed = false;
+    const renderChunk = (chunk: Chunk): Promise<void> => {
+      if (early && chunk.index === 0) {
+        early.child.stdin!.end(gateLine('pages'));
+        return early.done;
+      }
+      return this.spawn(chunk, renderHeapMb(chunk), false).done;
+    };
+    // A simple pool: each lane takes the next chunk when its current one ends.
+    let next = 0;
+    const lane = async () => {
+      while (!failed && next < chunks.length) await renderChunk(chunks[next++]!);
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.options.parallel, chunks.length) }, lane));
+    } catch (e) {
+      failed = true;
+      for (const c of this.running) c.kill();
+      rmSync(renderWorkDir(), { recursive: true, force: true });
+      throw e;
+    }
+    const site = renderSiteDir(chunks[0]!);
+    for (const c of chunks.slice(1)) mergeInto(renderSiteDir(c), site);
+    moveTree(site, this.options.outDir);
+    const keys = readPageLogs(chunks.map(pageLog));
+    rmSync(renderWorkDir(), { recursive: true, force: true });
+    return { rendered: [...this.pages.values()].reduce((a, b) => a + b, 0), pages: keys };
+  }
+
+  private onErrorPages(chunk: ChunkFiles, n: number): void {
+    this.errorPages.set(chunk.index, n);
+    this.options.onPages?.([...this.errorPages.values()].reduce((a, b) => a + b, 0));
+  }
+
+  /** Starts the render process of `chunk`; `gated`: it waits at the gates (scripts/lib/render-gate.ts). */
+  private spawn(chunk: ChunkFiles, heapMb: number, gated: boolean): RenderProcess {
+    const logFile = join(this.options.logDir, `astro-chunk-${chunk.index}.log`);
     const log = createWriteStream(logFile);
     const env: NodeJS.ProcessEnv = {
-      ...options.env,
+      ...this.options.env,
       ASTRO_TELEMETRY_DISABLED: '1',
       // Plain text, so that the log can be read and counted.
       NO_COLOR: '1',
@@ -85,61 +176,45 @@ export async function renderChunks(options: RenderOptions): Promise<RenderResult
       ERRDEX_SHARD: `${chunk.index}/${chunk.count}`,
       ERRDEX_CATALOG_SNAPSHOT: chunk.snapshot,
       ERRDEX_RELATED: chunk.related,
-      ERRDEX_ASTRO_CACHE_DIR: join(options.cacheDir, `chunk-${chunk.index}-of-${chunk.count}`),
-      ERRDEX_PAGE_LOG: pageLog(chunk),
+      ERRDEX_ASTRO_CACHE_DIR: join(this.options.cacheDir, `chunk-${chunk.index}-of-${chunk.count}`),
+      ERRDEX_PAGE_LOG: join(renderWorkDir(), `pages-${chunk.index}.jsonl`),
       // The JSON twins and short links are written by the build script (scripts/lib/record-files.ts).
       ERRDEX_RECORD_FILES: 'script',
       ERRDEX_RENDER_PROGRESS: '1',
+      ...(gated ? { [GATE_ENV]: '1' } : {}),
     };
     delete env.FORCE_COLOR;
-    const child = spawn(process.execPath, [`--max-old-space-size=${renderHeapMb(chunk)}`, fileURLToPath(new URL('./astro-build.ts', import.meta.url))], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, fileURLToPath(new URL('./astro-build.ts', import.meta.url))], {
+      stdio: [gated ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       env,
     });
-    running.add(child);
+    // A process that ended early (a failed bundle) closes its input: what is written to it then is lost, not an error.
+    child.stdin?.on('error', () => {});
+    this.running.add(child);
     let rest = '';
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (text: string) => {
       const lines = (rest + text).split('\n');
       rest = lines.pop()!;
       for (const line of lines) {
-        if (line.startsWith(RENDERED_MARK)) onErrorPages(chunk, Number(line.slice(RENDERED_MARK.length)));
-        else if (line.startsWith(PAGES_MARK)) pages.set(chunk.index, Number(line.slice(PAGES_MARK.length)));
+        if (line.startsWith(RENDERED_MARK)) this.onErrorPages(chunk, Number(line.slice(RENDERED_MARK.length)));
+        else if (line.startsWith(PAGES_MARK)) this.pages.set(chunk.index, Number(line.slice(PAGES_MARK.length)));
         else log.write(`${line}\n`);
       }
     });
     child.stderr!.on('data', (data: Buffer) => log.write(data));
-    return new Promise<void>((done, fail) => {
+    const done = new Promise<void>((resolve, fail) => {
       child.on('error', fail);
       child.on('close', (code, signal) => {
-        running.delete(child);
+        this.running.delete(child);
         log.end(rest);
-        if (code === 0) return done();
+        if (code === 0) return resolve();
         const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n') : '';
         fail(new Error(`astro build of chunk ${chunk.index + 1}/${chunk.count} failed (${signal ?? `exit code ${code}`}); its log: ${logFile}\n${tail}`));
       });
     });
-  };
-
-  // A simple pool: each lane takes the next chunk when its current one ends.
-  let next = 0;
-  const lane = async () => {
-    while (!failed && next < options.chunks.length) await renderChunk(options.chunks[next++]!);
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(options.parallel, options.chunks.length) }, lane));
-  } catch (e) {
-    failed = true;
-    for (const c of running) c.kill();
-    rmSync(workDir, { recursive: true, force: true });
-    throw e;
+    return { child, done };
   }
-  const site = renderSiteDir(options.chunks[0]!);
-  for (const c of options.chunks.slice(1)) mergeInto(renderSiteDir(c), site);
-  moveTree(site, options.outDir);
-  const keys = readPageLogs(options.chunks.map(pageLog));
-  rmSync(workDir, { recursive: true, force: true });
-  return { rendered: [...pages.values()].reduce((a, b) => a + b, 0), pages: keys };
 }
 
 /** Renames a folder; copies it when the destination is on another file system. */

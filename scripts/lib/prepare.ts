@@ -61,6 +61,12 @@ export function chunkCount(records: number, workers: number, options: { explicit
   return Math.max(workers, Math.ceil(records / options.size));
 }
 
+/** Where prepare() writes the catalog's snapshot and its related errors, below `snapshotDir`. */
+export const snapshotFiles = (snapshotDir: string): Pick<Chunk, 'snapshot' | 'related'> => ({
+  snapshot: join(snapshotDir, 'catalog.jsonl'),
+  related: join(snapshotDir, 'related.jsonl'),
+});
+
 async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void): Promise<void> {
   send({ type: 'stage', name: 'validate' });
   const catalog = loadCatalog(catalogPath());
@@ -109,8 +115,7 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   const count = chunkCount(records, options.workers, options.chunks);
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
-  const snapshot = join(options.snapshotDir, 'catalog.jsonl');
-  const related = join(options.snapshotDir, 'related.jsonl');
+  const { snapshot, related } = snapshotFiles(options.snapshotDir);
   await writeSnapshot(snapshot, catalog.entries);
   send({ type: 'snapshot', snapshot, records });
   const links = relatedErrors(catalog.entries.map((e) => e.record));

@@ -1,0 +1,65 @@
+import { PassThrough } from 'node:stream';
+import type { AstroPrerenderer } from 'astro';
+import { describe, expect, it } from 'vitest';
+import { gatedPrerenderer, gateLine, readGates } from '../../scripts/lib/render-gate.ts';
+
+const settled = async (p: Promise<unknown>): Promise<boolean> => {
+  let done = false;
+  void p.then(() => (done = true));
+  await new Promise((r) => setImmediate(r));
+  return done;
+};
+
+describe('the render gates', () => {
+  it('each opens when its line arrives, even when the line comes in pieces', async () => {
+    const input = new PassThrough();
+    const gates = readGates(input, () => {});
+    expect([await settled(gates.catalog), await settled(gates.pages)]).toEqual([false, false]);
+    const line = gateLine('catalog');
+    input.write(line.slice(0, 5));
+    expect(await settled(gates.catalog)).toBe(false);
+    input.write(line.slice(5));
+    expect([await settled(gates.catalog), await settled(gates.pages)]).toEqual([true, false]);
+    input.end(gateLine('pages'));
+    expect(await settled(gates.pages)).toBe(true);
+  });
+
+  it('says the process is orphaned when its input ends with a gate still shut, and only then', async () => {
+    const orphaned: string[] = [];
+    const early = new PassThrough();
+    readGates(early, () => orphaned.push('early'));
+    early.end(gateLine('catalog'));
+    const done = new PassThrough();
+    readGates(done, () => orphaned.push('done'));
+    done.write(gateLine('catalog'));
+    done.end(gateLine('pages'));
+    await new Promise((r) => setImmediate(r));
+    expect(orphaned).toEqual(['early']);
+  });
+
+  it('makes Astro list the pages only once the catalog gate opens, and render only once the pages gate opens', async () => {
+    const calls: string[] = [];
+    const inner: AstroPrerenderer = {
+      name: 'inner',
+      setup: async () => void calls.push('setup'),
+      getStaticPaths: async () => (calls.push('paths'), []),
+      render: async () => (calls.push('render'), new Response('page')),
+      teardown: async () => void calls.push('teardown'),
+    };
+    const input = new PassThrough();
+    const gated = gatedPrerenderer(inner, readGates(input, () => {}));
+    expect(gated.name).toBe('errdex:gated');
+    await gated.setup!();
+    const paths = gated.getStaticPaths();
+    const page = gated.render(new Request('http://x/'), { routeData: {} as never });
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual(['setup']);
+    input.write(gateLine('catalog'));
+    await paths;
+    expect(calls).toEqual(['setup', 'paths']);
+    input.end(gateLine('pages'));
+    expect(await ((await page) as Response).text()).toBe('page');
+    await gated.teardown!();
+    expect(calls).toEqual(['setup', 'paths', 'render', 'teardown']);
+  });
+});
