@@ -6,7 +6,8 @@
  *
  * Each process runs Astro quietly (scripts/lib/astro-build.ts) and tells how many error pages it has
  * rendered as it goes (src/lib/render-progress.ts); what else it says (warnings, errors) goes to a
- * log file per chunk, shown in part when a chunk fails.
+ * log file per chunk, shown in part when a chunk fails. The process of a one-chunk catalog can be
+ * started with the build, before its input exists (RenderStage.startEarly).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -61,6 +62,8 @@ export function renderHeapMb(chunk: Pick<Chunk, 'snapshot'>): number {
 const renderWorkDir = (): string => resolve('.errdex/render', String(process.pid));
 /** The folder a chunk's render process writes its pages to, until they are merged into the site. */
 export const renderSiteDir = (c: Pick<Chunk, 'index'>): string => join(renderWorkDir(), `chunk-${c.index}`);
+/** The page log of a chunk's render process (scripts/lib/page-reuse.ts). */
+const pageLogOf = (c: Pick<Chunk, 'index'>): string => join(renderWorkDir(), `pages-${c.index}.jsonl`);
 
 const sameChunk = (a: ChunkFiles, b: ChunkFiles): boolean =>
   a.index === b.index && a.count === b.count && a.snapshot === b.snapshot && a.related === b.related;
@@ -72,8 +75,8 @@ interface RenderProcess {
 }
 
 /**
- * The render stage: each chunk's `astro build`, `parallel` at a time. The one chunk of a catalog of
- * up to one chunk can be started before the catalog is validated (startEarly): Astro's start and
+ * The render stage: each chunk's `astro build`, `parallel` at a time. The render process of a
+ * one-chunk catalog can be started before the catalog is validated (startEarly): Astro's start and
  * bundling (about 2 CPU-seconds) then take the core that validation leaves idle, and the process
  * waits at gates (scripts/lib/render-gate.ts) until its snapshot is written and its code highlighted.
  */
@@ -128,7 +131,6 @@ export class RenderStage {
   async render(chunks: readonly Chunk[]): Promise<RenderResult> {
     const early = this.earlyFor(chunks);
     if (!early) this.cancelEarly();
-    const pageLog = (c: Chunk) => join(renderWorkDir(), `pages-${c.index}.jsonl`);
     let failed = false;
     const renderChunk = (chunk: Chunk): Promise<void> => {
       if (early && chunk.index === 0) {
@@ -153,7 +155,7 @@ export class RenderStage {
     const site = renderSiteDir(chunks[0]!);
     for (const c of chunks.slice(1)) mergeInto(renderSiteDir(c), site);
     moveTree(site, this.options.outDir);
-    const keys = readPageLogs(chunks.map(pageLog));
+    const keys = readPageLogs(chunks.map(pageLogOf));
     rmSync(renderWorkDir(), { recursive: true, force: true });
     return { rendered: [...this.pages.values()].reduce((a, b) => a + b, 0), pages: keys };
   }
@@ -177,7 +179,7 @@ export class RenderStage {
       ERRDEX_CATALOG_SNAPSHOT: chunk.snapshot,
       ERRDEX_RELATED: chunk.related,
       ERRDEX_ASTRO_CACHE_DIR: join(this.options.cacheDir, `chunk-${chunk.index}-of-${chunk.count}`),
-      ERRDEX_PAGE_LOG: join(renderWorkDir(), `pages-${chunk.index}.jsonl`),
+      ERRDEX_PAGE_LOG: pageLogOf(chunk),
       // The JSON twins and short links are written by the build script (scripts/lib/record-files.ts).
       ERRDEX_RECORD_FILES: 'script',
       ERRDEX_RENDER_PROGRESS: '1',
