@@ -123,10 +123,13 @@ function startFullText(snapshot: string, count: number): void {
 }
 
 let render: RenderStage | undefined;
+/** Removes a folder a stage that was just ended may still be writing to (it stops within moments). */
+const removeStageDir = (dir: string) => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+
 function fail(message: string, code = 1): never {
   render?.cancelEarly();
   fullText?.run.kill();
-  rmSync(fullTextDir, { recursive: true, force: true });
+  removeStageDir(fullTextDir);
   memory.stop();
   progress.warn(message);
   process.exit(code);
@@ -211,7 +214,7 @@ function abandon(message: string): never {
   render?.cancelEarly();
   indexing?.kill();
   recordFiles?.kill();
-  for (const dir of [stagingDir, indexDir, recordsDir]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [stagingDir, indexDir, recordsDir]) removeStageDir(dir);
   fail(`${message}\n\n${displayPath(outDir)} is unchanged.`);
 }
 if (!fullText) abandon('The validate stage wrote no snapshot of the catalog.');

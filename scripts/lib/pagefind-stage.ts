@@ -5,6 +5,7 @@
  * little besides Pagefind's own index (written in parts: scripts/lib/search-index.ts).
  */
 import { mkdirSync, rmSync } from 'node:fs';
+import * as pagefind from 'pagefind';
 import { snapshotEntries } from '../../src/catalog/snapshot.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { childStageMain, startChildStage, type StageMessage } from './child-stage.ts';
@@ -26,6 +27,9 @@ function* recordsOf(snapshot: string): Generator<ErrorRecord> {
 }
 
 async function pagefindStage(options: PagefindStageOptions, send: (m: StageMessage<FragmentFiles>) => void): Promise<void> {
+  // Ended by the build (it failed): Pagefind's own process goes too, or it would go on writing the
+  // index into a folder the build is removing.
+  process.once('SIGTERM', () => void pagefind.close().finally(() => process.exit(1)));
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
   send({ result: await writePagefindIndex({ count: options.count, records: recordsOf(options.snapshot) }, options.outDir, undefined, { maxFragments: options.maxFragments }) });
