@@ -2,10 +2,10 @@
  * The small pieces of HTML that pages repeat many times (section headings, prose, message
  * templates), as functions rather than Astro components: a page puts them in with `set:html`.
  *
- * Why: each use of an Astro component costs about 10 µs of rendering, `<Fragment set:html>` about
- * 1.8 µs and `set:html` on an element about 0.5 µs (measured here: 100 more uses on each of 10,000
- * error pages added 10.2, 1.8 and 0.5 CPU-seconds to the render). An error page used about 30 of
- * these pieces as components: some 3 CPU-seconds of a 10k build.
+ * Why: 100 more uses on each of 10,000 error pages added 10.2 CPU-seconds to the render as an Astro
+ * component with a slot, 1.8 as `<Fragment set:html>` and 0.5 as `set:html` on an element. An error
+ * page used about 30 of these pieces as components; rendering them as functions saved a few tenths of
+ * a CPU-second at 10k pages (docs/benchmarks.md, session 7).
  *
  * Every text is escaped here: nothing of a record is ever taken as HTML.
  */
