@@ -44,13 +44,13 @@ import { dirname, join, resolve } from 'node:path';
 import { displayPath } from '../src/catalog/load.ts';
 import { buildCacheDir, highlightCacheFile } from '../src/highlight/cache.ts';
 import { mergeInto, RenderStage, renderSiteDir } from './lib/astro-render.ts';
-import { startIndex } from './lib/index-stage.ts';
+import { startIndex, type IndexResult } from './lib/index-stage.ts';
 import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
 import { workerCount } from './lib/highlight-pool.ts';
 import { runPrepare, snapshotFiles, type PrepareEvent } from './lib/prepare.ts';
 import { runHighlight } from './lib/highlight-stage.ts';
 import { publish } from './lib/publish.ts';
-import { mergeRecordFiles, missingTemplate, startRecordFiles } from './lib/record-files.ts';
+import { mergeRecordFiles, missingTemplate, startRecordFiles, type RecordFilesResult } from './lib/record-files.ts';
 import { describeFragments, largeBundleWarning, parseMaxFragments, type FragmentFiles } from './lib/pagefind-bundle.ts';
 import { startPagefind } from './lib/pagefind-stage.ts';
 import { formatCount, Progress } from './lib/progress.ts';
@@ -128,11 +128,42 @@ const removeStageDir = (dir: string) => rmSync(dir, { recursive: true, force: tr
 
 function fail(message: string, code = 1): never {
   render?.cancelEarly();
-  fullText?.run.kill();
-  removeStageDir(fullTextDir);
+  for (const stage of [fullText?.run, indexing, recordFiles]) stage?.kill();
+  for (const dir of [fullTextDir, indexDir, recordsDir]) removeStageDir(dir);
   memory.stop();
   progress.warn(message);
   process.exit(code);
+}
+
+// 5-6. The index stage (the message index) and the record files (JSON twins, short links) run in child
+// processes, each into a folder of its own merged into the site after the render. For a catalog of
+// up to one render chunk they start as soon as the snapshot is written, at a lower priority: on what
+// CPU highlighting leaves, then beside the one render process (the record files write the short links
+// once the render has written their template). With a larger catalog they start after the render:
+// beside it they would not fit in 4 GB (at 100k records the render processes peak at about 2.9 GB
+// together, the index stage at about 1.4 GB), and the render processes take both cores.
+const indexDir = `${outDir}.index`;
+const recordsDir = `${outDir}.records`;
+let indexing: ReturnType<typeof startIndex> | undefined;
+let recordFiles: ReturnType<typeof startRecordFiles> | undefined;
+let recordsDone = 0;
+let showRecordsDone = false;
+function runIndexStage(snapshot: string, background: boolean) {
+  indexing = startIndex({ snapshot, outDir: indexDir }, background);
+  // Awaited after the render.
+  return settle(indexing.result);
+}
+function runRecordFiles(snapshot: string, chunks: number, background: boolean) {
+  const templateSites = [...Array.from({ length: chunks }, (_, index) => renderSiteDir({ index })), stagingDir];
+  recordFiles = startRecordFiles({ snapshot, outDir: recordsDir, templateSites }, background, (n) => {
+    recordsDone = n;
+    if (showRecordsDone) progress.update(n);
+  });
+  return settle(recordFiles.result);
+}
+let besideStages: { indexed: Promise<Settled<IndexResult>>; recordFiles: Promise<Settled<RecordFilesResult>> } | undefined;
+function startBesideStages(snapshot: string, chunks: number): void {
+  besideStages = { indexed: runIndexStage(snapshot, true), recordFiles: runRecordFiles(snapshot, chunks, true) };
 }
 
 // 1-3. Validate and derive in a child process (scripts/lib/prepare.ts), then highlight in another
@@ -161,7 +192,10 @@ function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): v
   else if (e.type === 'update') progress.update(e.done);
   else if (e.type === 'warn') progress.warn(e.text);
   else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
-  else if (e.type === 'snapshot') startFullText(e.snapshot, e.records);
+  else if (e.type === 'snapshot') {
+    startFullText(e.snapshot, e.records);
+    if (e.records <= CHUNK_RECORDS) startBesideStages(e.snapshot, e.chunks);
+  }
 }
 let prepared;
 try {
@@ -178,43 +212,8 @@ try {
   fail(`${(e as Error).message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
 }
 
-// 6. The index stage runs in a child process (it needs the validated catalog, not the pages), into a
-// folder of its own that is merged into the site after the render. For a catalog of up to one render
-// chunk it runs beside the render; with a larger one the two would not fit in 4 GB together (at 100k
-// records the render processes peak at about 2.9 GB together, the index stage at about 1.4 GB), so it
-// starts after the render, beside the record files.
-const indexDir = `${outDir}.index`;
-/** One render process: the index stage and the record files run beside it, on the other core. */
-const besideRender = records <= CHUNK_RECORDS;
-let indexing: ReturnType<typeof startIndex> | undefined;
-function runIndexStage() {
-  indexing = startIndex({ snapshot: chunks[0]!.snapshot, outDir: indexDir }, besideRender);
-  // Awaited after the render.
-  return settle(indexing.result);
-}
-const indexedBeside = besideRender ? runIndexStage() : undefined;
-
-// 5. The record files are written by a child process into a folder of their own, merged into the site
-// after the render. Up to one render chunk it runs beside the render, at a lower priority (the JSON
-// twins first, the short links once the render has written their template); with a larger catalog it
-// starts after the render, as the render processes take both cores.
-const recordsDir = `${outDir}.records`;
-let recordFiles: ReturnType<typeof startRecordFiles> | undefined;
-let recordsDone = 0;
-let showRecordsDone = false;
-function runRecordFiles() {
-  recordFiles = startRecordFiles({ snapshot: chunks[0]!.snapshot, outDir: recordsDir, templateSites: [...chunks.map(renderSiteDir), stagingDir] }, besideRender, (n) => {
-    recordsDone = n;
-    if (showRecordsDone) progress.update(n);
-  });
-  return settle(recordFiles.result);
-}
-const recordFilesBeside = besideRender ? runRecordFiles() : undefined;
 function abandon(message: string): never {
-  render?.cancelEarly();
-  indexing?.kill();
-  recordFiles?.kill();
-  for (const dir of [stagingDir, indexDir, recordsDir]) removeStageDir(dir);
+  removeStageDir(stagingDir);
   fail(`${message}\n\n${displayPath(outDir)} is unchanged.`);
 }
 if (!fullText) abandon('The validate stage wrote no snapshot of the catalog.');
@@ -226,7 +225,7 @@ progress.stage('render');
 // records about 2.9 GB and 1.7 GB): the render waits for the full-text index (it is done first when
 // the highlighting took as long, as in a cold build).
 let waitedForFullText = 0;
-if (!besideRender) {
+if (!besideStages) {
   const waitStarted = performance.now();
   await fullTextRun.settled;
   waitedForFullText = (performance.now() - waitStarted) / 1000;
@@ -254,8 +253,8 @@ endStage(
 
 // A large catalog's index stage and record files start now (memory allows: the record files stage
 // holds one record at a time).
-const indexed = indexedBeside ?? runIndexStage();
-const recordFilesWritten = recordFilesBeside ?? runRecordFiles();
+const indexed = besideStages?.indexed ?? runIndexStage(chunks[0]!.snapshot, false);
+const recordFilesWritten = besideStages?.recordFiles ?? runRecordFiles(chunks[0]!.snapshot, chunks.length, false);
 
 // 5. Record files: wait for them, then merge them into the site.
 progress.stage('record files');
@@ -274,7 +273,7 @@ try {
 }
 endStage(
   'record files',
-  `${formatCount(written.value.files)} JSON twins and short links` + (recordFilesBeside ? ` (${written.seconds.toFixed(1)} s, beside the render)` : ''),
+  `${formatCount(written.value.files)} JSON twins and short links` + (besideStages ? ` (${written.seconds.toFixed(1)} s, beside highlighting and the render)` : ''),
   written.value.records,
   'records',
   { files: written.value.files, bytes: written.value.bytes },
@@ -298,9 +297,9 @@ for (const dir of [indexDir, fullTextDir]) {
 }
 endStage(
   'index',
-  `${indexResult.summary} (${index.seconds.toFixed(1)} s, beside the ${besideRender ? 'render' : 'record files'}); ` +
+  `${indexResult.summary} (${index.seconds.toFixed(1)} s, beside ${besideStages ? 'highlighting and the render' : 'the record files'}); ` +
     `full-text index of ${formatCount(indexResult.records)} pages, ${describeFragments(ft.value, maxFragments)} ` +
-    `(${ft.seconds.toFixed(1)} s, beside highlighting${besideRender ? ' and the render' : ''})`,
+    `(${ft.seconds.toFixed(1)} s, beside highlighting${besideStages ? ' and the render' : ''})`,
   indexResult.records,
   'records',
 );

@@ -23,7 +23,9 @@ export function runChildStage<M>(
   const done = new Promise<void>((resolve, reject) => {
     child.on('message', (m: M) => onMessage(m));
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`))));
+    // 'close', not 'exit': the child may have exited before its last messages were read from the
+    // channel (a stage that ended while this process was busy lost its result); 'close' waits for them.
+    child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`))));
   });
   return { done, kill: () => child.kill() };
 }

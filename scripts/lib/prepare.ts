@@ -43,7 +43,7 @@ export type PrepareEvent =
   | { type: 'warn'; text: string }
   | { type: 'invalid' }
   /** The snapshot is written: what reads only the validated records may start. */
-  | { type: 'snapshot'; snapshot: string; records: number }
+  | { type: 'snapshot'; snapshot: string; records: number; chunks: number }
   | { type: 'done'; root: string; records: number; chunks: Chunk[] };
 
 /**
@@ -117,7 +117,7 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   mkdirSync(options.snapshotDir, { recursive: true });
   const { snapshot, related } = snapshotFiles(options.snapshotDir);
   await writeSnapshot(snapshot, catalog.entries);
-  send({ type: 'snapshot', snapshot, records });
+  send({ type: 'snapshot', snapshot, records, chunks: count });
   const links = relatedErrors(catalog.entries.map((e) => e.record));
   await writeRelated(related, links);
   const chunks: Chunk[] = [];
