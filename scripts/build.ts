@@ -329,6 +329,7 @@ const buildSeconds = (performance.now() - buildStarted) / 1000;
 
 if (reportFile) {
   // Measured after the build's clock stopped: walking a large site takes seconds.
+  const reportStarted = performance.now();
   const site = treeSize(outDir);
   const render = stages.find((st) => st.name === 'render')!;
   [render.outputFiles, render.outputBytes] = [site.files, site.bytes];
@@ -338,6 +339,8 @@ if (reportFile) {
     siteFiles: site.files,
     siteBytes: site.bytes,
     seconds: buildSeconds,
+    // The walk's own time: a benchmark leaves it out of the build process's time.
+    reportSeconds: (performance.now() - reportStarted) / 1000,
     peakRssBytes: Math.max(...stages.map((s) => s.peakRssBytes)),
     stages,
   };

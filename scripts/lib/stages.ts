@@ -27,7 +27,10 @@ export interface BuildReport {
   /** Pages and data files in the published site. */
   siteFiles: number;
   siteBytes: number;
+  /** The build's own clock: from the end of the script's imports to the end of its last stage. */
   seconds: number;
+  /** Spent after the build, walking the site for this report: not part of the build. */
+  reportSeconds: number;
   peakRssBytes: number;
   stages: StageResult[];
 }
