@@ -48,7 +48,7 @@ import { startIndex, type IndexResult } from './lib/index-stage.ts';
 import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
 import { workerCount } from './lib/highlight-pool.ts';
 import { runPrepare, snapshotFiles, type PrepareEvent } from './lib/prepare.ts';
-import { runHighlight } from './lib/highlight-stage.ts';
+import { runHighlight, type HighlightEvent } from './lib/highlight-stage.ts';
 import { publish } from './lib/publish.ts';
 import { mergeRecordFiles, missingTemplate, startRecordFiles, type RecordFilesResult } from './lib/record-files.ts';
 import { describeFragments, largeBundleWarning, parseMaxFragments, type FragmentFiles } from './lib/pagefind-bundle.ts';
@@ -128,7 +128,7 @@ const removeStageDir = (dir: string) => rmSync(dir, { recursive: true, force: tr
 
 function fail(message: string, code = 1): never {
   render?.cancelEarly();
-  for (const stage of [fullText?.run, indexing, recordFiles]) stage?.kill();
+  for (const stage of [highlighting, fullText?.run, indexing, recordFiles]) stage?.kill();
   for (const dir of [fullTextDir, indexDir, recordsDir]) removeStageDir(dir);
   memory.stop();
   progress.warn(message);
@@ -194,8 +194,28 @@ function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): v
   else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
   else if (e.type === 'snapshot') {
     startFullText(e.snapshot, e.records);
-    if (e.records <= CHUNK_RECORDS) startBesideStages(e.snapshot, e.chunks);
+    if (e.records <= CHUNK_RECORDS) {
+      startHighlight(e.snapshot, true);
+      startBesideStages(e.snapshot, e.chunks);
+    }
   }
+}
+// 3. Highlighting reads the code blocks from the snapshot. Up to one render chunk it starts as soon as
+// the snapshot is written, beside the derive stage (the related errors, which the render needs and
+// highlighting does not); its progress is shown once derive has ended. A larger catalog's derive stage
+// holds too much memory to share (2.7 GB at 100k records): highlighting starts after it.
+let highlighting: ReturnType<typeof runHighlight> | undefined;
+let highlightDone: Promise<Settled<void>> | undefined;
+const heldHighlightEvents: HighlightEvent[] = [];
+let deriving = true;
+function startHighlight(snapshot: string, besideDerive: boolean): void {
+  highlighting = runHighlight({ snapshot, file: highlightCacheFile(), workers, refresh: !useCache }, (e) => {
+    // Its time is counted from when derive ended: the summary says that it began earlier.
+    const event = besideDerive && e.type === 'end' ? { ...e, summary: `${e.summary}; begun beside derive` } : e;
+    if (deriving) heldHighlightEvents.push(event);
+    else onStageEvent(event);
+  });
+  highlightDone = settle(highlighting.done);
 }
 let prepared;
 try {
@@ -206,11 +226,11 @@ try {
 if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
 const { records, chunks } = prepared;
 render.openCatalog(chunks);
-try {
-  await runHighlight({ snapshot: chunks[0]!.snapshot, file: highlightCacheFile(), workers, refresh: !useCache }, onStageEvent);
-} catch (e) {
-  fail(`${(e as Error).message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
-}
+deriving = false;
+for (const e of heldHighlightEvents.splice(0)) onStageEvent(e);
+if (!highlightDone) startHighlight(chunks[0]!.snapshot, false);
+const highlighted = await highlightDone!;
+if (!highlighted.ok) fail(`${highlighted.e.message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
 
 function abandon(message: string): never {
   removeStageDir(stagingDir);

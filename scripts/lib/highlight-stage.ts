@@ -19,7 +19,7 @@ export interface HighlightStageOptions {
   refresh: boolean;
 }
 
-type HighlightEvent = Exclude<PrepareEvent, { type: 'done' | 'invalid' | 'snapshot' }>;
+export type HighlightEvent = Exclude<PrepareEvent, { type: 'done' | 'invalid' | 'snapshot' }>;
 
 async function highlightStage(options: HighlightStageOptions, send: (e: HighlightEvent) => void): Promise<void> {
   send({ type: 'stage', name: 'highlight' });
@@ -44,8 +44,8 @@ async function highlightStage(options: HighlightStageOptions, send: (e: Highligh
 }
 
 /** Runs the highlight stage in a child process; its events go to `onEvent`. */
-export function runHighlight(options: HighlightStageOptions, onEvent: (e: HighlightEvent) => void): Promise<void> {
-  return runChildStage<HighlightEvent>(import.meta.url, options, onEvent, 'the highlight stage').done;
+export function runHighlight(options: HighlightStageOptions, onEvent: (e: HighlightEvent) => void): { done: Promise<void>; kill: () => void } {
+  return runChildStage<HighlightEvent>(import.meta.url, options, onEvent, 'the highlight stage');
 }
 
 childStageMain(import.meta.url, highlightStage);
