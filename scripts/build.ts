@@ -166,8 +166,9 @@ function startBesideStages(snapshot: string, chunks: number): void {
   besideStages = { indexed: runIndexStage(snapshot, true), recordFiles: runRecordFiles(snapshot, chunks, true) };
 }
 
-// 1-3. Validate and derive in a child process (scripts/lib/prepare.ts), then highlight in another
-// (scripts/lib/highlight-stage.ts), which reads the code blocks from the snapshot.
+// 1-3. Validate and derive in a child process (scripts/lib/prepare.ts); highlight in another
+// (scripts/lib/highlight-stage.ts), which reads the code blocks from the snapshot: beside derive up to
+// one render chunk, after it above (see startHighlight).
 const snapshotDir = join(cacheDir, 'snapshots');
 
 // 4. The render process of a catalog of one chunk starts now: Astro starts and bundles the site on the
