@@ -63,7 +63,7 @@ export function renderHeapMb(chunk: Pick<Chunk, 'snapshot'>): number {
  * render, on the second core. The render process alone, four pairs at 10k pages: 11.3-12.6 CPU-seconds
  * against 12.4-13.4 (docs/benchmarks.md, session 8).
  */
-export const renderHeapFlags = (heapMb: number): string[] => [`--max-old-space-size=${heapMb}`, `--initial-old-space-size=${Math.floor(heapMb / 2)}`];
+const renderHeapFlags = (heapMb: number): string[] => [`--max-old-space-size=${heapMb}`, `--initial-old-space-size=${Math.floor(heapMb / 2)}`];
 
 // Each chunk renders into a folder below the working folder: Astro puts its server bundle inside the
 // output folder only when that is below the working folder (the bundle must find node_modules), and
