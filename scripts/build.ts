@@ -86,6 +86,12 @@ const cacheDir = buildCacheDir();
 const workers = workerCount();
 /** At most this many records per render process, so that its memory stays bounded at any catalog size. */
 const CHUNK_RECORDS = Number(process.env.ERRDEX_CHUNK_RECORDS) || 25_000;
+/**
+ * Whether a catalog of `records` renders in one process, leaving a core to the other stages: then they
+ * start with the snapshot, at a lower priority (Pagefind, the message index, the record files) or
+ * beside derive (highlighting). Above that, memory decides: they run one after the other.
+ */
+const oneRenderChunk = (records: number): boolean => records <= CHUNK_RECORDS;
 
 const progress = new Progress(8);
 const memory = new MemorySampler();
@@ -118,7 +124,7 @@ let fullText: { run: ReturnType<typeof startPagefind>; settled: Promise<Settled<
 function startFullText(snapshot: string, count: number): void {
   // Up to one render chunk, Pagefind takes what CPU highlighting leaves, then the core beside the one
   // render process. Above that it must be done before the render starts (memory), so it keeps its share.
-  const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments }, count <= CHUNK_RECORDS);
+  const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments }, oneRenderChunk(count));
   fullText = { run, settled: settle(run.result) };
 }
 
@@ -195,7 +201,7 @@ function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): v
   else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
   else if (e.type === 'snapshot') {
     startFullText(e.snapshot, e.records);
-    if (e.records <= CHUNK_RECORDS) {
+    if (oneRenderChunk(e.records)) {
       startHighlight(e.snapshot, true);
       startBesideStages(e.snapshot, e.chunks);
     }
@@ -246,7 +252,7 @@ progress.stage('render');
 // records about 2.9 GB and 1.7 GB): the render waits for the full-text index (it is done first when
 // the highlighting took as long, as in a cold build).
 let waitedForFullText = 0;
-if (!besideStages) {
+if (!oneRenderChunk(records)) {
   const waitStarted = performance.now();
   await fullTextRun.settled;
   waitedForFullText = (performance.now() - waitStarted) / 1000;
