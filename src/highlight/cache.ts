@@ -9,7 +9,7 @@
  * inline (and store the result) on a miss. It sits in the build cache (`ERRDEX_CACHE_DIR`, default
  * `.errdex/cache`), the one folder CI persists between builds.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
@@ -39,7 +39,7 @@ function getShikiVersion(): string {
  * highlighter's token classes and version), so a change there is a new key too.
  */
 export function highlightKey(code: string, lang: string, format: string, engineVersion: string = getShikiVersion()): string {
-  return createHash('sha1').update(`${format}\0${engineVersion}\0${lang}\0${code}`).digest('hex');
+  return hash('sha1', `${format}\0${engineVersion}\0${lang}\0${code}`);
 }
 
 /** The store: key -> the block's lines joined by newlines (a line of HTML never holds a newline). */
@@ -47,6 +47,8 @@ export class HighlightStore {
   private readonly db: DatabaseSync;
   private readonly getStmt: StatementSync;
   private readonly putStmt: StatementSync;
+  /** Whether a read transaction is open (see `get`). */
+  private reading = false;
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
@@ -64,16 +66,34 @@ export class HighlightStore {
   }
 
   get(key: string): string[] | null {
-    const row = this.getStmt.get(key) as { lines: string } | undefined;
+    const row = this.read(key);
     return row ? row.lines.split('\n') : null;
   }
 
   has(key: string): boolean {
-    return this.getStmt.get(key) !== undefined;
+    return this.read(key) !== undefined;
+  }
+
+  /**
+   * Reads run in one read transaction, open from the first read until the next write or `close`: on
+   * its own each read would take and drop SQLite's locks (a render process reads some 20,000 blocks).
+   */
+  private read(key: string): { lines: string } | undefined {
+    if (!this.reading) {
+      this.db.exec('BEGIN');
+      this.reading = true;
+    }
+    return this.getStmt.get(key) as { lines: string } | undefined;
+  }
+
+  private endRead(): void {
+    if (this.reading) this.db.exec('COMMIT');
+    this.reading = false;
   }
 
   /** Stores blocks in one transaction. */
   putMany(blocks: Iterable<{ key: string; lines: readonly string[] }>): void {
+    this.endRead();
     this.db.exec('BEGIN');
     try {
       for (const b of blocks) this.putStmt.run(b.key, b.lines.join('\n'));
@@ -85,11 +105,13 @@ export class HighlightStore {
   }
 
   count(): number {
+    this.endRead();
     return (this.db.prepare('SELECT count(*) AS n FROM block_lines').get() as { n: number }).n;
   }
 
   /** Deletes the blocks not in `keep` (blocks no record has any more); returns how many. */
   prune(keep: Iterable<string>): number {
+    this.endRead();
     this.db.exec('CREATE TEMP TABLE IF NOT EXISTS keep (key TEXT PRIMARY KEY) WITHOUT ROWID; DELETE FROM keep;');
     const add = this.db.prepare('INSERT OR IGNORE INTO keep (key) VALUES (?)');
     this.db.exec('BEGIN');
@@ -100,6 +122,7 @@ export class HighlightStore {
   }
 
   close(): void {
+    this.endRead();
     this.db.close();
   }
 }

@@ -48,6 +48,23 @@ describe('the highlight cache', () => {
     again.close();
   });
 
+  it('reads in one transaction that a write ends: a store that has read can store, and reads what it stored', () => {
+    const file = join(tempDir(), 'highlight.sqlite');
+    const writer = new HighlightStore(file);
+    writer.putMany([{ key: 'a', lines: ['1'] }]);
+    const reader = new HighlightStore(file);
+    expect(reader.get('a')).toEqual(['1']);
+    expect(reader.has('b')).toBe(false);
+    reader.putMany([{ key: 'b', lines: ['2'] }]);
+    expect([reader.get('b'), reader.count()]).toEqual([['2'], 2]);
+    // Another connection's write is seen once the reader's transaction has ended (here: by its prune).
+    writer.putMany([{ key: 'c', lines: ['3'] }]);
+    expect(reader.prune(['a', 'b', 'c'])).toBe(0);
+    expect(reader.get('c')).toEqual(['3']);
+    reader.close();
+    writer.close();
+  });
+
   it('serves pages the same lines as highlighting afresh, and stores a miss for the next build', async () => {
     const dir = tempDir();
     process.env.ERRDEX_CACHE_DIR = dir;
