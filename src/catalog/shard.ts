@@ -6,7 +6,7 @@
  *
  * `ERRDEX_SHARD=i/n` selects shard i of n (0-based); without it there is one shard: everything.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { siteConfig } from '../../errdex.config.mjs';
 import type { CatalogEntry } from './catalog.ts';
 
@@ -52,20 +52,17 @@ export function shardRoutes<T extends { params: Record<string, string | undefine
  * A page that comes to show data from other records (related errors) must add that data here.
  */
 export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText'>, shown: unknown = null): string {
-  return createHash('sha1')
-    .update(JSON.stringify(siteConfig))
-    .update('\0')
-    .update(entry.sourceText)
-    .update('\0')
-    .update(JSON.stringify(shown, (key, value) => (key === 'entry' && value && typeof value === 'object' && 'sourceText' in value ? textKey(value as CatalogEntry) : value)))
-    .digest('hex');
+  const shownText = JSON.stringify(shown, (key, value) => (key === 'entry' && value && typeof value === 'object' && 'sourceText' in value ? textKey(value as CatalogEntry) : value));
+  return hash('sha1', `${SITE_CONFIG_TEXT}\0${entry.sourceText}\0${shownText}`);
 }
+
+const SITE_CONFIG_TEXT = JSON.stringify(siteConfig);
 
 const textKeys = new WeakMap<object, string>();
 
 /** A record shown on another record's page stands in its key by the hash of its text, computed once. */
 function textKey(entry: Pick<CatalogEntry, 'sourceText'>): string {
   let key = textKeys.get(entry);
-  if (key === undefined) textKeys.set(entry, (key = createHash('sha1').update(entry.sourceText).digest('hex')));
+  if (key === undefined) textKeys.set(entry, (key = hash('sha1', entry.sourceText)));
   return key;
 }
