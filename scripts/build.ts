@@ -46,7 +46,7 @@ import { buildCacheDir, highlightCacheFile } from '../src/highlight/cache.ts';
 import { mergeInto, RenderStage, renderSiteDir } from './lib/astro-render.ts';
 import { startIndex, type IndexResult } from './lib/index-stage.ts';
 import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
-import { workerCount } from './lib/highlight-pool.ts';
+import { workerCount } from './lib/workers.ts';
 import { runPrepare, snapshotFiles, type PrepareEvent } from './lib/prepare.ts';
 import { runHighlight, type HighlightEvent } from './lib/highlight-stage.ts';
 import { publish } from './lib/publish.ts';

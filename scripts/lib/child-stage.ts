@@ -2,6 +2,10 @@
  * Build stages that run in a child process of `npm run build` (scripts/lib/prepare.ts, index-stage.ts):
  * the child's memory is handed back to the system when it ends, and it can run beside other stages.
  * The child is this same module file, started with its options as JSON; it reports by messages.
+ *
+ * The build script imports each stage module for its start function before it starts any child: what
+ * only the child needs (the catalog's schema, Shiki, Pagefind) is imported inside the stage's function,
+ * so that the first children (validation, the render) start some 0.2 s sooner.
  */
 import { fork } from 'node:child_process';
 import { setPriority } from 'node:os';

@@ -4,12 +4,12 @@
  * not highlighted again; entries no record uses any more are pruned, so the cache stays the size of
  * one catalog. Pages then read the cache (src/highlight/highlighter.ts `cachedLines`).
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CatalogEntry } from '../../src/catalog/catalog.ts';
 import { HighlightStore } from '../../src/highlight/cache.ts';
 import { blockKey, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/lib/error-view.ts';
+import { workerCount } from './workers.ts';
 
 export interface Block {
   key: string;
@@ -47,12 +47,6 @@ const BATCH = 64;
  * (seconds for C++ or TypeScript). Measured here, two workers on 6,300 blocks took longer than one.
  */
 const MIN_BLOCKS_PER_WORKER = 5000;
-
-/** How many workers to use: `ERRDEX_WORKERS`, else one per core. */
-export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.ERRDEX_WORKERS);
-  return Number.isInteger(n) && n > 0 ? n : availableParallelism();
-}
 
 export interface CatalogBlocks {
   /** Code blocks on all pages. */

@@ -4,9 +4,7 @@
  * threads (scripts/lib/highlight-pool.ts). Its own process, rather than the one that validated, so that
  * the validated catalog's memory is handed back before it starts: Pagefind runs beside it.
  */
-import { snapshotEntries } from '../../src/catalog/snapshot.ts';
 import { childStageMain, runChildStage } from './child-stage.ts';
-import { catalogBlocks, preHighlight } from './highlight-pool.ts';
 import type { PrepareEvent } from './prepare.ts';
 import { formatCount } from './progress.ts';
 
@@ -23,6 +21,8 @@ export type HighlightEvent = Exclude<PrepareEvent, { type: 'done' | 'invalid' | 
 
 async function highlightStage(options: HighlightStageOptions, send: (e: HighlightEvent) => void): Promise<void> {
   send({ type: 'stage', name: 'highlight' });
+  // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
+  const [{ snapshotEntries }, { catalogBlocks, preHighlight }] = await Promise.all([import('../../src/catalog/snapshot.ts'), import('./highlight-pool.ts')]);
   const hl = await preHighlight(catalogBlocks(snapshotEntries(options.snapshot, { text: false })), {
     file: options.file,
     workers: options.workers,

@@ -8,13 +8,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteConfig } from '../../errdex.config.mjs';
-import { catalogFromSnapshot } from '../../src/catalog/catalog.ts';
-import { ledgerPlanFor } from '../../src/catalog/derive/index.ts';
-import { ledgerPath, ledgerReport, serializeLedger } from '../../src/catalog/ledger.ts';
-import { redirectsFile } from '../../src/lib/redirects.ts';
-import { errorPath, shortPath } from '../../src/lib/urls.ts';
 import { childStageMain, startChildStage, type StageMessage } from './child-stage.ts';
-import { writeMessageIndex } from './search-index.ts';
 
 export interface IndexOptions {
   /** The validated catalog (scripts/lib/prepare.ts). */
@@ -32,6 +26,15 @@ export interface IndexResult {
 }
 
 async function indexStage(options: IndexOptions, send: (m: StageMessage<IndexResult>) => void): Promise<void> {
+  // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
+  const [{ catalogFromSnapshot }, { ledgerPlanFor }, { ledgerPath, ledgerReport, serializeLedger }, { redirectsFile }, { errorPath, shortPath }, { writeMessageIndex }] = await Promise.all([
+    import('../../src/catalog/catalog.ts'),
+    import('../../src/catalog/derive/index.ts'),
+    import('../../src/catalog/ledger.ts'),
+    import('../../src/lib/redirects.ts'),
+    import('../../src/lib/urls.ts'),
+    import('./search-index.ts'),
+  ]);
   // The records, without their text (the JSON twins) or code: left out, to save memory.
   const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false, code: () => false });
   const plan = ledgerPlanFor(catalog);

@@ -5,12 +5,9 @@
  * little besides Pagefind's own index (written in parts: scripts/lib/search-index.ts).
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import * as pagefind from 'pagefind';
-import { snapshotEntries } from '../../src/catalog/snapshot.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { childStageMain, startChildStage, type StageMessage } from './child-stage.ts';
 import type { FragmentFiles } from './pagefind-bundle.ts';
-import { writePagefindIndex } from './search-index.ts';
 
 export interface PagefindStageOptions {
   snapshot: string;
@@ -22,11 +19,12 @@ export interface PagefindStageOptions {
   maxFragments: number | undefined;
 }
 
-function* recordsOf(snapshot: string): Generator<ErrorRecord> {
-  for (const entry of snapshotEntries(snapshot, { text: false })) yield entry.record;
-}
-
 async function pagefindStage(options: PagefindStageOptions, send: (m: StageMessage<FragmentFiles>) => void): Promise<void> {
+  // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
+  const [pagefind, { snapshotEntries }, { writePagefindIndex }] = await Promise.all([import('pagefind'), import('../../src/catalog/snapshot.ts'), import('./search-index.ts')]);
+  function* recordsOf(snapshot: string): Generator<ErrorRecord> {
+    for (const entry of snapshotEntries(snapshot, { text: false })) yield entry.record;
+  }
   // Ended by the build (it failed): Pagefind's own process goes too, or it would go on writing the
   // index into a folder the build is removing.
   process.once('SIGTERM', () => void pagefind.close().finally(() => process.exit(1)));

@@ -8,12 +8,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalogReport, loadCatalog } from '../../src/catalog/catalog.ts';
 import { catalogPath, displayPath } from '../../src/catalog/load.ts';
-import { formatProblem } from '../../src/catalog/problems.ts';
-import { shardOfId } from '../../src/catalog/shard.ts';
-import { relatedErrors } from '../../src/catalog/derive/related.ts';
-import { writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { runChildStage, childStageMain } from './child-stage.ts';
 import { formatCount } from './progress.ts';
 
@@ -69,6 +64,14 @@ export const snapshotFiles = (snapshotDir: string): Pick<Chunk, 'snapshot' | 're
 
 async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void): Promise<void> {
   send({ type: 'stage', name: 'validate' });
+  // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
+  const [{ catalogReport, loadCatalog }, { formatProblem }, { shardOfId }, { relatedErrors }, { writeRelated, writeSnapshot }] = await Promise.all([
+    import('../../src/catalog/catalog.ts'),
+    import('../../src/catalog/problems.ts'),
+    import('../../src/catalog/shard.ts'),
+    import('../../src/catalog/derive/related.ts'),
+    import('../../src/catalog/snapshot.ts'),
+  ]);
   const catalog = loadCatalog(catalogPath());
   // A broken ledger is never skipped: building past it would forget every URL published so far.
   if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
