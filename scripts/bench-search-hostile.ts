@@ -40,7 +40,7 @@ interface Sample {
 
 function build(): string {
   const dist = join(WORK, 'site');
-  const run = spawnSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts', '--no-ledger-update'], {
+  const run = spawnSync(process.execPath, ['scripts/build.ts', '--no-ledger-update'], {
     env: { ...process.env, ERRDEX_DATA: resolve('tests/fixtures/catalogs/search-hostile'), ERRDEX_DIST: dist },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

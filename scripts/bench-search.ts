@@ -90,7 +90,7 @@ function baseSite(sample: ErrorRecord[]): string {
   rmSync(catalog, { recursive: true, force: true });
   mkdirSync(catalog, { recursive: true });
   writeFileSync(join(catalog, 'part.jsonl'), sample.map((record) => JSON.stringify({ record, datasetVersion: '2026-08-15T17:31:12.345Z' })).join('\n'));
-  const run = spawnSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], {
+  const run = spawnSync(process.execPath, ['scripts/build.ts'], {
     env: { ...process.env, ERRDEX_DATA: catalog, ERRDEX_DIST: dist },
     encoding: 'utf8',
   });

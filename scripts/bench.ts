@@ -115,7 +115,6 @@ function runMeasured(command: string, args: string[], options: { env?: NodeJS.Pr
 }
 
 const node = process.execPath;
-const tsx = resolve('node_modules/tsx/dist/cli.mjs');
 const astro = resolve('node_modules/astro/bin/astro.mjs');
 const pagefind = resolve('node_modules/pagefind/lib/runner/bin.cjs');
 
@@ -130,7 +129,7 @@ interface SizeResult {
 }
 
 async function errdexBuild(catalog: string, dist: string, cache: string, report: string): Promise<SizeResult['cold']> {
-  const run = await runMeasured(node, [tsx, 'scripts/build.ts', `--report=${report}`], {
+  const run = await runMeasured(node, ['scripts/build.ts', `--report=${report}`], {
     env: { ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: cache, CI: '1' },
     echo: true,
   });

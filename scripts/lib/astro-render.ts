@@ -96,7 +96,10 @@ export class RenderStage {
   private readonly running = new Set<ChildProcess>();
   private early: { chunk: ChunkFiles; process: RenderProcess } | undefined;
 
-  constructor(private readonly options: RenderOptions) {
+  private readonly options: RenderOptions;
+
+  constructor(options: RenderOptions) {
+    this.options = options;
     mkdirSync(options.logDir, { recursive: true });
     rmSync(renderWorkDir(), { recursive: true, force: true });
     rmSync(options.outDir, { recursive: true, force: true });

@@ -64,11 +64,10 @@ export class Progress {
   private lastPlainStep = 0;
   private lastPlainAt = 0;
   private live = false;
+  private readonly stages: number;
 
-  constructor(
-    private readonly stages: number,
-    options: ProgressOptions = {},
-  ) {
+  constructor(stages: number, options: ProgressOptions = {}) {
+    this.stages = stages;
     this.interactive = options.interactive ?? isInteractive();
     this.write = options.write ?? ((t) => process.stdout.write(t));
     this.writeError = options.writeError ?? ((t) => process.stderr.write(t));

@@ -83,7 +83,11 @@ export function treeRss(pid: number = process.pid): number {
 export class TreeCpu {
   private readonly ticks = new Map<number, number>();
 
-  constructor(private readonly root: number) {}
+  private readonly root: number;
+
+  constructor(root: number) {
+    this.root = root;
+  }
 
   sample(): void {
     for (const p of treePids(this.root)) {

@@ -47,11 +47,13 @@ export interface Catalog {
 }
 
 export class CatalogError extends Error {
-  constructor(
-    readonly report: string,
-    readonly problems: Problem[],
-  ) {
+  readonly report: string;
+  readonly problems: Problem[];
+
+  constructor(report: string, problems: Problem[]) {
     super(`The catalog has problems:\n${report}`);
+    this.report = report;
+    this.problems = problems;
   }
 }
 

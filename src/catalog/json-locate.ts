@@ -35,11 +35,11 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
 }
 
 class JsonSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly offset: number,
-  ) {
+  readonly offset: number;
+
+  constructor(message: string, offset: number) {
     super(message);
+    this.offset = offset;
   }
 }
 

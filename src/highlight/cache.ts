@@ -44,13 +44,15 @@ export function highlightKey(code: string, lang: string, format: string, engineV
 
 /** The store: key -> the block's lines joined by newlines (a line of HTML never holds a newline). */
 export class HighlightStore {
+  readonly file: string;
   private readonly db: DatabaseSync;
   private readonly getStmt: StatementSync;
   private readonly putStmt: StatementSync;
   /** Whether a read transaction is open (see `get`). */
   private reading = false;
 
-  constructor(readonly file: string) {
+  constructor(file: string) {
+    this.file = file;
     mkdirSync(dirname(file), { recursive: true });
     this.db = new DatabaseSync(file);
     // 16 KB pages (taken by a new file only): a block's lines are about 2 KB, and with 4 KB pages most

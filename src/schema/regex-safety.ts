@@ -47,7 +47,10 @@ function overlaps(a: FirstSet, b: FirstSet): boolean {
 
 class Parser {
   pos = 0;
-  constructor(readonly src: string) {}
+  readonly src: string;
+  constructor(src: string) {
+    this.src = src;
+  }
 
   parse(): Node {
     const node = this.alternation();

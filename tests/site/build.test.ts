@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, buildSite, hashTree, listFiles, readText, type BuiltSite } from './support.ts';
 
@@ -125,7 +125,7 @@ describe('a broken catalog', () => {
     const dist = join(mkdtempSync(join(tmpdir(), 'errdex-dist-')), 'dist');
     expect(buildSite('unused', join(FIXTURES, 'basic'), { dist }).status).toBe(0);
     const before = hashTree(dist);
-    const child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], {
+    const child = spawn(process.execPath, ['scripts/build.ts'], {
       env: { ...process.env, ERRDEX_DATA: join(FIXTURES, 'hostile'), ERRDEX_DIST: dist },
       stdio: 'ignore',
       detached: true, // its own process group, so the kill reaches Astro too

@@ -30,7 +30,7 @@ export function buildSite(
 ): BuiltSite {
   const dist = options.dist ?? join(SITES, name);
   const args = [...(options.args ?? []), ...(options.updateLedger ? [] : ['--no-ledger-update'])];
-  const run = spawnSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts', ...args], {
+  const run = spawnSync(process.execPath, ['scripts/build.ts', ...args], {
     encoding: 'utf8',
     env: { ...process.env, ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ...options.env },
     maxBuffer: 64 * 1024 * 1024,
