@@ -4,8 +4,8 @@
  * (ERRDEX_RENDER_GATED), it bundles the site at once and waits for the build script's word before
  * it lists and renders the pages (scripts/lib/render-gate.ts).
  *
- * Run by Node itself (its type stripping), not through tsx: Astro loads the site's code with its own
- * loader, and tsx's loader hooks would only slow that down. So: erasable TypeScript only.
+ * Run by Node itself (its type stripping), as all of the build's scripts are: erasable TypeScript only
+ * (tsconfig.json, erasableSyntaxOnly).
  */
 import { build } from 'astro';
 import { PAGES_MARK } from '../../src/lib/render-progress.ts';
