@@ -48,7 +48,7 @@ export class HighlightStore {
   private readonly db: DatabaseSync;
   private readonly getStmt: StatementSync;
   private readonly putStmt: StatementSync;
-  /** Whether a read transaction is open (see `get`). */
+  /** Whether a read transaction is open (see `read`). */
   private reading = false;
 
   constructor(file: string) {
@@ -77,8 +77,8 @@ export class HighlightStore {
   }
 
   /**
-   * Reads run in one read transaction, open from the first read until the next write or `close`: on
-   * its own each read would take and drop SQLite's locks (a render process reads some 20,000 blocks).
+   * Reads run in one read transaction, open from the first read until the next write, prune or `close`:
+   * on its own each read would take and drop SQLite's locks (a render process reads some 20,000 blocks).
    */
   private read(key: string): { lines: string } | undefined {
     if (!this.reading) {
@@ -107,7 +107,6 @@ export class HighlightStore {
   }
 
   count(): number {
-    this.endRead();
     return (this.db.prepare('SELECT count(*) AS n FROM block_lines').get() as { n: number }).n;
   }
 
