@@ -46,6 +46,9 @@ export function shardRoutes<T extends { params: Record<string, string | undefine
   return shard.count === 1 ? [...routes] : routes.filter((r) => shardOfId(JSON.stringify(r.params), shard.count) === shard.index);
 }
 
+/** The site configuration as part of every page key: made once, not per page. */
+const SITE_CONFIG_TEXT = JSON.stringify(siteConfig);
+
 /**
  * The incremental-build key of a record's page: everything it shows that Astro cannot
  * see in the code. A build renders the page again when its key or the code changes (src/catalog/page-cache.ts).
@@ -55,8 +58,6 @@ export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText'>, shown: u
   const shownText = JSON.stringify(shown, (key, value) => (key === 'entry' && value && typeof value === 'object' && 'sourceText' in value ? textKey(value as CatalogEntry) : value));
   return hash('sha1', `${SITE_CONFIG_TEXT}\0${entry.sourceText}\0${shownText}`);
 }
-
-const SITE_CONFIG_TEXT = JSON.stringify(siteConfig);
 
 const textKeys = new WeakMap<object, string>();
 
