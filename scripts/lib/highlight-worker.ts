@@ -9,6 +9,6 @@ import type { HighlightBatch, HighlightBatchDone } from './highlight-pool.ts';
 
 parentPort!.on('message', async (batch: HighlightBatch) => {
   const blocks: HighlightBatchDone['blocks'] = [];
-  for (const block of batch.blocks) blocks.push({ key: block.key, lines: await highlightLines(block.code, block.lang) });
+  for (const block of batch.blocks) blocks.push({ key: block.key, text: (await highlightLines(block.code, block.lang)).join('\n') });
   parentPort!.postMessage({ id: batch.id, blocks } satisfies HighlightBatchDone);
 });

@@ -3,8 +3,13 @@
  * valid entries it renders as a snapshot file, so that a render process neither validates again nor
  * holds records it does not render (its memory grows with its share, not with the catalog).
  *
- * One entry per line: `[file, line, datasetVersion, sourceText]`. The record is the sourceText's
- * `record`: the schema changes nothing it validates, so parsing again gives the validated record.
+ * One entry per line: `[file, line, datasetVersion, id]`, a tab, then the entry's source text as the
+ * catalog gives it. The record is the source text's `record`: the schema changes nothing it
+ * validates, so parsing again gives the validated record. The text follows the tab as it is, so that
+ * each of the processes that read the snapshot parses it once, not once escaped inside the line and
+ * again; a text that holds a line break (a record file written over several lines) would end the
+ * line, so that entry is written `[file, line, datasetVersion, id, sourceText]` instead. JSON.stringify
+ * writes no raw tab, inside strings or between values: a line holds a tab only in the first form.
  */
 import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
 import type { ErrorRecord } from '../schema/record.ts';
@@ -12,7 +17,12 @@ import type { CatalogEntry } from './catalog.ts';
 import type { RelatedLink } from './derive/related.ts';
 
 export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
-  return writeLines(path, map(entries, (e) => JSON.stringify([e.origin.file, e.origin.line, e.datasetVersion, e.sourceText, e.record.id])));
+  return writeLines(path, map(entries, snapshotLine));
+}
+
+function snapshotLine(e: CatalogEntry): string {
+  const head = [e.origin.file, e.origin.line, e.datasetVersion, e.record.id];
+  return e.sourceText.includes('\n') ? JSON.stringify([...head, e.sourceText]) : `${JSON.stringify(head)}\t${e.sourceText}`;
 }
 
 /** The record fields that hold code: shown only on the record's own page. */
@@ -43,7 +53,9 @@ export function forEachSnapshotEntry(path: string, f: (entry: CatalogEntry) => v
 /** The entries one at a time, read as they are asked for (an async consumer may await between them). */
 export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generator<CatalogEntry> {
   for (const line of lines(path)) {
-    const [file, lineNo, datasetVersion, sourceText, id] = JSON.parse(line) as [string, number, string, string, string];
+    const tab = line.indexOf('\t');
+    const [file, lineNo, datasetVersion, id, escapedText] = JSON.parse(tab === -1 ? line : line.slice(0, tab)) as [string, number, string, string, string?];
+    const sourceText = tab === -1 ? escapedText! : line.slice(tab + 1);
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
     if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
     yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin: { file, line: lineNo } };

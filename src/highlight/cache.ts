@@ -93,12 +93,12 @@ export class HighlightStore {
     this.reading = false;
   }
 
-  /** Stores blocks in one transaction. */
-  putMany(blocks: Iterable<{ key: string; lines: readonly string[] }>): void {
+  /** Stores blocks in one transaction; `text` is a block's lines joined by newlines. */
+  putMany(blocks: Iterable<{ key: string; text: string }>): void {
     this.endRead();
     this.db.exec('BEGIN');
     try {
-      for (const b of blocks) this.putStmt.run(b.key, b.lines.join('\n'));
+      for (const b of blocks) this.putStmt.run(b.key, b.text);
       this.db.exec('COMMIT');
     } catch (e) {
       this.db.exec('ROLLBACK');

@@ -169,7 +169,7 @@ export async function cachedLines(code: string, lang: string): Promise<string[]>
   const cached = store.get(key);
   if (cached) return cached;
   const lines = await highlightLines(code, lang);
-  store.putMany([{ key, lines }]);
+  store.putMany([{ key, text: lines.join('\n') }]);
   return lines;
 }
 

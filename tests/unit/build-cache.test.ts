@@ -34,9 +34,9 @@ describe('the highlight cache', () => {
     const store = new HighlightStore(file);
     expect(store.get('a')).toBeNull();
     store.putMany([
-      { key: 'a', lines: ['<span class="tk">def</span> f():', '', '    pass'] },
-      { key: 'b', lines: ['x'] },
-      { key: 'c', lines: [''] },
+      { key: 'a', text: ['<span class="tk">def</span> f():', '', '    pass'].join('\n') },
+      { key: 'b', text: 'x' },
+      { key: 'c', text: '' },
     ]);
     store.close();
     const again = new HighlightStore(file);
@@ -51,14 +51,14 @@ describe('the highlight cache', () => {
   it('reads in one transaction that a write ends: a store that has read can store, and reads what it stored', () => {
     const file = join(tempDir(), 'highlight.sqlite');
     const writer = new HighlightStore(file);
-    writer.putMany([{ key: 'a', lines: ['1'] }]);
+    writer.putMany([{ key: 'a', text: '1' }]);
     const reader = new HighlightStore(file);
     expect(reader.get('a')).toEqual(['1']);
     expect(reader.has('b')).toBe(false);
-    reader.putMany([{ key: 'b', lines: ['2'] }]);
+    reader.putMany([{ key: 'b', text: '2' }]);
     expect([reader.get('b'), reader.count()]).toEqual([['2'], 2]);
     // Another connection's write is seen once the reader's transaction has ended (here: by its prune).
-    writer.putMany([{ key: 'c', lines: ['3'] }]);
+    writer.putMany([{ key: 'c', text: '3' }]);
     expect(reader.prune(['a', 'b', 'c'])).toBe(0);
     expect(reader.get('c')).toEqual(['3']);
     reader.close();
@@ -76,7 +76,7 @@ describe('the highlight cache', () => {
       const store = new HighlightStore(join(dir, 'highlight.sqlite'));
       expect(store.get(blockKey(code, 'python'))).toEqual(fresh);
       // A hit is read, not highlighted: prove it by planting different lines under the key.
-      store.putMany([{ key: blockKey(code, 'python'), lines: ['planted'] }]);
+      store.putMany([{ key: blockKey(code, 'python'), text: 'planted' }]);
       store.close();
       expect(await cachedLines(code, 'python')).toEqual(['planted']);
     } finally {
@@ -103,7 +103,7 @@ describe('pre-highlighting a catalog', () => {
     expect(first.cached).toBe(0);
     const store = new HighlightStore(file);
     for (const b of catalogBlocks(entries).blocks.values()) expect(store.get(b.key)).toEqual(await highlightLines(b.code, b.lang));
-    store.putMany([{ key: 'stale', lines: ['stale'] }]);
+    store.putMany([{ key: 'stale', text: 'stale' }]);
     store.close();
     const second = await preHighlight(catalogBlocks(entries), { file, workers: 1 });
     expect(second).toMatchObject({ highlighted: 0, cached: first.unique, pruned: 1 });
@@ -178,6 +178,21 @@ describe('catalog snapshots', () => {
     const entries = loadCatalog(SAMPLE_CATALOG).entries;
     const file = join(tempDir(), 'chunk.jsonl');
     expect(await writeSnapshot(file, entries)).toBe(entries.length);
+    expect(readSnapshot(file)).toEqual(entries);
+  });
+
+  it('keep each source text exactly: over several lines, with tabs between values and inside strings', async () => {
+    const record = { id: 'id-1', documentation: 'a\tb', sourceCode: 'x\n\ty' };
+    const texts = [
+      JSON.stringify({ record }),
+      JSON.stringify({ record }, null, 2),
+      JSON.stringify({ record }, null, '\t').replaceAll('\n', '\r\n'),
+      `{\t"record":\t${JSON.stringify(record)}}`,
+    ];
+    const entries = texts.map((sourceText, i) => ({ record, sourceText, datasetVersion: 'v\t1', origin: { file: `a\t${i}.json`, line: i + 1 } }) as unknown as CatalogEntry);
+    const file = join(tempDir(), 'texts.jsonl');
+    await writeSnapshot(file, entries);
+    expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(entries.length + 1);
     expect(readSnapshot(file)).toEqual(entries);
   });
 
