@@ -13,7 +13,7 @@ import { setPriority } from 'node:os';
 /**
  * Starts `moduleUrl` as a child with `options`; each message goes to `onMessage`. `done` resolves when it exits cleanly.
  * `background`: the child (and what it starts) runs at a lower scheduling priority, on what CPU the
- * other stages leave.
+ * other stages leave. `nodeFlags`: Node or V8 flags for the child, after this process's own.
  */
 export function runChildStage<M>(
   moduleUrl: string,
@@ -21,8 +21,9 @@ export function runChildStage<M>(
   onMessage: (message: M) => void,
   what: string,
   background = false,
+  nodeFlags: readonly string[] = [],
 ): { done: Promise<void>; kill: () => void } {
-  const child = fork(new URL(moduleUrl).pathname, [JSON.stringify(options)], { execArgv: process.execArgv, stdio: 'inherit' });
+  const child = fork(new URL(moduleUrl).pathname, [JSON.stringify(options)], { execArgv: [...process.execArgv, ...nodeFlags], stdio: 'inherit' });
   if (background && child.pid !== undefined) lowerPriority(child.pid);
   const done = new Promise<void>((resolve, reject) => {
     child.on('message', (m: M) => onMessage(m));

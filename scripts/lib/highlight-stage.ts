@@ -43,9 +43,17 @@ async function highlightStage(options: HighlightStageOptions, send: (e: Highligh
   });
 }
 
+/**
+ * V8 flags for the highlight stage and its worker threads. Without lazy feedback allocation a
+ * function collects type feedback from its first call, and the tokenizer's hot code is optimised
+ * sooner: the stage alone on 10,000 records took 16.4–16.8 CPU-seconds against 16.9–17.3 (other
+ * stages and the render gained nothing from it: docs/benchmarks.md, session 11).
+ */
+const HIGHLIGHT_NODE_FLAGS = ['--no-lazy-feedback-allocation'];
+
 /** Runs the highlight stage in a child process; its events go to `onEvent`. */
 export function runHighlight(options: HighlightStageOptions, onEvent: (e: HighlightEvent) => void): { done: Promise<void>; kill: () => void } {
-  return runChildStage<HighlightEvent>(import.meta.url, options, onEvent, 'the highlight stage');
+  return runChildStage<HighlightEvent>(import.meta.url, options, onEvent, 'the highlight stage', false, HIGHLIGHT_NODE_FLAGS);
 }
 
 childStageMain(import.meta.url, highlightStage);
