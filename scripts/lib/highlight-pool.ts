@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { CatalogEntry } from '../../src/catalog/catalog.ts';
-import { HighlightStore } from '../../src/highlight/cache.ts';
+import { HighlightStore, storedText } from '../../src/highlight/cache.ts';
 import { blockKey, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/lib/error-view.ts';
 import { workerCount } from './workers.ts';
@@ -23,7 +23,7 @@ export interface HighlightBatch {
 export interface HighlightBatchDone {
   id: number;
   /**
-   * Each block's lines joined by newlines, as the cache stores them: one string per block crosses
+   * Each block's lines as the cache stores them (`storedText`): one string per block crosses
    * between threads rather than one per line, which costs both threads less to copy.
    */
   blocks: { key: string; text: string }[];
@@ -97,7 +97,7 @@ export async function preHighlight(
     if (workers === 1) {
       // Few blocks (a small catalog, or an incremental build): highlight them on this thread.
       for (let i = 0; i < missing.length; i += BATCH) {
-        storeBatch(await Promise.all(missing.slice(i, i + BATCH).map(async (b) => ({ key: b.key, text: (await highlightLines(b.code, b.lang)).join('\n') }))));
+        storeBatch(await Promise.all(missing.slice(i, i + BATCH).map(async (b) => ({ key: b.key, text: storedText(await highlightLines(b.code, b.lang)) }))));
       }
     } else {
       await runPool(missing, workers, storeBatch);

@@ -4,11 +4,12 @@
  * each other's write locks (SQLite's busy handler sleeps): up to 1.3 s of a 15 s stage at 10k records.
  */
 import { parentPort } from 'node:worker_threads';
+import { storedText } from '../../src/highlight/cache.ts';
 import { highlightLines } from '../../src/highlight/highlighter.ts';
 import type { HighlightBatch, HighlightBatchDone } from './highlight-pool.ts';
 
 parentPort!.on('message', async (batch: HighlightBatch) => {
   const blocks: HighlightBatchDone['blocks'] = [];
-  for (const block of batch.blocks) blocks.push({ key: block.key, text: (await highlightLines(block.code, block.lang)).join('\n') });
+  for (const block of batch.blocks) blocks.push({ key: block.key, text: storedText(await highlightLines(block.code, block.lang)) });
   parentPort!.postMessage({ id: batch.id, blocks } satisfies HighlightBatchDone);
 });

@@ -42,7 +42,13 @@ export function highlightKey(code: string, lang: string, format: string, engineV
   return hash('sha1', `${format}\0${engineVersion}\0${lang}\0${code}`);
 }
 
-/** The store: key -> the block's lines joined by newlines (a line of HTML never holds a newline). */
+/**
+ * A block's lines as the store keeps them: joined by newlines (a line of HTML never holds a newline).
+ * `HighlightStore.get` splits them again.
+ */
+export const storedText = (lines: readonly string[]): string => lines.join('\n');
+
+/** The store: key -> the block's lines as `storedText` gives them. */
 export class HighlightStore {
   readonly file: string;
   private readonly db: DatabaseSync;
@@ -93,7 +99,7 @@ export class HighlightStore {
     this.reading = false;
   }
 
-  /** Stores blocks in one transaction; `text` is a block's lines joined by newlines. */
+  /** Stores blocks in one transaction; `text` is a block's `storedText`. */
   putMany(blocks: Iterable<{ key: string; text: string }>): void {
     this.endRead();
     this.db.exec('BEGIN');

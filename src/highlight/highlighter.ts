@@ -14,7 +14,7 @@ import {
   type HighlighterGeneric,
 } from 'shiki';
 import { BIDI_CONTROLS, characterName, codePoint } from '../schema/text-safety.ts';
-import { HighlightStore, highlightCacheFile, highlightKey } from './cache.ts';
+import { HighlightStore, highlightCacheFile, highlightKey, storedText } from './cache.ts';
 import { PLAIN_TEXT } from './languages.ts';
 import { escapeHtml } from '../lib/text.ts';
 
@@ -169,7 +169,7 @@ export async function cachedLines(code: string, lang: string): Promise<string[]>
   const cached = store.get(key);
   if (cached) return cached;
   const lines = await highlightLines(code, lang);
-  store.putMany([{ key, text: lines.join('\n') }]);
+  store.putMany([{ key, text: storedText(lines) }]);
   return lines;
 }
 

@@ -11,7 +11,7 @@ import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../sr
 import { deriveCatalog } from '../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../src/catalog/derive/related.ts';
 import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
-import { HighlightStore, highlightKey } from '../../src/highlight/cache.ts';
+import { HighlightStore, highlightKey, storedText } from '../../src/highlight/cache.ts';
 import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/lib/error-view.ts';
 import { SAMPLE_CATALOG } from './helpers.ts';
@@ -34,7 +34,7 @@ describe('the highlight cache', () => {
     const store = new HighlightStore(file);
     expect(store.get('a')).toBeNull();
     store.putMany([
-      { key: 'a', text: ['<span class="tk">def</span> f():', '', '    pass'].join('\n') },
+      { key: 'a', text: storedText(['<span class="tk">def</span> f():', '', '    pass']) },
       { key: 'b', text: 'x' },
       { key: 'c', text: '' },
     ]);
