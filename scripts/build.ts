@@ -45,13 +45,14 @@ import { displayPath } from '../src/catalog/load.ts';
 import { buildCacheDir, highlightCacheFile } from '../src/highlight/cache.ts';
 import { mergeInto, RenderStage, renderSiteDir } from './lib/astro-render.ts';
 import { startIndex, type IndexResult } from './lib/index-stage.ts';
-import { codeKey, forgetPageManifest, linkReused, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
+import { codeKey, forgetPageManifest, linkReused, publishedSite, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
 import { workerCount } from './lib/workers.ts';
 import { runPrepare, snapshotFiles, type PrepareEvent } from './lib/prepare.ts';
 import { runHighlight, type HighlightEvent } from './lib/highlight-stage.ts';
 import { publish } from './lib/publish.ts';
 import { mergeRecordFiles, missingTemplate, startRecordFiles, type RecordFilesResult } from './lib/record-files.ts';
-import { describeFragments, largeBundleWarning, parseMaxFragments, type FragmentFiles } from './lib/pagefind-bundle.ts';
+import { describeFragments, largeBundleWarning, PAGEFIND_DIR, parseMaxFragments } from './lib/pagefind-bundle.ts';
+import type { PagefindIndexResult } from './lib/search-index.ts';
 import { startPagefind } from './lib/pagefind-stage.ts';
 import { formatCount, Progress } from './lib/progress.ts';
 import { MemorySampler, treeSize, type BuildReport, type StageResult } from './lib/stages.ts';
@@ -117,14 +118,20 @@ function settle<T>(p: Promise<T>): Promise<Settled<T>> {
   );
 }
 
+// What the published site holds that this build may link instead of making again (its error pages,
+// its full-text index's parts: scripts/lib/page-reuse.ts). Known before the catalog is read.
+const code = codeKey();
+const published = publishedSite({ cacheDir, site: outDir, code, force: !useCache });
+
 // The full-text index (Pagefind) starts in a child process as soon as the validated catalog's snapshot
 // is written, and runs beside highlighting and the render (scripts/lib/pagefind-stage.ts).
 const fullTextDir = `${outDir}.pagefind`;
-let fullText: { run: ReturnType<typeof startPagefind>; settled: Promise<Settled<FragmentFiles>> } | undefined;
+let fullText: { run: ReturnType<typeof startPagefind>; settled: Promise<Settled<PagefindIndexResult>> } | undefined;
 function startFullText(snapshot: string, count: number): void {
+  const previous = published && { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) };
   // Up to one render chunk, Pagefind takes what CPU highlighting leaves, then the core beside the one
   // render process. Above that it must be done before the render starts (memory), so it keeps its share.
-  const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments }, oneRenderChunk(count));
+  const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments, previous: previous ?? undefined }, oneRenderChunk(count));
   fullText = { run, settled: settle(run.result) };
 }
 
@@ -179,10 +186,9 @@ const snapshotDir = join(cacheDir, 'snapshots');
 
 // 4. The render process of a catalog of one chunk starts now: Astro starts and bundles the site on the
 // core that validation leaves idle, then waits for the snapshot and the highlighting (it ends at once
-// when the catalog turns out to need more chunks). Which pages the published site can lend
-// (src/catalog/page-cache.ts) is known before the catalog is read.
-const code = codeKey();
-const reuse = reuseEnv({ cacheDir, site: outDir, code, force: !useCache });
+// when the catalog turns out to need more chunks). Which pages the published site can lend is
+// handed to it (src/catalog/page-cache.ts).
+const reuse = reuseEnv(published, cacheDir);
 render = new RenderStage({
   outDir: stagingDir,
   parallel: workers,
@@ -325,7 +331,9 @@ for (const dir of [indexDir, fullTextDir]) {
 endStage(
   'index',
   `${indexResult.summary} (${index.seconds.toFixed(1)} s, beside ${besideStages ? 'highlighting and the render' : 'the record files'}); ` +
-    `full-text index of ${formatCount(indexResult.records)} pages, ${describeFragments(ft.value, maxFragments)} ` +
+    `full-text index of ${formatCount(indexResult.records)} pages` +
+    (ft.value.parts > 1 ? ` in ${ft.value.parts} parts${ft.value.reused ? ` (${ft.value.reused} unchanged)` : ''}` : ft.value.reused ? ' (unchanged)' : '') +
+    `, ${describeFragments(ft.value, maxFragments)} ` +
     `(${ft.seconds.toFixed(1)} s, beside highlighting${besideStages ? ' and the render' : ''})`,
   indexResult.records,
   'records',
@@ -336,7 +344,7 @@ progress.stage('publish');
 // Until the new keys are written, no record of keys may describe the folder being replaced.
 forgetPageManifest(cacheDir);
 publish(stagingDir, outDir);
-writePageManifest(cacheDir, { code, site: outDir, files: rendered.pages.keys });
+writePageManifest(cacheDir, { code, site: outDir, files: { ...rendered.pages.keys, ...ft.value.keys } });
 endStage('publish', displayPath(outDir), 0, '');
 
 // 8. Ledger

@@ -1,11 +1,11 @@
 /**
  * The page cache, build side (the render side is src/catalog/page-cache.ts).
  *
- * After a build is published, the keys of its error pages are written to `pages.json` in the
- * build cache, with the key of the code that rendered them and the site folder they were published
- * to. The next build hands those keys to its render processes when the code and the folder are the
- * same; they leave the unchanged files out, and this module links them from the published site into
- * the new one (a hard link: the published file is never written to, and the old site's folder is
+ * After a build is published, the keys of its error pages (and of its full-text index's parts:
+ * scripts/lib/search-index.ts) are written to `pages.json` in the build cache, with the key of the
+ * code that rendered them and the site folder they were published to. The next build hands those
+ * keys to its render processes when the code and the folder are the same; they leave the unchanged
+ * files out, and this module links them from the published site into the new one (a hard link: the published file is never written to, and the old site's folder is
  * deleted by name only, so the new site keeps the data).
  */
 import { createHash } from 'node:crypto';
@@ -45,18 +45,31 @@ export function codeKey(root = resolve('.')): string {
   return hash.digest('hex');
 }
 
+/** What the last published site holds: its folder and its files' keys. */
+export interface PublishedSite {
+  site: string;
+  /** Path in the site -> key. */
+  keys: Record<string, string>;
+}
+
 /**
- * The environment that lets render processes reuse the published site's files, or {} when nothing
- * can be reused: no earlier build recorded, other code, another folder, the folder gone, or --no-cache.
+ * The last published site's keys, or null when nothing can be reused: no earlier build recorded,
+ * other code, another folder, the folder gone, or --no-cache (`force`).
  */
-export function reuseEnv(options: { cacheDir: string; site: string; code: string; force: boolean }): NodeJS.ProcessEnv {
+export function publishedSite(options: { cacheDir: string; site: string; code: string; force: boolean }): PublishedSite | null {
   const file = manifestFile(options.cacheDir);
-  if (options.force || !existsSync(file) || !existsSync(options.site)) return {};
+  if (options.force || !existsSync(file) || !existsSync(options.site)) return null;
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as PageManifest;
-  if (manifest.code !== options.code || manifest.site !== options.site) return {};
-  const keysFile = join(options.cacheDir, 'pages.previous-keys.json');
-  writeFileSync(keysFile, JSON.stringify(manifest.files));
-  return { ERRDEX_PAGE_MANIFEST: keysFile, ERRDEX_PREVIOUS_SITE: options.site };
+  if (manifest.code !== options.code || manifest.site !== options.site) return null;
+  return { site: manifest.site, keys: manifest.files };
+}
+
+/** The environment that lets render processes reuse the published site's pages ({} when there is none). */
+export function reuseEnv(published: PublishedSite | null, cacheDir: string): NodeJS.ProcessEnv {
+  if (!published) return {};
+  const keysFile = join(cacheDir, 'pages.previous-keys.json');
+  writeFileSync(keysFile, JSON.stringify(published.keys));
+  return { ERRDEX_PAGE_MANIFEST: keysFile, ERRDEX_PREVIOUS_SITE: published.site };
 }
 
 /** The page logs of all render processes, merged. */

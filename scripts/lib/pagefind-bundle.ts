@@ -19,6 +19,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Pagefind's bundle folder in the site. */
+export const PAGEFIND_DIR = 'pagefind';
+
 /** Pagefind's folder of fragment files, inside its bundle folder. */
 export const FRAGMENT_DIR = 'fragment';
 

@@ -30,6 +30,8 @@ const CODE_FIELDS = ['sourceCode', 'exampleFix', 'validationCode', 'typeGuard', 
 
 /** What a process reads of each entry; everything when not given. */
 export interface SnapshotKeep {
+  /** Which entries are read at all, by record id; the others are passed over without parsing their text. */
+  entry?: (id: string) => boolean;
   /**
    * Whether the entry's code fields are needed. A render process only shows the code of the records
    * whose pages it renders; the other records' code fields are left out (null) to save memory.
@@ -55,6 +57,7 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
   for (const line of lines(path)) {
     const tab = line.indexOf('\t');
     const [file, lineNo, datasetVersion, id, escapedText] = JSON.parse(tab === -1 ? line : line.slice(0, tab)) as [string, number, string, string, string?];
+    if (keep.entry && !keep.entry(id)) continue;
     const sourceText = tab === -1 ? escapedText! : line.slice(tab + 1);
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
     if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;

@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { pagefindPartOf } from '../../scripts/lib/search-index.ts';
 import { FIXTURES, buildSite, listFiles, siteInBrowser } from './support.ts';
 
 const CATALOG = join(FIXTURES, 'search');
 const MAX = 3;
 const CHECKPOINT = '/quill/store/checkpoint-corrupt-a00000/';
+const CHECKPOINT_ID = 'a000000000000009';
 
 /** The fixture's page paths, from the catalog itself. */
 const pages = readFileSync(join(CATALOG, 'errors.jsonl'), 'utf8')
@@ -87,18 +89,21 @@ describe('--max-fragments: Pagefind fragments packed into bundles', () => {
 });
 
 describe('a large catalog: Pagefind indexes in parts, searched as one', () => {
-  // Parts of 4 records: the 10-record fixture makes 3 indexes (pagefind/, pagefind/part-1/, pagefind/part-2/).
-  const ctx = siteInBrowser('search-pagefind-parts', CATALOG, [], { ERRDEX_PAGEFIND_PART_RECORDS: '4' });
+  // Parts of 3 records: the 10-record fixture makes 4 indexes (pagefind/, pagefind/part-1/ to part-3/).
+  const ctx = siteInBrowser('search-pagefind-parts', CATALOG, [], { ERRDEX_PAGEFIND_PART_RECORDS: '3' });
+  const partDirs = ['pagefind', 'pagefind/part-1', 'pagefind/part-2', 'pagefind/part-3'];
 
   it('writes one index per part and lists the parts for the search page', () => {
     const listed = JSON.parse(readFileSync(join(ctx.site.dist, 'pagefind/errdex-parts.json'), 'utf8')) as { parts: string[] };
-    expect(listed.parts).toEqual(['part-1/', 'part-2/']);
-    for (const dir of ['pagefind', 'pagefind/part-1', 'pagefind/part-2']) expect(existsSync(join(ctx.site.dist, dir, 'pagefind-entry.json')), dir).toBe(true);
-    const fragments = ['pagefind', 'pagefind/part-1', 'pagefind/part-2'].map((d) => listFiles(join(ctx.site.dist, d, 'fragment')).length);
-    expect(fragments.reduce((a, b) => a + b)).toBe(pages.length);
-    // The page the next test looks for is indexed by the last part, not by pagefind/ itself.
-    const lastPart = listFiles(join(ctx.site.dist, 'pagefind/part-2/fragment')).map((f) => (readFragmentFile(join(ctx.site.dist, 'pagefind/part-2/fragment', f)) as { url: string }).url);
-    expect(lastPart).toContain(CHECKPOINT);
+    expect(listed.parts).toEqual(['part-1/', 'part-2/', 'part-3/']);
+    for (const dir of partDirs) expect(existsSync(join(ctx.site.dist, dir, 'pagefind-entry.json')), dir).toBe(true);
+    const urls = partDirs.map((d) => listFiles(join(ctx.site.dist, d, 'fragment')).map((f) => (readFragmentFile(join(ctx.site.dist, d, 'fragment', f)) as { url: string }).url));
+    expect(urls.flat().sort()).toEqual([...pages].sort());
+    // Each page is in the part its record's id is dealt to; the page the next test looks for is not
+    // in pagefind/ itself.
+    const checkpointPart = pagefindPartOf(CHECKPOINT_ID, partDirs.length);
+    expect(checkpointPart).toBeGreaterThan(0);
+    expect(urls[checkpointPart]).toContain(CHECKPOINT);
   });
 
   it('finds a page whatever part indexes it, with its snippet', async () => {
@@ -117,7 +122,7 @@ describe('a large catalog: Pagefind indexes in parts, searched as one', () => {
     expect(await hit.count()).toBe(1);
     expect((await hit.locator('.result-snippet mark').allInnerTexts()).map((t) => t.toLowerCase())).toContain('truncated');
     // Every part was searched.
-    expect([...partRequests].sort()).toEqual(['part-1', 'part-2']);
+    expect([...partRequests].sort()).toEqual(['part-1', 'part-2', 'part-3']);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -29,8 +29,11 @@ function snapshot(dist: string): Map<string, string> {
   return new Map(listFiles(dist).map((f) => [f, readFileSync(join(dist, f), 'latin1')]));
 }
 
+/** Full-text index parts of at most 4 records: these 12 make 3 (3, 3 and 6 records by their ids' hash). */
+const PAGEFIND_PARTS = { ERRDEX_PAGEFIND_PART_RECORDS: '4' };
+
 function build(name: string, workers: number, cache: string, args: string[] = [], env: Record<string, string> = {}): BuiltSite {
-  const site = buildSite(name, catalogDir, { args, env: { ERRDEX_WORKERS: String(workers), ERRDEX_CACHE_DIR: cache, CI: '1', ...env } });
+  const site = buildSite(name, catalogDir, { args, env: { ERRDEX_WORKERS: String(workers), ERRDEX_CACHE_DIR: cache, CI: '1', ...PAGEFIND_PARTS, ...env } });
   expect(site.status, site.stderr + site.stdout).toBe(0);
   return site;
 }
@@ -50,6 +53,7 @@ describe('sharded and incremental builds', () => {
     // Each shard renders its per-record pages and JSON twins, and every site-wide page (one copy is kept).
     expect(sharded.stdout).toMatch(/\d+ pages rendered, 0 unchanged \(2 processes, 2 at a time\)/);
     expect(sharded.stdout).toMatch(/highlighted, 0 cached/);
+    expect(sharded.stdout).toMatch(/full-text index of 12 pages in 3 parts, /);
     for (const line of lines) {
       expect(first.has(pathOf(line))).toBe(true);
       expect(first.get(`api/errors/${idOf(line)}.json`)).toBe(line);
@@ -86,6 +90,9 @@ describe('sharded and incremental builds', () => {
     expect(unchanged).toBeGreaterThanOrEqual(1);
     expect(unchanged).toBeLessThanOrEqual(11);
     expect(again.stdout).toMatch(/ 24 JSON twins and short links/);
+    // The full-text index: the part that holds the changed record is indexed again, the other two are
+    // linked from the published site (the site still equals a cold build's, byte for byte, below).
+    expect(again.stdout).toMatch(/full-text index of 12 pages in 3 parts \(2 unchanged\)/);
     expect(renderedNow).toBeGreaterThanOrEqual(3);
     const after = snapshot(again.dist);
     expect(after.get(pathOf(changed[5]!))).toContain('An edited explanation of this error');
@@ -100,10 +107,12 @@ describe('sharded and incremental builds', () => {
   it('renders everything again when the published site is gone, and reuses nothing from elsewhere', () => {
     const site = build('shards-2', 2, cache);
     expect(site.stdout).toMatch(/ \d+ pages rendered, [1-9]\d* unchanged/);
+    expect(site.stdout).toMatch(/full-text index of 12 pages in 3 parts \(3 unchanged\)/);
     const before = snapshot(site.dist);
     rmSync(site.dist, { recursive: true, force: true });
     const again = build('shards-2', 2, cache);
     expect(again.stdout).toMatch(/ \d+ pages rendered, 0 unchanged/);
+    expect(again.stdout).toMatch(/full-text index of 12 pages in 3 parts, /);
     expect(snapshot(again.dist)).toEqual(before);
   });
 

@@ -1,0 +1,97 @@
+/**
+ * The full-text index in parts (scripts/lib/search-index.ts): how many, which record goes where, and
+ * a rebuild linking the parts whose documents are unchanged from the published site.
+ */
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listFilesBelow } from '../../scripts/lib/files.ts';
+import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
+import type { ErrorRecord } from '../../src/schema/record.ts';
+
+// Parts of at most 3 records, so that 12 records make several (read when the module loads).
+process.env.ERRDEX_PAGEFIND_PART_RECORDS = '3';
+let search: typeof import('../../scripts/lib/search-index.ts');
+beforeAll(async () => {
+  search = await import('../../scripts/lib/search-index.ts');
+});
+
+const records = (): ErrorRecord[] => [...syntheticRecords({ count: 12, seed: 7 })].map((l) => (JSON.parse(l) as { record: ErrorRecord }).record);
+const tempSite = (): string => mkdtempSync(join(tmpdir(), 'errdex-pf-parts-'));
+const inode = (path: string): number => statSync(path).ino;
+
+describe('full-text index parts', () => {
+  it('splits a catalog in parts of at most 25,000 records, and in at least 4 from 10,000 records', () => {
+    const count = (records: number) => search.pagefindPartCount(records, 25_000);
+    expect([0, 1, 2_499, 4_999].map(count)).toEqual([1, 1, 1, 1]);
+    expect([5_000, 7_500, 9_999].map(count)).toEqual([2, 3, 3]);
+    expect([10_000, 25_000, 100_000].map(count)).toEqual([4, 4, 4]);
+    expect([100_001, 300_000].map(count)).toEqual([5, 12]);
+    // ERRDEX_PAGEFIND_PART_RECORDS sets the size: 3 here.
+    expect([3, 4, 12].map((n) => search.pagefindPartCount(n))).toEqual([1, 2, 4]);
+  });
+
+  it('deals each record to a part by its id alone, evenly', () => {
+    const ids = Array.from({ length: 10_000 }, (_, i) => `${(i * 2654435761) % 4294967296}`.padStart(16, '0'));
+    const counts = [0, 0, 0, 0];
+    for (const id of ids) counts[search.pagefindPartOf(id, 4)]!++;
+    for (const c of counts) expect(Math.abs(c - 2500)).toBeLessThan(250);
+    expect(ids.map((id) => search.pagefindPartOf(id, 4))).toEqual(ids.map((id) => search.pagefindPartOf(id, 4)));
+    expect(ids.every((id) => search.pagefindPartOf(id, 7) < 7)).toBe(true);
+  });
+
+  it('links the parts whose documents are unchanged from the published site, and indexes the others again', async () => {
+    const all = records();
+    const published = tempSite();
+    const first = await search.writePagefindIndex(all, published);
+    expect(first.parts).toBe(4);
+    expect(first.reused).toBe(0);
+    expect(first.files).toBe(all.length);
+    const listed = (JSON.parse(readFileSync(join(published, 'pagefind', search.PAGEFIND_PARTS_FILE), 'utf8')) as { parts: string[] }).parts;
+    const partPaths = ['pagefind/', ...listed.map((p) => `pagefind/${p}`)];
+    expect(Object.keys(first.keys).sort()).toEqual(partPaths.sort());
+
+    // The same records: every part is linked, none indexed.
+    const same = tempSite();
+    const again = await search.writePagefindIndex(all, same, undefined, { previous: { site: published, keys: first.keys } });
+    expect(again.reused).toBe(partPaths.length);
+    expect(again.keys).toEqual(first.keys);
+    expect(listFilesBelow(join(same, 'pagefind'))).toEqual(listFilesBelow(join(published, 'pagefind')));
+    for (const f of listFilesBelow(join(same, 'pagefind')).filter((f) => f !== search.PAGEFIND_PARTS_FILE)) {
+      expect(inode(join(same, 'pagefind', f)), f).toBe(inode(join(published, 'pagefind', f)));
+    }
+
+    // One record edited: its part alone is indexed again.
+    const edited = records();
+    const changed = edited[5]!;
+    changed.documentation += ' Edited.';
+    const changedPart = `pagefind/${search.pagefindPartOf(changed.id, first.parts) === 0 ? '' : `part-${search.pagefindPartOf(changed.id, first.parts)}/`}`;
+    const next = tempSite();
+    const rebuilt = await search.writePagefindIndex(edited, next, undefined, { previous: { site: published, keys: first.keys } });
+    expect(rebuilt.reused).toBe(partPaths.length - 1);
+    for (const path of partPaths) {
+      expect(rebuilt.keys[path] === first.keys[path], path).toBe(path !== changedPart);
+      const entry = join(next, path, 'pagefind-entry.json');
+      expect(existsSync(entry), path).toBe(true);
+      expect(inode(entry) === inode(join(published, path, 'pagefind-entry.json')), path).toBe(path !== changedPart);
+    }
+    expect(rebuilt.files).toBe(all.length);
+    // The edit is in the new part's fragment of that page.
+    const fragments = listFilesBelow(join(next, changedPart, 'fragment')).map((f) => gunzipSync(readFileSync(join(next, changedPart, 'fragment', f))).toString('utf8'));
+    expect(fragments.filter((f) => f.includes('Edited.'))).toHaveLength(1);
+
+    // Keys from another site layout are not trusted: nothing is linked when the folder lacks the part.
+    const elsewhere = tempSite();
+    const none = await search.writePagefindIndex(all, elsewhere, undefined, { previous: { site: tempSite(), keys: first.keys } });
+    expect(none.reused).toBe(0);
+  }, 60_000);
+
+  it('bounds --max-fragments over all parts together', async () => {
+    const all = records();
+    await expect(search.writePagefindIndex(all, tempSite(), undefined, { maxFragments: 3 })).rejects.toThrow(/--max-fragments=3 is less than the 4 Pagefind indexes of 12 records: use at least 4/);
+    const found = await search.writePagefindIndex(all, tempSite(), undefined, { maxFragments: 4 });
+    expect(found.files).toBeLessThanOrEqual(4);
+  }, 60_000);
+});
