@@ -54,11 +54,13 @@ export function forEachSnapshotEntry(path: string, f: (entry: CatalogEntry) => v
 
 /** The entries one at a time, read as they are asked for (an async consumer may await between them). */
 export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generator<CatalogEntry> {
-  for (const line of lines(path)) {
-    const tab = line.indexOf('\t');
-    const [file, lineNo, datasetVersion, id, escapedText] = JSON.parse(tab === -1 ? line : line.slice(0, tab)) as [string, number, string, string, string?];
+  for (const bytes of lines(path)) {
+    // The head alone is decoded first: an entry not asked for costs no more. (A tab byte is a tab: UTF-8
+    // uses bytes below 0x80 for nothing else.)
+    const tab = bytes.indexOf(0x09);
+    const [file, lineNo, datasetVersion, id, escapedText] = JSON.parse(bytes.toString('utf8', 0, tab === -1 ? bytes.length : tab)) as [string, number, string, string, string?];
     if (keep.entry && !keep.entry(id)) continue;
-    const sourceText = tab === -1 ? escapedText! : line.slice(tab + 1);
+    const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
     if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
     yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin: { file, line: lineNo } };
@@ -72,7 +74,7 @@ export function writeRelated(path: string, links: readonly RelatedLink[][]): Pro
 
 export function readRelated(path: string): RelatedLink[][] {
   const links: RelatedLink[][] = [];
-  for (const line of lines(path)) links.push(JSON.parse(line) as RelatedLink[]);
+  for (const line of lines(path)) links.push(JSON.parse(line.toString('utf8')) as RelatedLink[]);
   return links;
 }
 
@@ -92,11 +94,12 @@ async function writeLines(path: string, lines: Iterable<string>): Promise<number
 }
 
 /**
- * The file's lines, read a block at a time: a whole large snapshot is longer than a JavaScript string
- * may be, and holding all its bytes at once while the records it holds are parsed would add its size
- * to the process's peak memory.
+ * The file's lines as bytes, read a block at a time: a whole large snapshot is longer than a
+ * JavaScript string may be, and holding all its bytes at once while the records it holds are parsed
+ * would add its size to the process's peak memory. A line's bytes may be the block's own, which the
+ * next read overwrites: each is to be decoded before the next is asked for.
  */
-function* lines(path: string): Generator<string> {
+function* lines(path: string): Generator<Buffer> {
   const fd = openSync(path, 'r');
   try {
     const block = Buffer.allocUnsafe(BLOCK_BYTES);
@@ -105,18 +108,15 @@ function* lines(path: string): Generator<string> {
       const read = readSync(fd, block, 0, BLOCK_BYTES, null);
       const bytes = rest.length > 0 ? Buffer.concat([rest, block.subarray(0, read)]) : block.subarray(0, read);
       let start = 0;
-      // Lines are decoded before the next read reuses the block.
-      const found: string[] = [];
       for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
-        if (end > start) found.push(bytes.toString('utf8', start, end));
+        if (end > start) yield bytes.subarray(start, end);
         start = end + 1;
       }
       // A line cut by the block's end waits for the next block (copied: the block is reused).
       rest = Buffer.from(bytes.subarray(start));
-      yield* found;
       if (read === 0) break;
     }
-    if (rest.length > 0) yield rest.toString('utf8');
+    if (rest.length > 0) yield rest;
   } finally {
     closeSync(fd);
   }
