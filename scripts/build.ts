@@ -128,10 +128,11 @@ const published = publishedSite({ cacheDir, site: outDir, code, force: !useCache
 const fullTextDir = `${outDir}.pagefind`;
 let fullText: { run: ReturnType<typeof startPagefind>; settled: Promise<Settled<PagefindIndexResult>> } | undefined;
 function startFullText(snapshot: string, count: number): void {
-  const previous = published && { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) };
+  // Only the parts' keys: the child gets its options on its command line.
+  const previous = published ? { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) } : undefined;
   // Up to one render chunk, Pagefind takes what CPU highlighting leaves, then the core beside the one
   // render process. Above that it must be done before the render starts (memory), so it keeps its share.
-  const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments, previous: previous ?? undefined }, oneRenderChunk(count));
+  const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments, previous }, oneRenderChunk(count));
   fullText = { run, settled: settle(run.result) };
 }
 

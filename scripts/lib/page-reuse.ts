@@ -5,8 +5,9 @@
  * scripts/lib/search-index.ts) are written to `pages.json` in the build cache, with the key of the
  * code that rendered them and the site folder they were published to. The next build hands those
  * keys to its render processes when the code and the folder are the same; they leave the unchanged
- * files out, and this module links them from the published site into the new one (a hard link: the published file is never written to, and the old site's folder is
- * deleted by name only, so the new site keeps the data).
+ * files out, and this module links them from the published site into the new one (a hard link: the
+ * published file is never written to, and the old site's folder is deleted by name only, so the new
+ * site keeps the data).
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
