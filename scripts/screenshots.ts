@@ -2,6 +2,7 @@
  * `npm run screenshots [-- path ...]`: screenshots of built pages in light and dark, at 360 px and
  * desktop width, into .errdex/screenshots/ (`--top`: the first screenful only). For looking at what a reader sees.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { launchChromium } from './lib/browser.ts';
 import { serveStatic } from './lib/static-server.ts';
@@ -11,6 +12,11 @@ const paths = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const fullPage = !process.argv.includes('--top');
 if (paths.length === 0) paths.push('/');
 const out = '.errdex/screenshots';
+/** A file name for a page's path; a long one (a pasted query) is cut, with a hash of the whole so names stay distinct. */
+function fileStem(path: string): string {
+  const stem = path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home';
+  return stem.length <= 80 ? stem : `${stem.slice(0, 80)}-${createHash('sha1').update(path).digest('hex').slice(0, 8)}`;
+}
 mkdirSync(out, { recursive: true });
 const site = await serveStatic(process.env.ERRDEX_DIST || 'dist');
 const browser = await launchChromium();
@@ -21,7 +27,7 @@ try {
         const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
         // networkidle: the search page fetches and renders its results after load.
         await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
-        const name = `${out}/${path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${scheme}-${label}.png`;
+        const name = `${out}/${fileStem(path)}-${scheme}-${label}.png`;
         await page.screenshot({ path: name, fullPage });
         console.log(name);
         await page.close();
