@@ -50,8 +50,9 @@ export const PAGEFIND_PART_RECORDS = Number(process.env.ERRDEX_PAGEFIND_PART_REC
 /**
  * A catalog of 10,000 records or more is indexed in at least 4 parts (of at least 2,500 records) so
  * that a rebuild after an edit indexes again only the part that holds the edited record, a quarter
- * of the catalog, and links the others from the published site. Each part costs the search page's
- * first full-text query a few more requests (docs/benchmarks.md, session 12).
+ * of the catalog, and links the others from the published site. A full-text query then asks each
+ * part: fewer bytes for a word or two than one index costs, more for a long paste of many words
+ * (docs/benchmarks.md, session 12).
  */
 const EDIT_PARTS = 4;
 const MIN_EDIT_PART_RECORDS = 2_500;
