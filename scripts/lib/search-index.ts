@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
+import { shardOfId } from '../../src/catalog/shard.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../../src/search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../../src/search/pagefind-document.ts';
@@ -65,14 +66,11 @@ export function pagefindPartCount(count: number, partRecords = PAGEFIND_PART_REC
 }
 
 /**
- * The part a record is indexed in: a hash of its id (FNV-1a), so that a record stays in its part
- * whatever else the catalog gains or loses, as long as the number of parts is the same.
+ * The part a record is indexed in: by a hash of its id, as render chunks are dealt
+ * (src/catalog/shard.ts), so that a record stays in its part whatever else the catalog gains or
+ * loses, as long as the number of parts is the same.
  */
-export function pagefindPartOf(id: string, parts: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % parts;
-}
+export const pagefindPartOf = (id: string, parts: number): number => shardOfId(id, parts);
 
 /** A part's folder inside `pagefind/`: the first at its root (the search page loads `pagefind.js` from there), the others in `part-N/`. */
 const partDir = (part: number): string => (part === 0 ? '' : `part-${part}/`);
