@@ -111,6 +111,7 @@ export async function writePagefindIndex(
     throw new Error(`--max-fragments=${options.maxFragments} is less than the ${parts} Pagefind indexes of ${source.count} records: use at least ${parts}.`);
   }
   const result: PagefindIndexResult = { files: 0, bytes: 0, largest: 0, parts, reused: 0, keys: {} };
+  const previous = options.previous;
   let done = 0;
   const listed: string[] = [];
   for (let p = 0; p < parts; p++) {
@@ -123,13 +124,13 @@ export async function writePagefindIndex(
     if (p > 0) listed.push(dir);
     const key = partKey(documents, perPart);
     const sitePath = `${PAGEFIND_DIR}/${dir}`;
-    const previous = options.previous;
     const published = previous?.keys[sitePath] === key ? join(previous.site, sitePath) : null;
     const outputPath = join(root, dir);
     if (published && existsSync(join(published, 'pagefind-entry.json'))) {
-      // The root part's folder holds the other parts: only its own files are linked.
-      const own = (f: string) => p > 0 || !(f === PAGEFIND_PARTS_FILE || /^part-\d+\//.test(f));
-      linkReused(listFilesBelow(published).filter(own), published, outputPath);
+      // The root part's folder holds the other parts: only its own files are linked, and the other
+      // parts' folders are not read.
+      const notOwn = p === 0 ? (f: string) => f === PAGEFIND_PARTS_FILE || /^part-\d+$/.test(f) : undefined;
+      linkReused(listFilesBelow(published, notOwn), published, outputPath);
       result.reused++;
     } else {
       await indexPart(documents, outputPath, perPart, (n) => onProgress?.(done + n));
