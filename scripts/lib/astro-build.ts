@@ -8,10 +8,13 @@
  * (tsconfig.json, erasableSyntaxOnly).
  */
 import { build } from 'astro';
+import { currentShard } from '../../src/catalog/shard.ts';
 import { PAGES_MARK } from '../../src/lib/render-progress.ts';
 import { GATE_ENV, gatedPrerenderer, readGates } from './render-gate.ts';
+import { firstShardRendersFixedPages } from './shard-prerenderer.ts';
 
 const gates = process.env[GATE_ENV] === '1' ? readGates(process.stdin, () => process.exit(1)) : null;
+const shard = currentShard();
 
 build({
   logLevel: 'warn',
@@ -20,7 +23,7 @@ build({
       name: 'errdex-render',
       hooks: {
         'astro:build:start': ({ setPrerenderer }) => {
-          if (gates) setPrerenderer((inner) => gatedPrerenderer(inner, gates));
+          setPrerenderer((inner) => firstShardRendersFixedPages(gates ? gatedPrerenderer(inner, gates) : inner, shard));
         },
         'astro:build:done': ({ pages }) => void process.stdout.write(`${PAGES_MARK}${pages.length}\n`),
       },

@@ -190,6 +190,7 @@ export class RenderStage {
       ERRDEX_SHARD: `${chunk.index}/${chunk.count}`,
       ERRDEX_CATALOG_SNAPSHOT: chunk.snapshot,
       ERRDEX_RELATED: chunk.related,
+      ...(chunk.twinsSha256 ? { ERRDEX_TWINS_SHA256: chunk.twinsSha256 } : {}),
       ERRDEX_ASTRO_CACHE_DIR: join(this.options.cacheDir, `chunk-${chunk.index}-of-${chunk.count}`),
       ERRDEX_PAGE_LOG: pageLogOf(chunk),
       // The JSON twins and short links are written by the build script (scripts/lib/record-files.ts).

@@ -28,6 +28,11 @@ export interface Chunk {
   related: string;
   /** Records whose pages this chunk renders. */
   records: number;
+  /**
+   * The manifest's checksum of all JSON twins (src/lib/api.ts), computed here once when there are
+   * several chunks: each render process then holds only its own shard's texts.
+   */
+  twinsSha256?: string;
 }
 
 export type PrepareEvent =
@@ -65,12 +70,13 @@ export const snapshotFiles = (snapshotDir: string): Pick<Chunk, 'snapshot' | 're
 async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void): Promise<void> {
   send({ type: 'stage', name: 'validate' });
   // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
-  const [{ catalogReport, loadCatalog }, { formatProblem }, { shardOfId }, { relatedErrors }, { writeRelated, writeSnapshot }] = await Promise.all([
+  const [{ catalogReport, loadCatalog }, { formatProblem }, { shardOfId }, { relatedErrors }, { writeRelated, writeSnapshot }, { twinsSha256 }] = await Promise.all([
     import('../../src/catalog/catalog.ts'),
     import('../../src/catalog/problems.ts'),
     import('../../src/catalog/shard.ts'),
     import('../../src/catalog/derive/related.ts'),
     import('../../src/catalog/snapshot.ts'),
+    import('../../src/lib/api.ts'),
   ]);
   const catalog = loadCatalog(catalogPath());
   // A broken ledger is never skipped: building past it would forget every URL published so far.
@@ -124,9 +130,10 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   const links = relatedErrors(catalog.entries.map((e) => e.record));
   await writeRelated(related, links);
   const chunks: Chunk[] = [];
+  const twins = count > 1 ? { twinsSha256: twinsSha256(catalog.entries) } : {};
   for (let index = 0; index < count; index++) {
     const own = count === 1 ? catalog.entries.length : catalog.entries.filter((e) => shardOfId(e.record.id, count) === index).length;
-    chunks.push({ index, count, snapshot, related, records: own });
+    chunks.push({ index, count, snapshot, related, records: own, ...twins });
   }
   const linked = links.filter((l) => l.length > 0).length;
   send({

@@ -16,6 +16,8 @@ export interface CatalogEntry {
   record: ErrorRecord;
   /** The wrapped record's JSON text exactly as it stands in the catalog: the page's JSON twin. */
   sourceText: string;
+  /** The hash of the text, when a process read the entry without it (src/catalog/snapshot.ts, SnapshotKeep). */
+  textKey?: string;
   datasetVersion: string;
   origin: { file: string; line: number };
 }
@@ -44,6 +46,11 @@ export interface Catalog {
   skipped: SkippedRecord[];
   /** Records seen in all: valid + skipped. */
   total: number;
+  /**
+   * The manifest's checksum of all JSON twins (src/lib/api.ts), when the build computed it before the
+   * render: a render process of a catalog in several chunks holds only its own shard's texts.
+   */
+  twinsSha256?: string;
 }
 
 export class CatalogError extends Error {
@@ -138,14 +145,19 @@ export function catalogFromSnapshot(file: string, root: string = catalogPath(), 
  * The catalog for this build. Throws a CatalogError listing every problem, unless
  * `ERRDEX_SKIP_INVALID=1` opts into building the valid records only (the build script sets it
  * from `--skip-invalid` after writing the skipped-records report). In a render process of the build
- * script, `ERRDEX_CATALOG_SNAPSHOT` names the already validated entries that process renders.
+ * script, `ERRDEX_CATALOG_SNAPSHOT` names the already validated entries that process renders, and
+ * `ERRDEX_TWINS_SHA256` the twins' checksum when the catalog renders in several shards.
  */
 export function getCatalog(): Catalog {
   if (cached) return cached;
   const snapshot = process.env.ERRDEX_CATALOG_SNAPSHOT;
-  // A render process needs the code of its own shard's records only (src/catalog/shard.ts).
+  // A render process shows the code and the JSON twin of its own shard's records only (src/catalog/shard.ts);
+  // of the others it keeps what listings and related errors show, and their text's hash (page keys).
+  // At 100k records in 4 shards that is 200 MB less to hold, and to go over at every full collection.
   const shard = currentShard();
-  const catalog = snapshot ? catalogFromSnapshot(snapshot, catalogPath(), { code: (id) => shardOfId(id, shard.count) === shard.index }) : loadCatalog();
+  const own = (id: string) => shardOfId(id, shard.count) === shard.index;
+  const catalog = snapshot ? catalogFromSnapshot(snapshot, catalogPath(), { code: own, text: own }) : loadCatalog();
+  if (snapshot && process.env.ERRDEX_TWINS_SHA256) catalog.twinsSha256 = process.env.ERRDEX_TWINS_SHA256;
   if (catalog.problems.length > 0 && process.env.ERRDEX_SKIP_INVALID !== '1') {
     throw new CatalogError(catalogReport(catalog), catalog.problems);
   }

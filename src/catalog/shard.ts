@@ -61,8 +61,12 @@ export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText'>, shown: u
 
 const textKeys = new WeakMap<object, string>();
 
-/** A record shown on another record's page stands in its key by the hash of its text, computed once. */
-function textKey(entry: Pick<CatalogEntry, 'sourceText'>): string {
+/**
+ * A record shown on another record's page stands in its key by the hash of its text, computed once
+ * (or when the entry was read, if its text was then left out: src/catalog/snapshot.ts).
+ */
+export function textKey(entry: Pick<CatalogEntry, 'sourceText' | 'textKey'>): string {
+  if (entry.textKey !== undefined) return entry.textKey;
   let key = textKeys.get(entry);
   if (key === undefined) textKeys.set(entry, (key = hash('sha1', entry.sourceText)));
   return key;

@@ -14,6 +14,7 @@
 import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
 import type { ErrorRecord } from '../schema/record.ts';
 import type { CatalogEntry } from './catalog.ts';
+import { textKey } from './shard.ts';
 import type { RelatedLink } from './derive/related.ts';
 
 export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
@@ -37,8 +38,12 @@ export interface SnapshotKeep {
    * whose pages it renders; the other records' code fields are left out (null) to save memory.
    */
   code?: (id: string) => boolean;
-  /** Whether the entries' text (`sourceText`, the JSON twin) is needed; '' when not. */
-  text?: boolean;
+  /**
+   * Whether the entries' text (`sourceText`, the JSON twin) is needed; '' when not. As a function of the
+   * record id: the entries it turns down keep only the hash of their text (`textKey`), which is all a
+   * render process needs of the records whose pages it does not render (src/catalog/shard.ts).
+   */
+  text?: boolean | ((id: string) => boolean);
 }
 
 export function readSnapshot(path: string, keep: SnapshotKeep = {}): CatalogEntry[] {
@@ -63,7 +68,9 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
     const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
     if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
-    yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin: { file, line: lineNo } };
+    const origin = { file, line: lineNo };
+    if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textKey({ sourceText }), datasetVersion, origin };
+    else yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin };
   }
 }
 
@@ -72,9 +79,13 @@ export function writeRelated(path: string, links: readonly RelatedLink[][]): Pro
   return writeLines(path, map(links, (l) => JSON.stringify(l)));
 }
 
-export function readRelated(path: string): RelatedLink[][] {
+/**
+ * Each entry's related errors; `keep(i)` false: entry i's line is passed over unparsed and its list left
+ * empty (a render process shows related errors only on the pages it renders).
+ */
+export function readRelated(path: string, keep: (index: number) => boolean = () => true): RelatedLink[][] {
   const links: RelatedLink[][] = [];
-  for (const line of lines(path)) links.push(JSON.parse(line.toString('utf8')) as RelatedLink[]);
+  for (const line of lines(path)) links.push(keep(links.length) ? (JSON.parse(line.toString('utf8')) as RelatedLink[]) : []);
   return links;
 }
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { siteConfig } from '../../errdex.config.mjs';
-import type { Catalog } from '../catalog/catalog.ts';
+import type { Catalog, CatalogEntry } from '../catalog/catalog.ts';
 import type { Derived } from '../catalog/derive/index.ts';
 import type { LedgerPlan } from '../catalog/ledger.ts';
 import { errorRecordJsonSchema } from '../schema/record.ts';
@@ -40,6 +40,19 @@ export function schemaText(): string {
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const fileInfo = (text: string) => ({ bytes: Buffer.byteLength(text), sha256: sha256(text) });
 
+/**
+ * The manifest's checksum of the JSON twins: sha256 of every twin in id order, each followed by a
+ * newline. Hashed twin by twin: joined first, 100k twins would make one string of hundreds of MB.
+ */
+export function twinsSha256(entries: readonly CatalogEntry[]): string {
+  const hash = createHash('sha256');
+  for (const e of [...entries].sort((a, b) => (a.record.id < b.record.id ? -1 : 1))) {
+    if (e.textKey !== undefined) throw new Error(`the JSON twin of ${e.record.id} was not read (a render process reads only its shard's): the build hands the twins' checksum over as ERRDEX_TWINS_SHA256`);
+    hash.update(e.sourceText, 'utf8').update('\n');
+  }
+  return hash.digest('hex');
+}
+
 /** `/api/manifest.json`: counts, and checksums of the data files and of all JSON twins together. */
 export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPlan): string {
   const twins = [...catalog.entries].sort((a, b) => (a.record.id < b.record.id ? -1 : 1));
@@ -64,8 +77,7 @@ export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPla
       path: '/api/errors/{id}.json',
       count: twins.length,
       about: 'sha256 of every JSON twin in id order, each followed by a newline',
-      // Hashed twin by twin: joined first, 100k twins would make one string of hundreds of MB.
-      sha256: twins.reduce((h, e) => h.update(e.sourceText, 'utf8').update('\n'), createHash('sha256')).digest('hex'),
+      sha256: catalog.twinsSha256 ?? twinsSha256(twins),
     },
     pages: { error: '/{repo}/{slug}/', shortLink: '/e/{id}/', example: twins[0] ? errorPath(twins[0].record) : null },
   };

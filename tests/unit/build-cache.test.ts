@@ -6,7 +6,8 @@ import { mergeInto } from '../../scripts/lib/astro-render.ts';
 import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
 import { chunkCount } from '../../scripts/lib/prepare.ts';
 import { loadCatalog, type CatalogEntry } from '../../src/catalog/catalog.ts';
-import { parseShard, recordCacheKey, shardEntries, shardOfId, shardRoutes } from '../../src/catalog/shard.ts';
+import { parseShard, recordCacheKey, shardEntries, shardOfId, shardRoutes, textKey } from '../../src/catalog/shard.ts';
+import { twinsSha256 } from '../../src/lib/api.ts';
 import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../src/catalog/derive/related.ts';
@@ -215,6 +216,19 @@ describe('catalog snapshots', () => {
     expect(light.every((e) => e.sourceText === '')).toBe(true);
     // Only the entries asked for (a full-text index part: scripts/lib/search-index.ts).
     expect(readSnapshot(file, { entry: (id) => id.endsWith('7') })).toEqual(entries.filter((e) => e.record.id.endsWith('7')));
+    // A render process's read: the other shards' texts are left out, their hashes kept for the page keys.
+    const own = (id: string) => shardOfId(id, 4) === 1;
+    const shard = readSnapshot(file, { code: own, text: own });
+    expect(shard.filter((e) => own(e.record.id))).toEqual(entries.filter((e) => own(e.record.id)));
+    const other = shard.findIndex((e) => !own(e.record.id));
+    expect(shard[other]!.sourceText).toBe('');
+    expect(shard[other]!.textKey).toBe(textKey(entries[other]!));
+    // So another record's page that shows it gets the same key as from the whole entry.
+    expect(recordCacheKey(entries[1]!, { related: [{ entry: shard[other] }] })).toBe(recordCacheKey(entries[1]!, { related: [{ entry: entries[other] }] }));
+    expect(recordCacheKey(entries[1]!, { related: [{ entry: shard[other] }] })).not.toBe(recordCacheKey(entries[1]!, { related: [{ entry: entries[other + 1] }] }));
+    // The manifest's checksum of the twins needs every text: a shard's read cannot make it up.
+    expect(() => twinsSha256(shard)).toThrow(/was not read .*ERRDEX_TWINS_SHA256/);
+    expect(twinsSha256(readSnapshot(file, { code: own }))).toBe(twinsSha256(entries));
   });
 
   it('give a render process the related errors computed once, the same as computing them there', async () => {
@@ -227,6 +241,9 @@ describe('catalog snapshots', () => {
     const file = join(dir, 'related.jsonl');
     expect(await writeRelated(file, links)).toBe(catalog.entries.length);
     expect(readRelated(file)).toEqual(links);
+    // A render process reads only its own shard's links.
+    const own = (i: number) => shardOfId(catalog.entries[i]!.record.id, 3) === 2;
+    expect(readRelated(file, own)).toEqual(links.map((l, i) => (own(i) ? l : [])));
     expect(deriveCatalog(catalog, readRelated(file)).related).toEqual(deriveCatalog(catalog).related);
     expect(() => deriveCatalog(catalog, links.slice(1))).toThrow(/related errors for 59 records, but the catalog has 60/);
   });

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { AstroPrerenderer } from 'astro';
 import { describe, expect, it } from 'vitest';
 import { gatedPrerenderer, gateLine, readGates } from '../../scripts/lib/render-gate.ts';
+import { firstShardRendersFixedPages } from '../../scripts/lib/shard-prerenderer.ts';
 
 const settled = async (p: Promise<unknown>): Promise<boolean> => {
   let done = false;
@@ -61,5 +62,27 @@ describe('the render gates', () => {
     expect(await ((await page) as Response).text()).toBe('page');
     await gated.teardown!();
     expect(calls).toEqual(['setup', 'paths', 'render', 'teardown']);
+  });
+});
+
+describe('the site-wide pages of a sharded render', () => {
+  const route = (params: string[]) => ({ params }) as never;
+  const inner: AstroPrerenderer = {
+    name: 'inner',
+    getStaticPaths: async () => [
+      { pathname: '/', route: route([]) },
+      { pathname: '/api/manifest.json', route: route([]) },
+      { pathname: '/a/b/c/', route: route(['owner', 'repo', 'slug']) },
+      { pathname: '/tags/x/', route: route(['tag']) },
+    ],
+    render: async () => new Response('page'),
+  };
+
+  it('are rendered by the first shard only; every shard renders its routes with parameters', async () => {
+    const paths = async (index: number, count: number) => (await firstShardRendersFixedPages(inner, { index, count }).getStaticPaths()).map((p) => p.pathname);
+    expect(await paths(0, 1)).toEqual(['/', '/api/manifest.json', '/a/b/c/', '/tags/x/']);
+    expect(await paths(0, 3)).toEqual(['/', '/api/manifest.json', '/a/b/c/', '/tags/x/']);
+    expect(await paths(1, 3)).toEqual(['/a/b/c/', '/tags/x/']);
+    expect(await paths(2, 3)).toEqual(['/a/b/c/', '/tags/x/']);
   });
 });

@@ -10,6 +10,7 @@ import { directoryOf } from '../../lib/text.ts';
 import { errorPath } from '../../lib/urls.ts';
 import { shortenOnWord } from '../../search/template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
+import { currentShard, shardOfId } from '../shard.ts';
 import { readRelated } from '../snapshot.ts';
 import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';
 
@@ -133,16 +134,22 @@ let cached: Derived | undefined;
 let cachedPlan: LedgerPlan | undefined;
 
 export function getDerived(): Derived {
-  return (cached ??= deriveCatalog(getCatalog(), precomputedRelated()));
+  if (cached) return cached;
+  const catalog = getCatalog();
+  return (cached = deriveCatalog(catalog, precomputedRelated(catalog)));
 }
 
 /**
  * The build computes related errors once, before the render (scripts/lib/prepare.ts), and hands each
  * render process the result (ERRDEX_RELATED: each snapshot entry's links, in snapshot order;
  * src/catalog/snapshot.ts) instead of every process computing it again: at 100k records that takes seconds each.
+ * Only the error pages show related errors, so a process reads the links of its own shard's records
+ * (src/catalog/shard.ts); the others' stay empty.
  */
-function precomputedRelated(env: NodeJS.ProcessEnv = process.env): RelatedLink[][] | undefined {
-  return env.ERRDEX_RELATED ? readRelated(env.ERRDEX_RELATED) : undefined;
+function precomputedRelated(catalog: Catalog, env: NodeJS.ProcessEnv = process.env): RelatedLink[][] | undefined {
+  if (!env.ERRDEX_RELATED) return undefined;
+  const shard = currentShard(env);
+  return readRelated(env.ERRDEX_RELATED, (i) => shard.count === 1 || shardOfId(catalog.entries[i]!.record.id, shard.count) === shard.index);
 }
 
 export function getLedgerPlan(): LedgerPlan {
