@@ -15,7 +15,7 @@
  *     records, one Astro build per chunk (scripts/lib/astro-build.ts), one per core at a time; the error pages the published
  *     site holds unchanged are linked from it instead (src/catalog/page-cache.ts). The render process
  *     of a one-chunk catalog starts with the build and waits for its input (scripts/lib/render-gate.ts);
- *     above one chunk the render first waits for the full-text index (memory);
+ *     above one chunk the second render process waits for the full-text index (memory);
  *  5. record files, in a child process (beside the render up to 25k records, at a lower priority; else
  *     after it): every record's JSON twin and short link, written from the snapshot, the short links
  *     stamped from one page Astro rendered (scripts/lib/record-files.ts), then merged into the site;
@@ -131,7 +131,8 @@ function startFullText(snapshot: string, count: number): void {
   // Only the parts' keys: the child gets its options on its command line.
   const previous = published ? { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) } : undefined;
   // Up to one render chunk, Pagefind takes what CPU highlighting leaves, then the core beside the one
-  // render process. Above that it must be done before the render starts (memory), so it keeps its share.
+  // render process. Above that it must be done before the second render process starts (memory), so
+  // it keeps its share.
   const run = startPagefind({ snapshot, count, outDir: fullTextDir, maxFragments, previous }, oneRenderChunk(count));
   fullText = { run, settled: settle(run.result) };
 }
@@ -255,22 +256,22 @@ const fullTextRun = fullText;
 
 // 4. Render
 progress.stage('render');
-// Above one render chunk, the render processes and Pagefind would not fit in memory together (at 100k
-// records about 2.9 GB and 1.7 GB): the render waits for the full-text index (it is done first when
-// the highlighting took as long, as in a cold build).
+// Above one render chunk, the render processes and Pagefind would not all fit in memory together (at
+// 100k records about 1.3 GB per render process, 2 at a time, and 1.7 GB for Pagefind): the first render
+// process starts now, beside what is left of the full-text index, the second once that is done.
 let waitedForFullText = 0;
-if (!oneRenderChunk(records)) {
+const laneReady = (lane: number): Promise<unknown> | undefined => {
+  if (lane === 0 || oneRenderChunk(records)) return undefined;
   const waitStarted = performance.now();
-  await fullTextRun.settled;
-  waitedForFullText = (performance.now() - waitStarted) / 1000;
-}
+  return fullTextRun.settled.then(() => (waitedForFullText = (performance.now() - waitStarted) / 1000));
+};
 // The progress counts the error pages against the records (the site-wide pages are counted in the
 // summary); when pages can be reused from the published site, how many will be rendered is only known
 // as the render goes.
 if (Object.keys(reuse).length === 0) progress.count(records, 'error pages');
 let rendered;
 try {
-  rendered = await render.render(chunks);
+  rendered = await render.render(chunks, laneReady);
   // The files the render processes left out are the published site's, unchanged.
   linkReused(rendered.pages.reused, outDir, stagingDir);
 } catch (e) {
@@ -280,7 +281,7 @@ endStage(
   'render',
   `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} pages rendered, ${formatCount(rendered.pages.reused.length)} unchanged` +
     (chunks.length > 1 ? ` (${chunks.length} processes, ${Math.min(workers, chunks.length)} at a time)` : '') +
-    (waitedForFullText >= 0.1 ? `, after ${waitedForFullText.toFixed(1)} s waiting for the full-text index` : ''),
+    (waitedForFullText >= 0.1 ? `, the second started after ${waitedForFullText.toFixed(1)} s waiting for the full-text index` : ''),
   rendered.rendered + rendered.pages.reused.length,
   'pages',
 );
@@ -335,7 +336,7 @@ endStage(
     `full-text index of ${formatCount(indexResult.records)} pages` +
     (ft.value.parts > 1 ? ` in ${ft.value.parts} parts${ft.value.reused ? ` (${ft.value.reused} unchanged)` : ''}` : ft.value.reused ? ' (unchanged)' : '') +
     `, ${describeFragments(ft.value, maxFragments)} ` +
-    `(${ft.seconds.toFixed(1)} s, beside highlighting${besideStages ? ' and the render' : ''})`,
+    `(${ft.seconds.toFixed(1)} s, beside highlighting and the render)`,
   indexResult.records,
   'records',
 );

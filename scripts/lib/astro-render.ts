@@ -1,7 +1,7 @@
 /**
  * The render stage: `astro build` once per chunk of the catalog (see src/catalog/shard.ts), one per
- * core at a time, each into its own folder and from the validated catalog's snapshot; then the chunks
- * merged into one site. Error pages the published site already holds under the same key are left
+ * core at a time, each into its own folder and from the validated catalog's snapshot, merged into the
+ * site as soon as it ends. Error pages the published site already holds under the same key are left
  * out by the render processes (src/catalog/page-cache.ts); their page logs say which.
  *
  * Each process runs Astro quietly (scripts/lib/astro-build.ts) and tells how many error pages it has
@@ -139,8 +139,12 @@ export class RenderStage {
     this.early = undefined;
   }
 
-  /** Renders every chunk (code blocks are highlighted by now) and merges them into `outDir`. */
-  async render(chunks: readonly Chunk[]): Promise<RenderResult> {
+  /**
+   * Renders every chunk (code blocks are highlighted by now), each merged into `outDir` as soon as it is
+   * done, while the others render. `laneReady(lane)`: what the lane's first process waits for (memory:
+   * see scripts/build.ts).
+   */
+  async render(chunks: readonly Chunk[], laneReady: (lane: number) => Promise<unknown> | undefined = () => undefined): Promise<RenderResult> {
     const early = this.earlyFor(chunks);
     if (!early) this.cancelEarly();
     let failed = false;
@@ -151,22 +155,31 @@ export class RenderStage {
       }
       return this.spawn(chunk, renderHeapMb(chunk), false).done;
     };
+    // Each chunk's pages are its own; the files every chunk writes (Astro's assets) are the same in all:
+    // one copy is kept, whichever chunk ends first.
+    const merge = (chunk: Chunk) => {
+      const site = renderSiteDir(chunk);
+      if (existsSync(this.options.outDir)) mergeInto(site, this.options.outDir);
+      else moveTree(site, this.options.outDir);
+    };
     // A simple pool: each lane takes the next chunk when its current one ends.
     let next = 0;
-    const lane = async () => {
-      while (!failed && next < chunks.length) await renderChunk(chunks[next++]!);
+    const lane = async (n: number) => {
+      await laneReady(n);
+      while (!failed && next < chunks.length) {
+        const chunk = chunks[next++]!;
+        await renderChunk(chunk);
+        merge(chunk);
+      }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(this.options.parallel, chunks.length) }, lane));
+      await Promise.all(Array.from({ length: Math.min(this.options.parallel, chunks.length) }, (_, n) => lane(n)));
     } catch (e) {
       failed = true;
       for (const c of this.running) c.kill();
       rmSync(renderWorkDir(), { recursive: true, force: true });
       throw e;
     }
-    const site = renderSiteDir(chunks[0]!);
-    for (const c of chunks.slice(1)) mergeInto(renderSiteDir(c), site);
-    moveTree(site, this.options.outDir);
     const keys = readPageLogs(chunks.map(pageLogOf));
     rmSync(renderWorkDir(), { recursive: true, force: true });
     return { rendered: [...this.pages.values()].reduce((a, b) => a + b, 0), pages: keys };
