@@ -154,9 +154,10 @@ function fail(message: string, code = 1): never {
 // processes, each into a folder of its own merged into the site after the render. For a catalog of
 // up to one render chunk they start as soon as the snapshot is written, at a lower priority: on what
 // CPU highlighting leaves, then beside the one render process (the record files write the short links
-// once the render has written their template). With a larger catalog they start after the render:
-// beside it they would not fit in 4 GB (at 100k records the render processes peak at about 2.9 GB
-// together, the index stage at about 1.4 GB), and the render processes take both cores.
+// once the render has written their template). With a larger catalog, memory decides (at 100k records:
+// a render process about 1.2 GB, 2 at a time; Pagefind 2 GB; the index stage 1.4 GB; the record files
+// 0.4 GB): the record files start once the full-text index is done, at a lower priority, beside the
+// render; the index stage once the render is down to its last process.
 const indexDir = `${outDir}.index`;
 const recordsDir = `${outDir}.records`;
 let indexing: ReturnType<typeof startIndex> | undefined;
@@ -265,13 +266,20 @@ const laneReady = (lane: number): Promise<unknown> | undefined => {
   const waitStarted = performance.now();
   return fullTextRun.settled.then(() => (waitedForFullText = (performance.now() - waitStarted) / 1000));
 };
+// A large catalog's record files and index stage (see runIndexStage above), each started once: the
+// record files when the full-text index is done, the index stage when a lane of the render has ended.
+const later: { indexed?: Promise<Settled<IndexResult>>; recordFiles?: Promise<Settled<RecordFilesResult>> } = {};
+const recordFilesLater = () => (later.recordFiles ??= runRecordFiles(chunks[0]!.snapshot, chunks.length, true));
+const indexLater = () => (later.indexed ??= fullTextRun.settled.then(() => runIndexStage(chunks[0]!.snapshot, false)));
+if (!oneRenderChunk(records)) void fullTextRun.settled.then(recordFilesLater);
+const laneEnded = (): void => void (oneRenderChunk(records) || indexLater());
 // The progress counts the error pages against the records (the site-wide pages are counted in the
 // summary); when pages can be reused from the published site, how many will be rendered is only known
 // as the render goes.
 if (Object.keys(reuse).length === 0) progress.count(records, 'error pages');
 let rendered;
 try {
-  rendered = await render.render(chunks, laneReady);
+  rendered = await render.render(chunks, { ready: laneReady, ended: laneEnded });
   // The files the render processes left out are the published site's, unchanged.
   linkReused(rendered.pages.reused, outDir, stagingDir);
 } catch (e) {
@@ -286,10 +294,10 @@ endStage(
   'pages',
 );
 
-// A large catalog's index stage and record files start now (memory allows: the record files stage
-// holds one record at a time).
-const indexed = besideStages?.indexed ?? runIndexStage(chunks[0]!.snapshot, false);
-const recordFilesWritten = besideStages?.recordFiles ?? runRecordFiles(chunks[0]!.snapshot, chunks.length, false);
+// What ran beside the render, for the summaries.
+const duringRender = { indexed: later.indexed !== undefined, recordFiles: later.recordFiles !== undefined };
+const indexed = besideStages?.indexed ?? indexLater();
+const recordFilesWritten = besideStages?.recordFiles ?? recordFilesLater();
 
 // 5. Record files: wait for them, then merge them into the site.
 progress.stage('record files');
@@ -308,7 +316,8 @@ try {
 }
 endStage(
   'record files',
-  `${formatCount(written.value.files)} JSON twins and short links` + (besideStages ? ` (${written.seconds.toFixed(1)} s, beside highlighting and the render)` : ''),
+  `${formatCount(written.value.files)} JSON twins and short links` +
+    (besideStages || duringRender.recordFiles ? ` (${written.seconds.toFixed(1)} s, beside ${besideStages ? 'highlighting and ' : ''}the render)` : ''),
   written.value.records,
   'records',
   { files: written.value.files, bytes: written.value.bytes },
@@ -332,7 +341,7 @@ for (const dir of [indexDir, fullTextDir]) {
 }
 endStage(
   'index',
-  `${indexResult.summary} (${index.seconds.toFixed(1)} s, beside ${besideStages ? 'highlighting and the render' : 'the record files'}); ` +
+  `${indexResult.summary} (${index.seconds.toFixed(1)} s, beside ${besideStages ? 'highlighting and the render' : duringRender.indexed ? 'the render and the record files' : 'the record files'}); ` +
     `full-text index of ${formatCount(indexResult.records)} pages` +
     (ft.value.parts > 1 ? ` in ${ft.value.parts} parts${ft.value.reused ? ` (${ft.value.reused} unchanged)` : ''}` : ft.value.reused ? ' (unchanged)' : '') +
     `, ${describeFragments(ft.value, maxFragments)} ` +

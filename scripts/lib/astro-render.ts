@@ -141,10 +141,14 @@ export class RenderStage {
 
   /**
    * Renders every chunk (code blocks are highlighted by now), each merged into `outDir` as soon as it is
-   * done, while the others render. `laneReady(lane)`: what the lane's first process waits for (memory:
-   * see scripts/build.ts).
+   * done, while the others render. The render runs `parallel` lanes of one process at a time:
+   * `lanes.ready(lane)` is what a lane's first process waits for, `lanes.ended(lane)` is told when a
+   * lane has no chunk left (memory: see scripts/build.ts).
    */
-  async render(chunks: readonly Chunk[], laneReady: (lane: number) => Promise<unknown> | undefined = () => undefined): Promise<RenderResult> {
+  async render(
+    chunks: readonly Chunk[],
+    lanes: { ready?: (lane: number) => Promise<unknown> | undefined; ended?: (lane: number) => void } = {},
+  ): Promise<RenderResult> {
     const early = this.earlyFor(chunks);
     if (!early) this.cancelEarly();
     let failed = false;
@@ -165,12 +169,13 @@ export class RenderStage {
     // A simple pool: each lane takes the next chunk when its current one ends.
     let next = 0;
     const lane = async (n: number) => {
-      await laneReady(n);
+      await lanes.ready?.(n);
       while (!failed && next < chunks.length) {
         const chunk = chunks[next++]!;
         await renderChunk(chunk);
         merge(chunk);
       }
+      if (!failed) lanes.ended?.(n);
     };
     try {
       await Promise.all(Array.from({ length: Math.min(this.options.parallel, chunks.length) }, (_, n) => lane(n)));
