@@ -151,12 +151,13 @@ export function catalogFromSnapshot(file: string, root: string = catalogPath(), 
 export function getCatalog(): Catalog {
   if (cached) return cached;
   const snapshot = process.env.ERRDEX_CATALOG_SNAPSHOT;
-  // A render process shows the code and the JSON twin of its own shard's records only (src/catalog/shard.ts);
-  // of the others it keeps what listings and related errors show, and their text's hash (page keys).
+  // A render process shows the code, the prose and the JSON twin of its own shard's records only
+  // (src/catalog/shard.ts); of the others it keeps what listings and related errors show, and their
+  // text's hash (page keys).
   // At 100k records in 4 shards that is 200 MB less to hold, and to go over at every full collection.
   const shard = currentShard();
   const own = (id: string) => shardOfId(id, shard.count) === shard.index;
-  const catalog = snapshot ? catalogFromSnapshot(snapshot, catalogPath(), { code: own, text: own }) : loadCatalog();
+  const catalog = snapshot ? catalogFromSnapshot(snapshot, catalogPath(), { code: own, prose: own, text: own }) : loadCatalog();
   if (snapshot && process.env.ERRDEX_TWINS_SHA256) catalog.twinsSha256 = process.env.ERRDEX_TWINS_SHA256;
   if (catalog.problems.length > 0 && process.env.ERRDEX_SKIP_INVALID !== '1') {
     throw new CatalogError(catalogReport(catalog), catalog.problems);

@@ -26,18 +26,22 @@ function snapshotLine(e: CatalogEntry): string {
   return e.sourceText.includes('\n') ? JSON.stringify([...head, e.sourceText]) : `${JSON.stringify(head)}\t${e.sourceText}`;
 }
 
-/** The record fields that hold code: shown only on the record's own page. */
+/** The record fields that hold code, and those that hold prose: shown only on the record's own page. */
 const CODE_FIELDS = ['sourceCode', 'exampleFix', 'validationCode', 'typeGuard', 'tryCatchPattern'] as const satisfies readonly (keyof ErrorRecord)[];
+const PROSE_FIELDS = ['documentation', 'triggerScenarios', 'commonSituations'] as const satisfies readonly (keyof ErrorRecord)[];
+const PROSE_LIST_FIELDS = ['solutions', 'preventionTips'] as const satisfies readonly (keyof ErrorRecord)[];
 
 /** What a process reads of each entry; everything when not given. */
 export interface SnapshotKeep {
   /** Which entries are read at all, by record id; the others are passed over without parsing their text. */
   entry?: (id: string) => boolean;
   /**
-   * Whether the entry's code fields are needed. A render process only shows the code of the records
-   * whose pages it renders; the other records' code fields are left out (null) to save memory.
+   * Whether the entry's code fields are needed, and its prose fields. A render process shows them only
+   * for the records whose pages it renders; the other records' are left out (code null, prose '' or
+   * []) to save memory: listings and related errors show messages, places and tags.
    */
   code?: (id: string) => boolean;
+  prose?: (id: string) => boolean;
   /**
    * Whether the entries' text (`sourceText`, the JSON twin) is needed; '' when not. As a function of the
    * record id: the entries it turns down keep only the hash of their text (`textKey`), which is all a
@@ -68,6 +72,10 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
     const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
     const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
     if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
+    if (keep.prose && !keep.prose(id)) {
+      for (const field of PROSE_FIELDS) record[field] = '';
+      for (const field of PROSE_LIST_FIELDS) record[field] = [];
+    }
     const origin = { file, line: lineNo };
     if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textKey({ sourceText }), datasetVersion, origin };
     else yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin };

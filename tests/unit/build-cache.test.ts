@@ -207,18 +207,19 @@ describe('catalog snapshots', () => {
     await writeSnapshot(file, entries);
     expect(readFileSync(file).length).toBeGreaterThan(8 * 1024 * 1024);
     expect(readSnapshot(file)).toEqual(entries);
-    const light = readSnapshot(file, { code: (id) => id === 'id-5', text: false });
+    const light = readSnapshot(file, { code: (id) => id === 'id-5', prose: (id) => id === 'id-5', text: false });
     expect(light.map((e) => e.record.id)).toEqual(entries.map((e) => e.record.id));
     expect(light[5]!.record.sourceCode).toBe(entries[5]!.record.sourceCode);
     expect(light[6]!.record.sourceCode).toBeNull();
     expect(light[6]!.record.exampleFix).toBeNull();
-    expect(light[6]!.record.documentation).toBe('é 6');
+    expect(light[5]!.record.documentation).toBe('é 5');
+    expect(light[6]!.record.documentation).toBe('');
     expect(light.every((e) => e.sourceText === '')).toBe(true);
     // Only the entries asked for (a full-text index part: scripts/lib/search-index.ts).
     expect(readSnapshot(file, { entry: (id) => id.endsWith('7') })).toEqual(entries.filter((e) => e.record.id.endsWith('7')));
     // A render process's read: the other shards' texts are left out, their hashes kept for the page keys.
     const own = (id: string) => shardOfId(id, 4) === 1;
-    const shard = readSnapshot(file, { code: own, text: own });
+    const shard = readSnapshot(file, { code: own, prose: own, text: own });
     expect(shard.filter((e) => own(e.record.id))).toEqual(entries.filter((e) => own(e.record.id)));
     const other = shard.findIndex((e) => !own(e.record.id));
     expect(shard[other]!.sourceText).toBe('');
@@ -228,7 +229,7 @@ describe('catalog snapshots', () => {
     expect(recordCacheKey(entries[1]!, { related: [{ entry: shard[other] }] })).not.toBe(recordCacheKey(entries[1]!, { related: [{ entry: entries[other + 1] }] }));
     // The manifest's checksum of the twins needs every text: a shard's read cannot make it up.
     expect(() => twinsSha256(shard)).toThrow(/was not read .*ERRDEX_TWINS_SHA256/);
-    expect(twinsSha256(readSnapshot(file, { code: own }))).toBe(twinsSha256(entries));
+    expect(twinsSha256(readSnapshot(file, { code: own, prose: own }))).toBe(twinsSha256(entries));
   });
 
   it('give a render process the related errors computed once, the same as computing them there', async () => {
