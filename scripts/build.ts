@@ -16,10 +16,10 @@
  *     site holds unchanged are linked from it instead (src/catalog/page-cache.ts). The render process
  *     of a one-chunk catalog starts with the build and waits for its input (scripts/lib/render-gate.ts);
  *     above one chunk the second render process waits for the full-text index (memory);
- *  5. record files, in a child process (beside the render up to 25k records, at a lower priority; else
- *     after it): every record's JSON twin and short link, written from the snapshot, the short links
+ *  5. record files, in a child process beside the render, at a lower priority (above 25k records from
+ *     when the full-text index is done): every record's JSON twin and short link, written from the snapshot, the short links
  *     stamped from one page Astro rendered (scripts/lib/record-files.ts), then merged into the site;
- *  6. index, in a child process (beside the render up to 25k records, else beside the record files):
+ *  6. index, in a child process (beside the render up to 25k records, else beside its last process):
  *     the paste matcher's message index, `_redirects` for moved and short URLs, the URL ledger's plan
  *     (scripts/lib/index-stage.ts); then the full-text index's files are merged in too;
  *  7. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
@@ -258,7 +258,7 @@ const fullTextRun = fullText;
 // 4. Render
 progress.stage('render');
 // Above one render chunk, the render processes and Pagefind would not all fit in memory together (at
-// 100k records about 1.3 GB per render process, 2 at a time, and 1.7 GB for Pagefind): the first render
+// 100k records about 1.2 GB per render process, 2 at a time, and 2 GB for Pagefind): the first render
 // process starts now, beside what is left of the full-text index, the second once that is done.
 let waitedForFullText = 0;
 const laneReady = (lane: number): Promise<unknown> | undefined => {
@@ -267,7 +267,8 @@ const laneReady = (lane: number): Promise<unknown> | undefined => {
   return fullTextRun.settled.then(() => (waitedForFullText = (performance.now() - waitStarted) / 1000));
 };
 // A large catalog's record files and index stage (see runIndexStage above), each started once: the
-// record files when the full-text index is done, the index stage when a lane of the render has ended.
+// record files when the full-text index is done, the index stage when a lane of the render has ended
+// (the other lane's process is then the last).
 const later: { indexed?: Promise<Settled<IndexResult>>; recordFiles?: Promise<Settled<RecordFilesResult>> } = {};
 const recordFilesLater = () => (later.recordFiles ??= runRecordFiles(chunks[0]!.snapshot, chunks.length, true));
 const indexLater = () => (later.indexed ??= fullTextRun.settled.then(() => runIndexStage(chunks[0]!.snapshot, false)));
