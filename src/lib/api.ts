@@ -40,13 +40,15 @@ export function schemaText(): string {
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const fileInfo = (text: string) => ({ bytes: Buffer.byteLength(text), sha256: sha256(text) });
 
+const inIdOrder = (entries: readonly CatalogEntry[]): CatalogEntry[] => [...entries].sort((a, b) => (a.record.id < b.record.id ? -1 : 1));
+
 /**
  * The manifest's checksum of the JSON twins: sha256 of every twin in id order, each followed by a
  * newline. Hashed twin by twin: joined first, 100k twins would make one string of hundreds of MB.
  */
 export function twinsSha256(entries: readonly CatalogEntry[]): string {
   const hash = createHash('sha256');
-  for (const e of [...entries].sort((a, b) => (a.record.id < b.record.id ? -1 : 1))) {
+  for (const e of inIdOrder(entries)) {
     if (e.textKey !== undefined) throw new Error(`the JSON twin of ${e.record.id} was not read (a render process reads only its shard's): the build hands the twins' checksum over as ERRDEX_TWINS_SHA256`);
     hash.update(e.sourceText, 'utf8').update('\n');
   }
@@ -55,7 +57,7 @@ export function twinsSha256(entries: readonly CatalogEntry[]): string {
 
 /** `/api/manifest.json`: counts, and checksums of the data files and of all JSON twins together. */
 export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPlan): string {
-  const twins = [...catalog.entries].sort((a, b) => (a.record.id < b.record.id ? -1 : 1));
+  const twins = inIdOrder(catalog.entries);
   const manifest = {
     siteName: siteConfig.siteName,
     siteUrl: absoluteUrl('/'),
@@ -77,7 +79,7 @@ export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPla
       path: '/api/errors/{id}.json',
       count: twins.length,
       about: 'sha256 of every JSON twin in id order, each followed by a newline',
-      sha256: catalog.twinsSha256 ?? twinsSha256(twins),
+      sha256: catalog.twinsSha256 ?? twinsSha256(catalog.entries),
     },
     pages: { error: '/{repo}/{slug}/', shortLink: '/e/{id}/', example: twins[0] ? errorPath(twins[0].record) : null },
   };
