@@ -70,7 +70,7 @@ export const snapshotFiles = (snapshotDir: string): Pick<Chunk, 'snapshot' | 're
 async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void): Promise<void> {
   send({ type: 'stage', name: 'validate' });
   // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
-  const [{ catalogReport, loadCatalog }, { formatProblem }, { shardOfId }, { relatedErrors }, { writeRelated, writeSnapshot }, { twinsSha256 }] = await Promise.all([
+  const [{ catalogReport, loadCatalog }, { formatProblem }, { inShard }, { relatedErrors }, { writeRelated, writeSnapshot }, { twinsSha256 }] = await Promise.all([
     import('../../src/catalog/catalog.ts'),
     import('../../src/catalog/problems.ts'),
     import('../../src/catalog/shard.ts'),
@@ -132,7 +132,7 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   const chunks: Chunk[] = [];
   const twins = count > 1 ? { twinsSha256: twinsSha256(catalog.entries) } : {};
   for (let index = 0; index < count; index++) {
-    const own = count === 1 ? catalog.entries.length : catalog.entries.filter((e) => shardOfId(e.record.id, count) === index).length;
+    const own = count === 1 ? catalog.entries.length : catalog.entries.filter((e) => inShard(e.record.id, { index, count })).length;
     chunks.push({ index, count, snapshot, related, records: own, ...twins });
   }
   const linked = links.filter((l) => l.length > 0).length;

@@ -8,7 +8,7 @@ import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
 import { catalogPath, loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
-import { currentShard, shardOfId } from './shard.ts';
+import { currentShard, inShard } from './shard.ts';
 import { readSnapshot, type SnapshotKeep } from './snapshot.ts';
 import { validateEntries } from './validate.ts';
 
@@ -153,10 +153,10 @@ export function getCatalog(): Catalog {
   const snapshot = process.env.ERRDEX_CATALOG_SNAPSHOT;
   // A render process shows the code, the prose and the JSON twin of its own shard's records only
   // (src/catalog/shard.ts); of the others it keeps what listings and related errors show, and their
-  // text's hash (page keys).
-  // At 100k records in 4 shards that is 200 MB less to hold, and to go over at every full collection.
+  // text's hash (page keys). At 100k records in 4 shards that is 200 MB less to hold, and to go over
+  // at every full collection.
   const shard = currentShard();
-  const own = (id: string) => shardOfId(id, shard.count) === shard.index;
+  const own = (id: string) => inShard(id, shard);
   const catalog = snapshot ? catalogFromSnapshot(snapshot, catalogPath(), { code: own, prose: own, text: own }) : loadCatalog();
   if (snapshot && process.env.ERRDEX_TWINS_SHA256) catalog.twinsSha256 = process.env.ERRDEX_TWINS_SHA256;
   if (catalog.problems.length > 0 && process.env.ERRDEX_SKIP_INVALID !== '1') {

@@ -33,9 +33,12 @@ export function shardOfId(id: string, count: number): number {
   return (h >>> 0) % count;
 }
 
+/** Whether the record of this id is one of the shard's: its error page is rendered there. */
+export const inShard = (id: string, shard: Shard = currentShard()): boolean => shard.count === 1 || shardOfId(id, shard.count) === shard.index;
+
 /** The entries this process renders pages and data files for. */
 export function shardEntries(entries: readonly CatalogEntry[], shard: Shard = currentShard()): readonly CatalogEntry[] {
-  return shard.count === 1 ? entries : entries.filter((e) => shardOfId(e.record.id, shard.count) === shard.index);
+  return shard.count === 1 ? entries : entries.filter((e) => inShard(e.record.id, shard));
 }
 
 /**
@@ -68,6 +71,9 @@ const textKeys = new WeakMap<object, string>();
 export function textKey(entry: Pick<CatalogEntry, 'sourceText' | 'textKey'>): string {
   if (entry.textKey !== undefined) return entry.textKey;
   let key = textKeys.get(entry);
-  if (key === undefined) textKeys.set(entry, (key = hash('sha1', entry.sourceText)));
+  if (key === undefined) textKeys.set(entry, (key = textHash(entry.sourceText)));
   return key;
 }
+
+/** The hash of a record's text that stands for it in other records' page keys. */
+export const textHash = (text: string): string => hash('sha1', text);

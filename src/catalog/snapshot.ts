@@ -14,7 +14,7 @@
 import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
 import type { ErrorRecord } from '../schema/record.ts';
 import type { CatalogEntry } from './catalog.ts';
-import { textKey } from './shard.ts';
+import { textHash } from './shard.ts';
 import type { RelatedLink } from './derive/related.ts';
 
 export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
@@ -77,7 +77,7 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
       for (const field of PROSE_LIST_FIELDS) record[field] = [];
     }
     const origin = { file, line: lineNo };
-    if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textKey({ sourceText }), datasetVersion, origin };
+    if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textHash(sourceText), datasetVersion, origin };
     else yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin };
   }
 }

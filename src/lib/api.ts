@@ -46,9 +46,12 @@ const inIdOrder = (entries: readonly CatalogEntry[]): CatalogEntry[] => [...entr
  * The manifest's checksum of the JSON twins: sha256 of every twin in id order, each followed by a
  * newline. Hashed twin by twin: joined first, 100k twins would make one string of hundreds of MB.
  */
-export function twinsSha256(entries: readonly CatalogEntry[]): string {
+export const twinsSha256 = (entries: readonly CatalogEntry[]): string => hashTwins(inIdOrder(entries));
+
+/** twinsSha256 of twins already in id order. */
+function hashTwins(twins: readonly CatalogEntry[]): string {
   const hash = createHash('sha256');
-  for (const e of inIdOrder(entries)) {
+  for (const e of twins) {
     if (e.textKey !== undefined) throw new Error(`the JSON twin of ${e.record.id} was not read (a render process reads only its shard's): the build hands the twins' checksum over as ERRDEX_TWINS_SHA256`);
     hash.update(e.sourceText, 'utf8').update('\n');
   }
@@ -79,7 +82,7 @@ export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPla
       path: '/api/errors/{id}.json',
       count: twins.length,
       about: 'sha256 of every JSON twin in id order, each followed by a newline',
-      sha256: catalog.twinsSha256 ?? twinsSha256(catalog.entries),
+      sha256: catalog.twinsSha256 ?? hashTwins(twins),
     },
     pages: { error: '/{repo}/{slug}/', shortLink: '/e/{id}/', example: twins[0] ? errorPath(twins[0].record) : null },
   };

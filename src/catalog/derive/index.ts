@@ -10,7 +10,7 @@ import { directoryOf } from '../../lib/text.ts';
 import { errorPath } from '../../lib/urls.ts';
 import { shortenOnWord } from '../../search/template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
-import { currentShard, shardOfId } from '../shard.ts';
+import { currentShard, inShard } from '../shard.ts';
 import { readRelated } from '../snapshot.ts';
 import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';
 
@@ -149,7 +149,7 @@ export function getDerived(): Derived {
 function precomputedRelated(catalog: Catalog, env: NodeJS.ProcessEnv = process.env): RelatedLink[][] | undefined {
   if (!env.ERRDEX_RELATED) return undefined;
   const shard = currentShard(env);
-  return readRelated(env.ERRDEX_RELATED, (i) => shard.count === 1 || shardOfId(catalog.entries[i]!.record.id, shard.count) === shard.index);
+  return readRelated(env.ERRDEX_RELATED, (i) => inShard(catalog.entries[i]!.record.id, shard));
 }
 
 export function getLedgerPlan(): LedgerPlan {
