@@ -183,6 +183,9 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
   const several = lines.filter((l) => l.length === width).length > 1;
   const continues = (line: string, next: string): boolean => {
     if (next.trim() === '' || NEW_LINE_START.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
+    // An exception line (`ValueError: …`) starts the report: the widest line before it (a traceback's
+    // last frame, `File "…", line 694, in set_xfer_…`) ends where it ends, even inside a word.
+    if (splitClassPrefix(next).errorClass !== null) return false;
     // Indented: a frame, a code line or the next part of a report (`  what():  …`), not a wrap.
     if (/^(?:\t| {2})/.test(next)) return false;
     if (several) return true;

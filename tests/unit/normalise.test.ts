@@ -168,6 +168,14 @@ Node.js v24.1.0`;
     expect(joinWrappedLines(lines)).toEqual(lines);
   });
 
+  it('does not join an exception line to the frame before it, when that frame is the widest line', () => {
+    const frame = '  File "/usr/lib/python3/vllm/distributed/kv_transfer/kv_connector/v1/base.py", line 694, in set_xfer_handshake_metadata_pp_aware';
+    const error = 'ValueError: NixlConnectorWorker received pp_rank > 0 handshake metadata but does not support PP-disaggregated KV transfer.';
+    expect(joinWrappedLines([frame, error])).toEqual([frame, error]);
+    expect(first(`Traceback (most recent call last):\n${frame}\n\u001b[1;31m${error}\u001b[0m`)).toEqual([error.slice('ValueError: '.length), 'ValueError']);
+    expect(first(`${frame}\n${error}`)).toEqual([error.slice('ValueError: '.length), 'ValueError']);
+  });
+
   it('keeps the ends of a 1 MB paste and returns promptly', () => {
     const noise = 'DEBUG 08-14 21:17:39 [x.py:1] heartbeat ok\n'.repeat(25_000);
     const paste = `${noise}Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nValueError: expected 1 frame, got 3\n`;
