@@ -15,8 +15,8 @@ import { formatCount } from './progress.ts';
 export interface PrepareOptions {
   skipReport: string | null;
   workers: number;
-  /** Render chunks for a number of valid records. */
-  chunks: { explicit: boolean; size: number };
+  /** Render chunks for a number of valid records (see chunkCount). */
+  chunks: ChunkSizes;
   snapshotDir: string;
 }
 
@@ -46,19 +46,32 @@ export type PrepareEvent =
   | { type: 'snapshot'; snapshot: string; records: number; chunks: number }
   | { type: 'done'; root: string; records: number; chunks: Chunk[] };
 
+export interface ChunkSizes {
+  /** ERRDEX_WORKERS is set: at least one render process per worker, whatever the catalog's size. */
+  explicit: boolean;
+  /** A catalog of up to this many records renders in one process. */
+  single: number;
+  /** Above `single`, at most this many records per render process. */
+  size: number;
+}
+
 /**
- * How many render processes in all: one for a catalog of up to one chunk, else at least one per worker
- * and at most `size` records each, so that a process's memory does not grow with the catalog.
+ * How many render processes in all: one for a catalog of up to `single` records, else a multiple of
+ * the workers, of at most `size` records each, so that a process's memory does not grow with the catalog.
  * `explicit` (ERRDEX_WORKERS set) forces one per worker.
  *
- * Up to one chunk, the full-text and message indexes run beside the render on the other core (at a
+ * Up to `single`, the full-text and message indexes run beside the render on the other core (at a
  * lower priority: scripts/lib/child-stage.ts); a second render process would cost its own Astro
- * start-up and compete with them for that core. At 10k records both ways take 26-27 s.
+ * start-up and compete with them for that core. At 10k records both ways take 26-27 s. Above it, the
+ * indexes and render processes cannot all be in memory at once (scripts/build.ts), and `size` may be
+ * larger than `single`: each process's start-up (at 100k records some 7 CPU-seconds: the catalog, its
+ * derived data and the page list) is paid once per chunk.
  */
-export function chunkCount(records: number, workers: number, options: { explicit: boolean; size: number }): number {
+export function chunkCount(records: number, workers: number, options: ChunkSizes): number {
   if (options.explicit) return Math.max(workers, Math.ceil(records / options.size));
-  if (records <= options.size) return 1;
-  return Math.max(workers, Math.ceil(records / options.size));
+  if (records <= options.single) return 1;
+  // A multiple of the workers: chunks of about one size keep every worker busy to the end.
+  return Math.ceil(Math.ceil(records / options.size) / workers) * workers;
 }
 
 /** Where prepare() writes the catalog's snapshot and its related errors, below `snapshotDir`. */

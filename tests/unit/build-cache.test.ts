@@ -251,15 +251,18 @@ describe('catalog snapshots', () => {
 });
 
 describe('render chunks', () => {
-  it('renders a catalog of up to one chunk in one process, a larger one in chunks of at most the chunk size, at least one per worker', () => {
-    const opts = { explicit: false, size: 25_000 };
+  it('renders a catalog of up to one process in one, a larger one in chunks of at most the chunk size, a multiple of the workers', () => {
+    const opts = { explicit: false, single: 25_000, size: 50_000 };
     expect(chunkCount(3, 2, opts)).toBe(1);
     expect(chunkCount(10_000, 2, opts)).toBe(1);
     expect(chunkCount(25_000, 2, opts)).toBe(1);
     expect(chunkCount(25_001, 2, opts)).toBe(2);
-    expect(chunkCount(100_000, 2, opts)).toBe(4);
-    expect(chunkCount(300_000, 2, opts)).toBe(12);
-    expect(chunkCount(12, 2, { explicit: true, size: 4 })).toBe(3);
-    expect(chunkCount(12, 2, { explicit: true, size: 25_000 })).toBe(2);
+    expect(chunkCount(100_000, 2, opts)).toBe(2);
+    expect(chunkCount(100_001, 2, opts)).toBe(4);
+    expect(chunkCount(300_000, 2, opts)).toBe(6);
+    expect(chunkCount(300_000, 4, opts)).toBe(8);
+    expect(chunkCount(100_000, 2, { explicit: false, single: 25_000, size: 25_000 })).toBe(4);
+    expect(chunkCount(12, 2, { explicit: true, single: 4, size: 4 })).toBe(3);
+    expect(chunkCount(12, 2, { explicit: true, single: 25_000, size: 50_000 })).toBe(2);
   });
 });
