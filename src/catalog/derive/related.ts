@@ -197,26 +197,27 @@ export function relatedErrors(records: readonly RelatedInput[]): RelatedLink[][]
     for (const list of tagLists[i]!) addTo(structural, list, i, Math.min(WEIGHT.tagMax, WEIGHT.tag * idf(n, list.length)), false);
     for (const list of wordLists[i]!) addTo(dot, list, i, idf(n, list.length) ** 2, false);
 
-    const links: RelatedLink[] = [];
+    // The reasons are worked out for the links kept only: a record has hundreds of candidates.
+    const candidates: { index: number; score: number; wording: number; sameRepo: boolean }[] = [];
     for (const j of touched) {
       const cosine = dot[j]! > 0 ? dot[j]! / (norms[i]! * norms[j]!) : 0;
       const wording = cosine >= WORDING_MIN ? cosine : 0;
       const sameRepo = repoId[i] === repoId[j];
       const score = structural[j]! + WEIGHT.wording * wording + (sameRepo ? WEIGHT.sameRepo : 0);
-      if (score >= MIN_SCORE) links.push({ index: j, score: Math.round(score * 1000) / 1000, reasons: reasonsFor(records[i]!, records[j]!, wording) });
+      if (score >= MIN_SCORE) candidates.push({ index: j, score: Math.round(score * 1000) / 1000, wording, sameRepo });
       structural[j] = 0;
       dot[j] = 0;
       seen[j] = 0;
     }
     touched.length = 0;
-    links.sort(
+    candidates.sort(
       (x, y) =>
         y.score - x.score ||
-        Number(y.reasons.sameRepo) - Number(x.reasons.sameRepo) ||
+        Number(y.sameRepo) - Number(x.sameRepo) ||
         Math.abs(rank[x.index]! - rank[i]!) - Math.abs(rank[y.index]! - rank[i]!) ||
         cmp(records[x.index]!.id, records[y.index]!.id),
     );
-    result.push(links.slice(0, RELATED_LIMIT));
+    result.push(candidates.slice(0, RELATED_LIMIT).map((c) => ({ index: c.index, score: c.score, reasons: reasonsFor(records[i]!, records[c.index]!, c.wording) })));
   }
   return result;
 }
