@@ -40,9 +40,9 @@
  * per render process above one, default 50,000; one process renders up to 25,000 records, or up to this
  * many when it is less).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { displayPath } from '../src/catalog/load.ts';
+import { catalogPath, displayPath, listCatalogFiles } from '../src/catalog/load.ts';
 import { buildCacheDir, highlightCacheFile } from '../src/highlight/cache.ts';
 import { mergeInto, RenderStage, renderSiteDir } from './lib/astro-render.ts';
 import { startIndex, type IndexResult } from './lib/index-stage.ts';
@@ -92,6 +92,19 @@ const workers = workerCount();
  * processes, each of which starts up once: four of 25,000 took 15 CPU-seconds more than two of 50,000.
  */
 const CHUNK_RECORDS = Number(process.env.ERRDEX_CHUNK_RECORDS) || 50_000;
+/**
+ * Catalog files of more than this many bytes (some 25,000 records of the bench's synthetic catalog) are
+ * highlighted from the build's start, beside validation (see startHighlight).
+ */
+const EARLY_HIGHLIGHT_BYTES = Number(process.env.ERRDEX_EARLY_HIGHLIGHT_BYTES) || 64 * 2 ** 20;
+/** The bytes of the catalog's files; 0 when they cannot be listed (validation says why). */
+function catalogBytes(root: string): number {
+  try {
+    return listCatalogFiles(root).reduce((sum, f) => sum + statSync(f).size, 0);
+  } catch {
+    return 0;
+  }
+}
 /** Up to this many records, one render process (below); at most CHUNK_RECORDS. */
 const SINGLE_CHUNK_RECORDS = Math.min(CHUNK_RECORDS, 25_000);
 /**
@@ -216,30 +229,40 @@ function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): v
   else if (e.type === 'warn') progress.warn(e.text);
   else if (e.type === 'end') endStage(e.name, e.summary, e.items, e.unit, e.output);
   else if (e.type === 'snapshot') {
-    startFullText(e.snapshot, e.records);
+    // Above one render chunk, Pagefind (2 GB at 100k records) does not fit beside validation's process
+    // and a highlight stage begun early: it starts when validation's process has ended.
+    if (highlighting && !oneRenderChunk(e.records)) fullTextLater = true;
+    else startFullText(e.snapshot, e.records);
     if (oneRenderChunk(e.records)) {
-      startHighlight(e.snapshot, true);
+      if (highlighting) highlighting.snapshotReady();
+      else startHighlight(e.snapshot, 'derive');
       startBesideStages(e.snapshot, e.chunks);
     }
   }
 }
+let fullTextLater = false;
 // 3. Highlighting reads the code blocks from the snapshot. Up to one render chunk it starts as soon as
 // the snapshot is written, beside the derive stage (the related errors, which the render needs and
 // highlighting does not); its progress is shown once derive has ended. A larger catalog's derive stage
-// holds too much memory to share (2.7 GB at 100k records): highlighting starts after it.
+// holds too much memory to share with Pagefind and highlighting both (2.7 GB at 100k records). Large
+// catalog files (EARLY_HIGHLIGHT_BYTES) are highlighted as they are from the build's start, on the core
+// validation leaves idle, and the valid records' blocks checked once the snapshot is there
+// (scripts/lib/highlight-stage.ts); the full-text index then waits for validation's process to end.
 let highlighting: ReturnType<typeof runHighlight> | undefined;
 let highlightDone: Promise<Settled<void>> | undefined;
 const heldHighlightEvents: HighlightEvent[] = [];
 let deriving = true;
-function startHighlight(snapshot: string, besideDerive: boolean): void {
-  highlighting = runHighlight({ snapshot, file: highlightCacheFile(), workers, refresh: !useCache }, (e) => {
+function startHighlight(snapshot: string, begun: 'validation' | 'derive' | null): void {
+  const early = begun === 'validation' ? { catalogRoot: catalogPath() } : {};
+  highlighting = runHighlight({ snapshot, file: highlightCacheFile(), workers, refresh: !useCache, ...early }, (e) => {
     // Its time is counted from when derive ended: the summary says that it began earlier.
-    const event = besideDerive && e.type === 'end' ? { ...e, summary: `${e.summary}; begun beside derive` } : e;
+    const event = begun && e.type === 'end' ? { ...e, summary: `${e.summary}; begun beside ${begun}` } : e;
     if (deriving) heldHighlightEvents.push(event);
     else onStageEvent(event);
   });
   highlightDone = settle(highlighting.done);
 }
+if (catalogBytes(catalogPath()) > EARLY_HIGHLIGHT_BYTES) startHighlight(snapshotFiles(snapshotDir).snapshot, 'validation');
 let prepared;
 try {
   prepared = await runPrepare({ skipReport, workers, chunks: { explicit: Boolean(process.env.ERRDEX_WORKERS), single: SINGLE_CHUNK_RECORDS, size: CHUNK_RECORDS }, snapshotDir }, onStageEvent);
@@ -249,9 +272,11 @@ try {
 if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. Fix the catalog, or build the valid records with --skip-invalid.`);
 const { records, chunks } = prepared;
 render.openCatalog(chunks);
+if (fullTextLater) startFullText(chunks[0]!.snapshot, records);
 deriving = false;
 for (const e of heldHighlightEvents.splice(0)) onStageEvent(e);
-if (!highlightDone) startHighlight(chunks[0]!.snapshot, false);
+if (!highlightDone) startHighlight(chunks[0]!.snapshot, null);
+else if (!oneRenderChunk(records)) highlighting!.snapshotReady();
 const highlighted = await highlightDone!;
 if (!highlighted.ok) fail(`${highlighted.e.message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
 

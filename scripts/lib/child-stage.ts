@@ -22,7 +22,7 @@ export function runChildStage<M>(
   what: string,
   background = false,
   nodeFlags: readonly string[] = [],
-): { done: Promise<void>; kill: () => void } {
+): { done: Promise<void>; kill: () => void; send: (message: unknown) => void } {
   const child = fork(new URL(moduleUrl).pathname, [JSON.stringify(options)], { execArgv: [...process.execArgv, ...nodeFlags], stdio: 'inherit' });
   if (background && child.pid !== undefined) lowerPriority(child.pid);
   const done = new Promise<void>((resolve, reject) => {
@@ -32,7 +32,8 @@ export function runChildStage<M>(
     // channel (a stage that ended while this process was busy lost its result); 'close' waits for them.
     child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`))));
   });
-  return { done, kill: () => child.kill() };
+  // A message to a child that has ended is dropped: it has nothing left to be told.
+  return { done, kill: () => child.kill(), send: (m) => void (child.connected && child.send(m as never)) };
 }
 
 /** Niceness 10: when the CPU is busy, such a process gets about a tenth of what one at 0 gets. */

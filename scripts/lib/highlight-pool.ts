@@ -4,8 +4,11 @@
  * not highlighted again; entries no record uses any more are pruned, so the cache stays the size of
  * one catalog. Pages then read the cache (src/highlight/highlighter.ts `cachedLines`).
  */
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { CatalogEntry } from '../../src/catalog/catalog.ts';
+import { listCatalogFiles } from '../../src/catalog/load.ts';
+import type { ErrorRecord } from '../../src/schema/record.ts';
 import { HighlightStore, storedText } from '../../src/highlight/cache.ts';
 import { blockKey, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/lib/error-view.ts';
@@ -38,6 +41,8 @@ export interface HighlightResult {
   cached: number;
   /** Of those, highlighted now. */
   highlighted: number;
+  /** The keys of those. */
+  highlightedKeys: string[];
   /** Bytes of line HTML stored now. */
   bytes: number;
   /** Stale cache entries deleted. */
@@ -73,10 +78,72 @@ export function catalogBlocks(entries: Iterable<CatalogEntry>): CatalogBlocks {
   return { total, blocks };
 }
 
+/**
+ * The blocks of the catalog's files as they are, before validation: each parsed value that looks like
+ * a wrapped record gives the blocks a valid one would (catalogBlocks). What cannot be read or does not
+ * fit is passed over: validation reports it, and a block of a record that proves invalid is only a
+ * cache entry no page asks for (the cache prunes it). Files are read one at a time and each parsed
+ * value dropped at once, so only the blocks stay in memory.
+ */
+export function rawCatalogBlocks(root: string): CatalogBlocks {
+  const blocks = new Map<string, Block>();
+  let total = 0;
+  const add = (value: unknown) => {
+    const record = (value as { record?: unknown } | null)?.record;
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) return;
+    const r = record as Partial<ErrorRecord>;
+    if (typeof r.filePath !== 'string') return;
+    let found: { code: string; lang: string }[];
+    try {
+      found = highlightedCode(r as ErrorRecord);
+    } catch {
+      return;
+    }
+    for (const { code, lang } of found) {
+      if (typeof code !== 'string') continue;
+      total++;
+      const key = blockKey(code, lang);
+      if (!blocks.has(key)) blocks.set(key, { key, code, lang });
+    }
+  };
+  const parse = (text: string) => {
+    try {
+      add(JSON.parse(text));
+    } catch {
+      // Validation says what is wrong with it.
+    }
+  };
+  let files: string[];
+  try {
+    files = listCatalogFiles(root);
+  } catch {
+    return { total, blocks };
+  }
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    if (file.endsWith('.jsonl')) for (const line of text.split('\n')) parse(line);
+    else parse(text);
+  }
+  return { total, blocks };
+}
+
 /** Highlights the catalog's blocks (catalogBlocks) not yet in the cache. */
 export async function preHighlight(
   { total, blocks }: CatalogBlocks,
-  options: { file: string; workers?: number; refresh?: boolean; onStart?: (toHighlight: number) => void; onProgress?: (done: number) => void },
+  options: {
+    file: string;
+    workers?: number;
+    refresh?: boolean;
+    /** Delete the cache entries not among `blocks` (default true; not for the raw catalog's blocks, which may miss some). */
+    prune?: boolean;
+    onStart?: (toHighlight: number) => void;
+    onProgress?: (done: number) => void;
+  },
 ): Promise<HighlightResult> {
   const store = new HighlightStore(options.file);
   try {
@@ -102,8 +169,17 @@ export async function preHighlight(
     } else {
       await runPool(missing, workers, storeBatch);
     }
-    const pruned = store.prune(blocks.keys());
-    return { blocks: total, unique: blocks.size, cached: blocks.size - missing.length, highlighted: missing.length, bytes, pruned, workers: missing.length ? workers : 0 };
+    const pruned = options.prune === false ? 0 : store.prune(blocks.keys());
+    return {
+      blocks: total,
+      unique: blocks.size,
+      cached: blocks.size - missing.length,
+      highlighted: missing.length,
+      highlightedKeys: missing.map((b) => b.key),
+      bytes,
+      pruned,
+      workers: missing.length ? workers : 0,
+    };
   } finally {
     store.close();
   }

@@ -48,7 +48,7 @@ export function displayPath(abs: string): string {
   return rel && !rel.startsWith('..') ? rel.split(sep).join('/') : abs;
 }
 
-function listCatalogFiles(root: string): string[] {
+export function listCatalogFiles(root: string): string[] {
   const st = statSync(root);
   if (st.isFile()) return [root];
   const out: string[] = [];

@@ -74,6 +74,15 @@ describe('sharded and incremental builds', () => {
     expect(snapshot(chunked.dist)).toEqual(first);
   });
 
+  it('builds the same site when highlighting begins beside validation, from the catalog files as they are', () => {
+    const early = build('early-highlight', 2, join(root, 'cache-early'), [], { ERRDEX_CHUNK_RECORDS: '4', ERRDEX_EARLY_HIGHLIGHT_BYTES: '1' });
+    expect(early.stdout).toMatch(/(\d+) code blocks: \1 highlighted, 0 cached; begun beside validation/);
+    expect(snapshot(early.dist)).toEqual(first);
+    // Again, with every block cached: nothing is highlighted.
+    const again = build('early-highlight-2', 2, join(root, 'cache-early'), [], { ERRDEX_CHUNK_RECORDS: '4', ERRDEX_EARLY_HIGHLIGHT_BYTES: '1' });
+    expect(again.stdout).toMatch(/(\d+) code blocks: 0 highlighted, \1 cached; begun beside validation/);
+  });
+
   it('after one record changes, renders only its page and those showing it, and the site equals a cold build', () => {
     const changed = [...lines];
     const wrapped = JSON.parse(changed[5]!);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeInto } from '../../scripts/lib/astro-render.ts';
-import { catalogBlocks, preHighlight } from '../../scripts/lib/highlight-pool.ts';
+import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../scripts/lib/highlight-pool.ts';
 import { chunkCount } from '../../scripts/lib/prepare.ts';
 import { loadCatalog, type CatalogEntry } from '../../src/catalog/catalog.ts';
 import { parseShard, recordCacheKey, shardEntries, shardOfId, shardRoutes, textKey } from '../../src/catalog/shard.ts';
@@ -110,6 +110,29 @@ describe('pre-highlighting a catalog', () => {
     expect(second).toMatchObject({ highlighted: 0, cached: first.unique, pruned: 1 });
     const refreshed = await preHighlight(catalogBlocks(entries), { file, workers: 1, refresh: true });
     expect(refreshed.highlighted).toBe(first.unique);
+    expect(refreshed.highlightedKeys.sort()).toEqual([...catalogBlocks(entries).blocks.keys()].sort());
+  });
+
+  it('finds the same blocks in the catalog files as they are as in the validated records, and passes over what it cannot read', () => {
+    const dir = tempDir();
+    const lines = [...syntheticRecords({ count: 30, seed: 3 })];
+    const broken = JSON.parse(lines[0]!);
+    broken.record.sourceCode = 42; // invalid: validation reports it
+    const noFile = JSON.parse(lines[1]!);
+    delete noFile.record.filePath;
+    writeFileSync(join(dir, 'a.jsonl'), `${lines.slice(2, 20).join('\n')}\n{"record": \n${JSON.stringify(broken)}\n${JSON.stringify(noFile)}\n[1, 2]\nnull\n`);
+    writeFileSync(join(dir, 'b.json'), lines[20]!);
+    writeFileSync(join(dir, 'c.jsonl'), lines.slice(21).join('\n'));
+    writeFileSync(join(dir, 'd.json'), '{ not json');
+    const valid = loadCatalog(dir).entries.filter((e) => e.record.id !== broken.record.id && e.record.id !== noFile.record.id);
+    expect(valid).toHaveLength(28);
+    const raw = rawCatalogBlocks(dir);
+    const fromRecords = catalogBlocks(valid);
+    // The broken record's other blocks are found too: only cache entries, pruned when no page uses them.
+    const extra = highlightedCode({ ...broken.record, sourceCode: null }).map((b) => blockKey(b.code, b.lang));
+    expect(new Set(raw.blocks.keys())).toEqual(new Set([...fromRecords.blocks.keys(), ...extra]));
+    expect(raw.total).toBe(fromRecords.total + extra.length);
+    expect(rawCatalogBlocks(join(dir, 'missing')).blocks.size).toBe(0);
   });
 });
 
