@@ -5,21 +5,23 @@
  *  1. validate the catalog; on any problem print them all and stop (dist/ untouched), unless
  *     --skip-invalid, which writes every skipped record and its reasons to a report file;
  *  2. derive: the catalog snapshot the later processes read, and related errors, computed once for all
- *     render processes; as soon as the snapshot is written, Pagefind's full-text index starts in a
- *     child process of its own at a lower priority (scripts/lib/pagefind-stage.ts), beside everything
- *     that follows, on the CPU the other stages leave;
+ *     render processes; as soon as the snapshot is written (above 25k records with highlighting begun
+ *     early: once this stage's process has ended), Pagefind's full-text index starts in a child
+ *     process of its own (scripts/lib/pagefind-stage.ts), beside everything that follows;
  *  3. highlight every code block not yet in the content-addressed highlight cache, on all cores;
  *     (1 and 2 run in a child process, whose memory is freed when it ends: scripts/lib/prepare.ts; 3 in
- *     another, which reads the code blocks from the snapshot: scripts/lib/highlight-stage.ts)
+ *     another, which reads the code blocks from the snapshot, and large catalog files as they are from
+ *     the build's start, beside validation: scripts/lib/highlight-stage.ts)
  *  4. render the pages with Astro into a staging folder: a catalog of up to 25,000 records in one
  *     Astro build, a larger one in chunks of at most 50,000 records, one Astro build per chunk (scripts/lib/astro-build.ts), one per core at a time; the error pages the published
  *     site holds unchanged are linked from it instead (src/catalog/page-cache.ts). The render process
  *     of a one-chunk catalog starts with the build and waits for its input (scripts/lib/render-gate.ts);
- *     above one chunk the second render process waits for the full-text index (memory);
+ *     above one chunk the second render process waits for the full-text and message indexes (memory);
  *  5. record files, in a child process beside the render, at a lower priority (above 25k records from
  *     when the full-text index is done): every record's JSON twin and short link, written from the snapshot, the short links
  *     stamped from one page Astro rendered (scripts/lib/record-files.ts), then merged into the site;
- *  6. index, in a child process (beside the render up to 25k records, else beside its last process):
+ *  6. index, in a child process (beside the render up to 25k records, else once the full-text index is
+ *     done, before the second render process):
  *     the paste matcher's message index, `_redirects` for moved and short URLs, the URL ledger's plan
  *     (scripts/lib/index-stage.ts); then the full-text index's files are merged in too;
  *  7. swap the staging folder in as dist/ (so a failed build never leaves half a site); the previous
@@ -174,10 +176,8 @@ function fail(message: string, code = 1): never {
 // processes, each into a folder of its own merged into the site after the render. For a catalog of
 // up to one render chunk they start as soon as the snapshot is written, at a lower priority: on what
 // CPU highlighting leaves, then beside the one render process (the record files write the short links
-// once the render has written their template). With a larger catalog, memory decides (at 100k records:
-// a render process about 1.2 GB, 2 at a time; Pagefind 2 GB; the index stage 1.4 GB; the record files
-// 0.4 GB): the record files start once the full-text index is done, at a lower priority, beside the
-// render; the index stage once the render is down to its last process.
+// once the render has written their template). With a larger catalog, memory decides: both start once
+// the full-text index is done (see `later` below).
 const indexDir = `${outDir}.index`;
 const recordsDir = `${outDir}.records`;
 let indexing: ReturnType<typeof startIndex> | undefined;
@@ -241,6 +241,7 @@ function onStageEvent(e: Exclude<PrepareEvent, { type: 'done' | 'invalid' }>): v
   }
 }
 let fullTextLater = false;
+let highlightEnded = false;
 // 3. Highlighting reads the code blocks from the snapshot. Up to one render chunk it starts as soon as
 // the snapshot is written, beside the derive stage (the related errors, which the render needs and
 // highlighting does not); its progress is shown once derive has ended. A larger catalog's derive stage
@@ -254,7 +255,9 @@ const heldHighlightEvents: HighlightEvent[] = [];
 let deriving = true;
 function startHighlight(snapshot: string, begun: 'validation' | 'derive' | null): void {
   const early = begun === 'validation' ? { catalogRoot: catalogPath() } : {};
-  highlighting = runHighlight({ snapshot, file: highlightCacheFile(), workers, refresh: !useCache, ...early }, (e) => {
+  // Begun early, at the lower priority: validation and derive keep their core, and then Pagefind
+  // (which the second render process waits for) gets its share; highlighting takes the rest.
+  highlighting = runHighlight({ snapshot, file: highlightCacheFile(), workers, refresh: !useCache, ...early }, begun === 'validation', (e) => {
     // Its time is counted from when derive ended: the summary says that it began earlier.
     const event = begun && e.type === 'end' ? { ...e, summary: `${e.summary}; begun beside ${begun}` } : e;
     if (deriving) heldHighlightEvents.push(event);
@@ -273,46 +276,59 @@ if (!prepared) fail(`\nNothing was built; ${displayPath(outDir)} is unchanged. F
 const { records, chunks } = prepared;
 render.openCatalog(chunks);
 if (fullTextLater) startFullText(chunks[0]!.snapshot, records);
+if (!fullText) abandon('The validate stage wrote no snapshot of the catalog.');
+const fullTextRun = fullText;
+// Above one render chunk, memory decides what runs together (at 100k records a render process about
+// 1.4 GB, 2 at a time; Pagefind 2 GB; the index stage 1.5 GB; the record files 0.4 GB). When the
+// full-text index is done, the record files start, at the lower priority, and the index stage: beside
+// what is left of highlighting or beside the first render process, never beside two (see laneReady).
+const later: { indexed?: Promise<Settled<IndexResult>>; recordFiles?: Promise<Settled<RecordFilesResult>>; indexBeside?: string; recordFilesBeside?: string } = {};
+const recordFilesLater = () => {
+  later.recordFilesBeside ??= highlighting && !highlightEnded ? 'highlighting and the render' : 'the render';
+  return (later.recordFiles ??= runRecordFiles(chunks[0]!.snapshot, chunks.length, true));
+};
+const indexLater = () => {
+  later.indexBeside ??= highlighting && !highlightEnded ? 'highlighting and the record files' : 'the render and the record files';
+  return (later.indexed ??= runIndexStage(chunks[0]!.snapshot, false));
+};
+if (!oneRenderChunk(records)) {
+  void fullTextRun.settled.then(() => {
+    recordFilesLater();
+    void indexLater();
+  });
+}
 deriving = false;
 for (const e of heldHighlightEvents.splice(0)) onStageEvent(e);
 if (!highlightDone) startHighlight(chunks[0]!.snapshot, null);
 else if (!oneRenderChunk(records)) highlighting!.snapshotReady();
 const highlighted = await highlightDone!;
+highlightEnded = true;
 if (!highlighted.ok) fail(`${highlighted.e.message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
 
 function abandon(message: string): never {
   removeStageDir(stagingDir);
   fail(`${message}\n\n${displayPath(outDir)} is unchanged.`);
 }
-if (!fullText) abandon('The validate stage wrote no snapshot of the catalog.');
-const fullTextRun = fullText;
 
 // 4. Render
 progress.stage('render');
-// Above one render chunk, the render processes and Pagefind would not all fit in memory together (at
-// 100k records about 1.2 GB per render process, 2 at a time, and 2 GB for Pagefind): the first render
-// process starts now, beside what is left of the full-text index, the second once that is done.
-let waitedForFullText = 0;
+// Above one render chunk, the render processes, Pagefind and the index stage would not all fit in
+// memory together: the first render process starts now (after the index stage, if that is running),
+// the second once the full-text index and then the index stage are done.
+let waitedForIndexes = 0;
 const laneReady = (lane: number): Promise<unknown> | undefined => {
-  if (lane === 0 || oneRenderChunk(records)) return undefined;
+  if (oneRenderChunk(records)) return undefined;
+  if (lane === 0) return later.indexed;
   const waitStarted = performance.now();
-  return fullTextRun.settled.then(() => (waitedForFullText = (performance.now() - waitStarted) / 1000));
+  return fullTextRun.settled.then(indexLater).then(() => (waitedForIndexes = (performance.now() - waitStarted) / 1000));
 };
-// A large catalog's record files and index stage (see runIndexStage above), each started once: the
-// record files when the full-text index is done, the index stage when a lane of the render has ended
-// (the other lane's process is then the last).
-const later: { indexed?: Promise<Settled<IndexResult>>; recordFiles?: Promise<Settled<RecordFilesResult>> } = {};
-const recordFilesLater = () => (later.recordFiles ??= runRecordFiles(chunks[0]!.snapshot, chunks.length, true));
-const indexLater = () => (later.indexed ??= fullTextRun.settled.then(() => runIndexStage(chunks[0]!.snapshot, false)));
-if (!oneRenderChunk(records)) void fullTextRun.settled.then(recordFilesLater);
-const laneEnded = (): void => void (oneRenderChunk(records) || indexLater());
 // The progress counts the error pages against the records (the site-wide pages are counted in the
 // summary); when pages can be reused from the published site, how many will be rendered is only known
 // as the render goes.
 if (Object.keys(reuse).length === 0) progress.count(records, 'error pages');
 let rendered;
 try {
-  rendered = await render.render(chunks, { ready: laneReady, ended: laneEnded });
+  rendered = await render.render(chunks, { ready: laneReady });
   // The files the render processes left out are the published site's, unchanged.
   linkReused(rendered.pages.reused, outDir, stagingDir);
 } catch (e) {
@@ -322,13 +338,13 @@ endStage(
   'render',
   `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} pages rendered, ${formatCount(rendered.pages.reused.length)} unchanged` +
     (chunks.length > 1 ? ` (${chunks.length} processes, ${Math.min(workers, chunks.length)} at a time)` : '') +
-    (waitedForFullText >= 0.1 ? `, the second started after ${waitedForFullText.toFixed(1)} s waiting for the full-text index` : ''),
+    (waitedForIndexes >= 0.1 ? `, the second started after ${waitedForIndexes.toFixed(1)} s waiting for the full-text and message indexes` : ''),
   rendered.rendered + rendered.pages.reused.length,
   'pages',
 );
 
 // What ran beside the render, for the summaries.
-const duringRender = { indexed: later.indexed !== undefined, recordFiles: later.recordFiles !== undefined };
+const duringRender = { recordFiles: later.recordFiles !== undefined };
 const indexed = besideStages?.indexed ?? indexLater();
 const recordFilesWritten = besideStages?.recordFiles ?? recordFilesLater();
 
@@ -350,7 +366,7 @@ try {
 endStage(
   'record files',
   `${formatCount(written.value.files)} JSON twins and short links` +
-    (besideStages || duringRender.recordFiles ? ` (${written.seconds.toFixed(1)} s, beside ${besideStages ? 'highlighting and ' : ''}the render)` : ''),
+    (besideStages ? ` (${written.seconds.toFixed(1)} s, beside highlighting and the render)` : duringRender.recordFiles ? ` (${written.seconds.toFixed(1)} s, beside ${later.recordFilesBeside})` : ''),
   written.value.records,
   'records',
   { files: written.value.files, bytes: written.value.bytes },
@@ -374,7 +390,7 @@ for (const dir of [indexDir, fullTextDir]) {
 }
 endStage(
   'index',
-  `${indexResult.summary} (${index.seconds.toFixed(1)} s, beside ${besideStages ? 'highlighting and the render' : duringRender.indexed ? 'the render and the record files' : 'the record files'}); ` +
+  `${indexResult.summary} (${index.seconds.toFixed(1)} s, beside ${besideStages ? 'highlighting and the render' : (later.indexBeside ?? 'the record files')}); ` +
     `full-text index of ${formatCount(indexResult.records)} pages` +
     (ft.value.parts > 1 ? ` in ${ft.value.parts} parts${ft.value.reused ? ` (${ft.value.reused} unchanged)` : ''}` : ft.value.reused ? ' (unchanged)' : '') +
     `, ${describeFragments(ft.value, maxFragments)} ` +

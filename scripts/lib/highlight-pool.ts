@@ -64,18 +64,34 @@ export interface CatalogBlocks {
   blocks: Map<string, Block>;
 }
 
+/** Adds a record's blocks to `into`. */
+function addBlocks(into: CatalogBlocks, record: ErrorRecord): void {
+  for (const { code, lang } of highlightedCode(record)) {
+    into.total++;
+    const key = blockKey(code, lang);
+    if (!into.blocks.has(key)) into.blocks.set(key, { key, code, lang });
+  }
+}
+
 /** The distinct blocks the catalog's pages highlight, keyed by cache key, in page order. */
 export function catalogBlocks(entries: Iterable<CatalogEntry>): CatalogBlocks {
-  const blocks = new Map<string, Block>();
-  let total = 0;
+  const found: CatalogBlocks = { total: 0, blocks: new Map() };
+  for (const e of entries) addBlocks(found, e.record);
+  return found;
+}
+
+/**
+ * catalogBlocks, a slice of entries at a time, letting the thread's other work run in between (the
+ * highlight stage's thread hands batches to its workers while it reads the snapshot).
+ */
+export async function catalogBlocksSliced(entries: Iterable<CatalogEntry>, slice = 500): Promise<CatalogBlocks> {
+  const found: CatalogBlocks = { total: 0, blocks: new Map() };
+  let n = 0;
   for (const e of entries) {
-    for (const { code, lang } of highlightedCode(e.record)) {
-      total++;
-      const key = blockKey(code, lang);
-      if (!blocks.has(key)) blocks.set(key, { key, code, lang });
-    }
+    addBlocks(found, e.record);
+    if (++n % slice === 0) await new Promise((resolve) => setImmediate(resolve));
   }
-  return { total, blocks };
+  return found;
 }
 
 /**
@@ -86,8 +102,7 @@ export function catalogBlocks(entries: Iterable<CatalogEntry>): CatalogBlocks {
  * value dropped at once, so only the blocks stay in memory.
  */
 export function rawCatalogBlocks(root: string): CatalogBlocks {
-  const blocks = new Map<string, Block>();
-  let total = 0;
+  const raw: CatalogBlocks = { total: 0, blocks: new Map() };
   const add = (value: unknown) => {
     const record = (value as { record?: unknown } | null)?.record;
     if (record === null || typeof record !== 'object' || Array.isArray(record)) return;
@@ -101,9 +116,9 @@ export function rawCatalogBlocks(root: string): CatalogBlocks {
     }
     for (const { code, lang } of found) {
       if (typeof code !== 'string') continue;
-      total++;
+      raw.total++;
       const key = blockKey(code, lang);
-      if (!blocks.has(key)) blocks.set(key, { key, code, lang });
+      if (!raw.blocks.has(key)) raw.blocks.set(key, { key, code, lang });
     }
   };
   const parse = (text: string) => {
@@ -117,7 +132,7 @@ export function rawCatalogBlocks(root: string): CatalogBlocks {
   try {
     files = listCatalogFiles(root);
   } catch {
-    return { total, blocks };
+    return raw;
   }
   for (const file of files) {
     let text: string;
@@ -129,7 +144,7 @@ export function rawCatalogBlocks(root: string): CatalogBlocks {
     if (file.endsWith('.jsonl')) for (const line of text.split('\n')) parse(line);
     else parse(text);
   }
-  return { total, blocks };
+  return raw;
 }
 
 /** Highlights the catalog's blocks (catalogBlocks) not yet in the cache. */
@@ -141,6 +156,8 @@ export async function preHighlight(
     refresh?: boolean;
     /** Delete the cache entries not among `blocks` (default true; not for the raw catalog's blocks, which may miss some). */
     prune?: boolean;
+    /** Keys known to be in the cache already (stored by this process): not looked up again. */
+    stored?: ReadonlySet<string>;
     onStart?: (toHighlight: number) => void;
     onProgress?: (done: number) => void;
   },
@@ -148,7 +165,7 @@ export async function preHighlight(
   const store = new HighlightStore(options.file);
   try {
     // `refresh` highlights every block again, overwriting what is stored.
-    const missing = options.refresh ? [...blocks.values()] : [...blocks.values()].filter((b) => !store.has(b.key));
+    const missing = options.refresh ? [...blocks.values()] : [...blocks.values()].filter((b) => !options.stored?.has(b.key) && !store.has(b.key));
     options.onStart?.(missing.length);
     const workers = Math.max(1, Math.min(options.workers ?? workerCount(), Math.floor(missing.length / MIN_BLOCKS_PER_WORKER)));
     let bytes = 0;

@@ -34,21 +34,32 @@ async function highlightStage(options: HighlightStageOptions, send: (e: Highligh
   const snapshotReady = options.catalogRoot ? new Promise<void>((resolve) => process.on('message', (m) => m === SNAPSHOT_READY && resolve())) : null;
   send({ type: 'stage', name: 'highlight' });
   // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
-  const [{ snapshotEntries }, { catalogBlocks, preHighlight, rawCatalogBlocks }] = await Promise.all([import('../../src/catalog/snapshot.ts'), import('./highlight-pool.ts')]);
+  const [{ snapshotEntries }, { catalogBlocks, catalogBlocksSliced, preHighlight, rawCatalogBlocks }] = await Promise.all([
+    import('../../src/catalog/snapshot.ts'),
+    import('./highlight-pool.ts'),
+  ]);
   const progress = {
     onStart: (total: number) => send({ type: 'count', total, unit: 'blocks' }),
     onProgress: (done: number) => send({ type: 'update', done }),
   };
   let early: { keys: ReadonlySet<string>; workers: number; bytes: number } = { keys: new Set(), workers: 0, bytes: 0 };
-  if (options.catalogRoot) {
+  let blocks;
+  if (options.catalogRoot && snapshotReady) {
+    // The snapshot's blocks are gathered as soon as it is written, while the workers highlight.
+    const fromSnapshot = snapshotReady.then(() => catalogBlocksSliced(snapshotEntries(options.snapshot, { text: false })));
     const raw = await preHighlight(rawCatalogBlocks(options.catalogRoot), { file: options.file, workers: options.workers, refresh: options.refresh, prune: false, ...progress });
     early = { keys: new Set(raw.highlightedKeys), workers: raw.workers, bytes: raw.bytes };
-    await snapshotReady;
-  }
-  const blocks = catalogBlocks(snapshotEntries(options.snapshot, { text: false }));
+    blocks = await fromSnapshot;
+  } else blocks = catalogBlocks(snapshotEntries(options.snapshot, { text: false }));
   // After an early pass, its progress stands for the stage's: this pass has little or nothing to do
   // (and what the early pass highlighted is not highlighted again, whatever `refresh` says).
-  const hl = await preHighlight(blocks, { file: options.file, workers: options.workers, refresh: options.refresh && !options.catalogRoot, ...(options.catalogRoot ? {} : progress) });
+  const hl = await preHighlight(blocks, {
+    file: options.file,
+    workers: options.workers,
+    refresh: options.refresh && !options.catalogRoot,
+    stored: early.keys,
+    ...(options.catalogRoot ? {} : progress),
+  });
   // The valid records' blocks that this build highlighted, in either pass.
   let highlighted = hl.highlighted;
   for (const key of blocks.blocks.keys()) if (early.keys.has(key)) highlighted++;
@@ -74,9 +85,13 @@ async function highlightStage(options: HighlightStageOptions, send: (e: Highligh
  */
 const HIGHLIGHT_NODE_FLAGS = ['--no-lazy-feedback-allocation'];
 
-/** Runs the highlight stage in a child process; its events go to `onEvent`. */
-export function runHighlight(options: HighlightStageOptions, onEvent: (e: HighlightEvent) => void): { done: Promise<void>; kill: () => void; snapshotReady: () => void } {
-  const child = runChildStage<HighlightEvent>(import.meta.url, options, onEvent, 'the highlight stage', false, HIGHLIGHT_NODE_FLAGS);
+/** Runs the highlight stage in a child process (`background`: at the lower priority, scripts/lib/child-stage.ts); its events go to `onEvent`. */
+export function runHighlight(
+  options: HighlightStageOptions,
+  background: boolean,
+  onEvent: (e: HighlightEvent) => void,
+): { done: Promise<void>; kill: () => void; snapshotReady: () => void } {
+  const child = runChildStage<HighlightEvent>(import.meta.url, options, onEvent, 'the highlight stage', background, HIGHLIGHT_NODE_FLAGS);
   return { done: child.done, kill: child.kill, snapshotReady: () => child.send(SNAPSHOT_READY) };
 }
 
