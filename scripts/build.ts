@@ -40,7 +40,8 @@
  * default .errdex/cache), ERRDEX_WORKERS (render processes and highlight threads at a time; default one
  * per core, and one render process for a catalog of up to one chunk), ERRDEX_CHUNK_RECORDS (records
  * per render process above one, default 50,000; one process renders up to 25,000 records, or up to this
- * many when it is less).
+ * many when it is less), ERRDEX_EARLY_HIGHLIGHT_BYTES (catalog files above this size are highlighted
+ * from the build's start, beside validation; default 64 MB).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
