@@ -64,9 +64,10 @@ export interface CatalogBlocks {
   blocks: Map<string, Block>;
 }
 
-/** Adds a record's blocks to `into`. */
+/** Adds a record's blocks to `into` (those whose code is text: a record read before validation may hold anything). */
 function addBlocks(into: CatalogBlocks, record: ErrorRecord): void {
   for (const { code, lang } of highlightedCode(record)) {
+    if (typeof code !== 'string') continue;
     into.total++;
     const key = blockKey(code, lang);
     if (!into.blocks.has(key)) into.blocks.set(key, { key, code, lang });
@@ -106,26 +107,13 @@ export function rawCatalogBlocks(root: string): CatalogBlocks {
   const add = (value: unknown) => {
     const record = (value as { record?: unknown } | null)?.record;
     if (record === null || typeof record !== 'object' || Array.isArray(record)) return;
-    const r = record as Partial<ErrorRecord>;
-    if (typeof r.filePath !== 'string') return;
-    let found: { code: string; lang: string }[];
-    try {
-      found = highlightedCode(r as ErrorRecord);
-    } catch {
-      return;
-    }
-    for (const { code, lang } of found) {
-      if (typeof code !== 'string') continue;
-      raw.total++;
-      const key = blockKey(code, lang);
-      if (!raw.blocks.has(key)) raw.blocks.set(key, { key, code, lang });
-    }
+    if (typeof (record as Partial<ErrorRecord>).filePath === 'string') addBlocks(raw, record as ErrorRecord);
   };
   const parse = (text: string) => {
     try {
       add(JSON.parse(text));
     } catch {
-      // Validation says what is wrong with it.
+      // Not JSON, or not a record's shape: validation says what is wrong with it.
     }
   };
   let files: string[];
