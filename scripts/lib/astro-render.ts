@@ -142,12 +142,11 @@ export class RenderStage {
   /**
    * Renders every chunk (code blocks are highlighted by now), each merged into `outDir` as soon as it is
    * done, while the others render. The render runs `parallel` lanes of one process at a time:
-   * `lanes.ready(lane)` is what a lane's first process waits for, `lanes.ended(lane)` is told when a
-   * lane has no chunk left (memory: see scripts/build.ts).
+   * `lanes.ready(lane)` is what a lane's first process waits for (memory: see scripts/build.ts).
    */
   async render(
     chunks: readonly Chunk[],
-    lanes: { ready?: (lane: number) => Promise<unknown> | undefined; ended?: (lane: number) => void } = {},
+    lanes: { ready?: (lane: number) => Promise<unknown> | undefined } = {},
   ): Promise<RenderResult> {
     const early = this.earlyFor(chunks);
     if (!early) this.cancelEarly();
@@ -175,7 +174,6 @@ export class RenderStage {
         await renderChunk(chunk);
         merge(chunk);
       }
-      if (!failed) lanes.ended?.(n);
     };
     try {
       await Promise.all(Array.from({ length: Math.min(this.options.parallel, chunks.length) }, (_, n) => lane(n)));
