@@ -4,7 +4,7 @@
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { lineAndColumn, locateJson } from './json-locate.ts';
+import { lineAndColumn, locateJson, parseJson } from './json-locate.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 
 /** Files at the root of a catalog folder that are not records. */
@@ -130,17 +130,6 @@ function jsonlHint(message: string): string {
   return '';
 }
 
-function syntaxProblem(file: string, lineBase: number, text: string, isJsonl = false): Problem {
-  const loc = locateJson(text);
-  if (loc.ok) return { file, line: lineBase, field: FILE_LEVEL, message: 'is not valid JSON' };
-  return {
-    file,
-    line: lineBase + loc.line - 1,
-    field: FILE_LEVEL,
-    message: `malformed JSON at column ${loc.column}: ${loc.message}${isJsonl ? jsonlHint(loc.message) : ''}`,
-  };
-}
-
 export function loadCatalogFiles(root: string): LoadResult {
   const result: LoadResult = { root, files: [], entries: [], problems: [], unreadable: 0 };
   let files: string[];
@@ -174,15 +163,13 @@ export function loadCatalogFiles(root: string): LoadResult {
       }
       // A byte-order mark is allowed by RFC 8259 and carries no data: read past it.
       const text = decoded.startsWith(BOM) ? decoded.slice(1) : decoded;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        result.problems.push(syntaxProblem(file, 1, text));
+      const parsed = parseJson(text, file);
+      if (!parsed.ok) {
+        result.problems.push(parsed.problem);
         result.unreadable++;
         continue;
       }
-      result.entries.push({ file, line: 1, text, value, isJsonl: false });
+      result.entries.push({ file, line: 1, text, value: parsed.value, isJsonl: false });
     }
   }
   return result;
@@ -234,16 +221,14 @@ function loadJsonl(bytes: Buffer, file: string, result: LoadResult, fileProblem:
       result.unreadable++;
       continue;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      const truncated = end === bytes.length && !text.trimEnd().endsWith('}');
-      const p = syntaxProblem(file, line, text, !truncated);
+    const truncated = end === bytes.length && !text.trimEnd().endsWith('}');
+    const parsed = parseJson(text, file, line, truncated ? undefined : jsonlHint);
+    if (!parsed.ok) {
+      const p = parsed.problem;
       result.problems.push(truncated ? { ...p, message: `${p.message} (the last line looks cut short)` } : p);
       result.unreadable++;
       continue;
     }
-    result.entries.push({ file, line, text, value, isJsonl: true });
+    result.entries.push({ file, line, text, value: parsed.value, isJsonl: true });
   }
 }
