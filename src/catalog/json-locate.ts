@@ -4,6 +4,7 @@
  * error, the line of each field so that a problem in a `.json` file points at its field, the keys
  * an object gives twice (JSON.parse keeps the last one silently), and which field holds a given offset.
  */
+import { FILE_LEVEL, type Problem } from './problems.ts';
 
 export interface DuplicateKey {
   /** Dotted path of the key given twice, e.g. `record.id`. */
@@ -208,4 +209,20 @@ export function mayHaveDuplicateKeys(text: string, value: unknown): boolean {
   let marks = 0;
   for (const _ of text.matchAll(/"\s*:/g)) marks++;
   return marks !== countKeys(value);
+}
+
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; problem: Problem };
+
+/**
+ * JSON.parse of a file's text (or of one line of it, `firstLine` being its line in the file), or the
+ * Problem that says where the text stops being JSON. `hint` may add a sentence for a known mistake.
+ */
+export function parseJson(text: string, file: string, firstLine = 1, hint: (message: string) => string = () => ''): ParsedJson {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    const loc = locateJson(text);
+    if (loc.ok) return { ok: false, problem: { file, line: firstLine, field: FILE_LEVEL, message: 'is not valid JSON' } };
+    return { ok: false, problem: { file, line: firstLine + loc.line - 1, field: FILE_LEVEL, message: `malformed JSON at column ${loc.column}: ${loc.message}${hint(loc.message)}` } };
+  }
 }

@@ -2,18 +2,13 @@
  * Checks across the fields of one record, run after the schema accepted its shape.
  * Each returns problems as (field, message) so the validator can place them in the file.
  */
+import { countLines, githubUrlShapeProblem, truncate } from './field-checks.ts';
 import type { ErrorRecord } from './record.ts';
 
 export interface FieldProblem {
   /** Path below `record`, e.g. `sourceCode`. */
   field: string;
   message: string;
-}
-
-export function countLines(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }
 
 /** `sourceCode` has exactly end - start + 1 lines, and `lineNumber` lies inside the span. */
@@ -51,33 +46,6 @@ export function sourceSpanProblems(r: ErrorRecord): FieldProblem[] {
   return problems;
 }
 
-/** Encodes a repository path for a GitHub URL: each segment percent-encoded, '/' kept. */
-export function encodeRepoPath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
-}
-
-const PERMALINK_FORM = 'https://github.com/{repo}/blob/{analyzedSha}/{filePath}';
-
-/**
- * What is wrong with a githubUrl on its own, whatever the other fields say: not a URL, or not an
- * https://github.com/ one (`javascript:`, `data:`, `http:`, another host, credentials).
- */
-export function githubUrlShapeProblem(githubUrl: string): string | null {
-  if (githubUrl === '') return `must not be empty; expected ${PERMALINK_FORM}`;
-  // The URL parser silently drops tabs and line breaks and trims spaces; the page would link the raw string.
-  if (/[\s\u0000-\u001f\u007f]/.test(githubUrl)) return `contains white space or a control character; expected ${PERMALINK_FORM}`;
-  let url: URL;
-  try {
-    url = new URL(githubUrl);
-  } catch {
-    return `is not a URL; expected ${PERMALINK_FORM}`;
-  }
-  if (url.protocol !== 'https:' || url.hostname !== 'github.com' || url.username || url.password || url.port) {
-    return `must be an https://github.com/ URL; got ${JSON.stringify(truncate(githubUrl))}`;
-  }
-  return null;
-}
-
 /** The permalink errdex expects: https://github.com/{repo}/blob/{sha}/{path}, optionally #Ln or #Ln-Lm. */
 export function githubUrlProblems(r: ErrorRecord): FieldProblem[] {
   const expectedBase = `https://github.com/${r.repo}/blob/${r.analyzedSha}/`;
@@ -106,10 +74,6 @@ export function githubUrlProblems(r: ErrorRecord): FieldProblem[] {
     return [{ field: 'githubUrl', message: `may only end in a line anchor such as #L12 or #L10-L20; got ${JSON.stringify(truncate(url.search + url.hash))}` }];
   }
   return [];
-}
-
-function truncate(s: string, n = 120): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 
 export function recordProblems(r: ErrorRecord): FieldProblem[] {

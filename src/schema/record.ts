@@ -3,11 +3,11 @@
  * published JSON Schema (`/schema/error-record.json`).
  *
  * Checks that need more than one field (source span, GitHub permalink) live in `record-checks.ts`,
- * so that this file stays a plain description of the format.
+ * so that this file stays a plain description of the format; single-field checks in `field-checks.ts`.
  */
 import { z } from 'astro/zod';
 import { isSafeRegexSource } from './regex-safety.ts';
-import { countLines, githubUrlShapeProblem } from './record-checks.ts';
+import { countLines, githubUrlShapeProblem } from './field-checks.ts';
 import { textProblem, type TextKind } from './text-safety.ts';
 
 export const SCHEMA_VERSION = 2;
