@@ -17,7 +17,7 @@ import {
   valueLabel,
   type SearchHit,
 } from '../search/results.ts';
-import { parseTemplate } from '../search/template.ts';
+import { parseTemplate } from '../schema/message-template.ts';
 import { pagefindSearch } from './pagefind-client.ts';
 import type { MatchRequest, MatchResponse, WarmRequest } from './search-worker.ts';
 

@@ -2,7 +2,7 @@
  * Fills the "Your error" box of an error page from `?m=`: the template with the pasted values put
  * in, and each placeholder's value listed (`frame_count = 3`). Text only, never HTML.
  */
-import { fillTemplate, parseTemplate } from '../search/template.ts';
+import { fillTemplate, parseTemplate } from '../schema/message-template.ts';
 
 /** A pasted message longer than this is cut: it is shown, not processed. */
 const MAX_MESSAGE = 4_000;

@@ -21,7 +21,7 @@ import { mayMatch } from './literals.ts';
 import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
-import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from './template.ts';
+import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from '../schema/message-template.ts';
 
 /** `exact`: the whole error line is the template; `contained`: the template is inside a longer line; `close`: a near miss. */
 export type MatchKind = 'exact' | 'contained' | 'close';

@@ -6,7 +6,7 @@
 import type { SearchFilter } from './filters.ts';
 import type { MatchKind, MatchResult } from './matcher.ts';
 import { wordsWithoutValues } from './keys.ts';
-import type { FilledHole } from './template.ts';
+import type { FilledHole } from '../schema/message-template.ts';
 
 export type HitKind = MatchKind | 'text';
 
