@@ -2,6 +2,7 @@
  * `npm run scan -- <path>`: an errdex catalog from a git repository's committed source, one record
  * per raise site (src/scan/). Then `ERRDEX_DATA=<out> npm run build`.
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { reasonLegend } from '../src/scan/report.ts';
 import { runScan } from '../src/scan/run.ts';
@@ -16,6 +17,7 @@ Options:
   --rev <commit>      the commit to read (default: HEAD)
   --out <path>        a folder (the file is {owner}-{name}.jsonl inside) or a .jsonl file (default: catalog/)
   --merge <catalog>   an earlier catalog (file or folder): keep its ids, person-written prose and URL ledger
+  --skipped <file>    write every skipped raise site (path:line reason) to a file, to check by hand
   --quiet             no progress line
   --help              this text
 
@@ -35,6 +37,7 @@ try {
       rev: { type: 'string' },
       out: { type: 'string', default: 'catalog' },
       merge: { type: 'string' },
+      skipped: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -55,7 +58,7 @@ if (args.positionals.length !== 1) {
 const showProgress = !args.values.quiet && process.stderr.isTTY;
 let lastShown = 0;
 try {
-  await runScan({
+  const result = await runScan({
     dir: args.positionals[0]!,
     repo: args.values.repo,
     rev: args.values.rev,
@@ -73,6 +76,10 @@ try {
           else if (done === total || done % 500 === 0) console.error(line);
         },
   });
+  if (args.values.skipped) {
+    writeFileSync(args.values.skipped, result.summary.skippedSites.map((l) => `${l}\n`).join(''));
+    console.log(`wrote ${result.summary.skippedSites.length} skipped sites to ${args.values.skipped}`);
+  }
 } catch (e) {
   console.error(`scan: ${(e as Error).message}`);
   process.exit(1);

@@ -124,16 +124,17 @@ export function goSites(root: Node): FileSites {
     if (!panic && insideMessageCall(n)) continue;
     const message = call.args[0];
     if (!message) {
-      out.skip('no-message');
+      out.skip('no-message', n);
       continue;
     }
-    const parts = messageParts(message, enclosingFunction(n), n);
+    // errors.New and fmt.Errorf read as a whole (the format and its arguments); panic's argument.
+    const parts = messageParts(panic ? message : n, enclosingFunction(n), n);
     if (!parts) {
-      out.skip('not-literal');
+      out.skip('not-literal', n);
       continue;
     }
     if (!hasLiteralWords(parts)) {
-      out.skip('no-words');
+      out.skip('no-words', n);
       continue;
     }
     const context = siteContext(n, shapes);
@@ -145,6 +146,7 @@ export function goSites(root: Node): FileSites {
     const sentinelName = sentinel?.childForFieldName('name')?.text ?? null;
     const declaration = sentinel?.parent?.type === 'var_declaration' ? sentinel.parent : sentinel?.parent?.parent;
     const doc = sentinel ? (commentsAbove(sentinel, shapes) ?? (declaration ? commentsAbove(declaration, shapes) : null)) : context.doc;
+    if (sentinel && context.comment === doc) context.comment = null;
     out.sites.push({
       ...context,
       ...(sentinelName ? { enclosing: sentinelName, enclosingKind: 'variable' } : {}),

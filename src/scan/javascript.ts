@@ -128,28 +128,32 @@ export function javascriptSites(root: Node): FileSites {
     const thrown = stmt.namedChildren.find((c) => c?.type !== 'comment');
     if (!thrown) continue;
     const isNew = thrown.type === 'new_expression';
+    if (!isNew && thrown.type !== 'call_expression') {
+      out.skip(thrown.type === 'identifier' || thrown.type === 'member_expression' ? 'rethrow' : 'not-literal', stmt);
+      continue;
+    }
     const callee = thrown.childForFieldName(isNew ? 'constructor' : 'function');
     const name = callee?.type === 'member_expression' ? callee.childForFieldName('property')?.text : callee?.type === 'identifier' ? callee.text : null;
-    if (!(isNew || thrown.type === 'call_expression') || !name || !/^[A-Z]/.test(name)) {
-      out.skip('not-literal');
-      continue;
-    }
+    // `new X(...)` and `X(...)` name the class; a lowercase factory (`throw err('...')`) does not.
+    const errorClass = name && /^[A-Z]/.test(name) ? name : null;
     const args = (thrown.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
-    const message = args[0];
-    if (!message) {
-      out.skip('no-message');
+    if (args.length === 0) {
+      out.skip('no-message', stmt);
       continue;
     }
-    const parts = messageParts(message, enclosingFunction(stmt), stmt);
+    // The message: the first argument with literal text (`new AggregateError(errors, 'message')` has it second).
+    const scope = enclosingFunction(stmt);
+    let parts: MessagePart[] | null = null;
+    for (const a of args) if ((parts = messageParts(a, scope, stmt))) break;
     if (!parts) {
-      out.skip('not-literal');
+      out.skip('not-literal', stmt);
       continue;
     }
     if (!hasLiteralWords(parts)) {
-      out.skip('no-words');
+      out.skip('no-words', stmt);
       continue;
     }
-    out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'throw', kind: 'exception', errorClass: name, parts });
+    out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'throw', kind: 'exception', errorClass, parts });
   }
   return out.result();
 }

@@ -154,7 +154,7 @@ export function pythonSites(root: Node): FileSites {
     const raised = stmt.namedChildren[0];
     if (!raised) continue; // a bare `raise` re-raises: not a site
     if (raised.type !== 'call') {
-      out.skip(raised.type === 'identifier' && /^[A-Z]/.test(raised.text) ? 'no-message' : 'not-literal');
+      out.skip(raised.type === 'identifier' && /^[A-Z]/.test(raised.text) ? 'no-message' : 'rethrow', stmt);
       continue;
     }
     const fn = raised.childForFieldName('function');
@@ -162,19 +162,24 @@ export function pythonSites(root: Node): FileSites {
     const callee = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.type === 'identifier' ? fn.text : null;
     const errorClass = callee && /^[A-Z]/.test(callee) ? callee : null;
     const list = (args?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
-    const message = list.find((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat' && a.type !== 'dictionary_splat') ??
-      list.find((a) => a.type === 'keyword_argument' && MESSAGE_KEYWORDS.has(a.childForFieldName('name')?.text ?? ''))?.childForFieldName('value');
-    if (!message) {
-      out.skip('no-message');
+    // The message: the first positional argument with literal text (`Error(name, f"...")` has it second),
+    // else a `message=`-like keyword argument.
+    const positional = list.filter((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat' && a.type !== 'dictionary_splat');
+    const keyword = list.find((a) => a.type === 'keyword_argument' && MESSAGE_KEYWORDS.has(a.childForFieldName('name')?.text ?? ''))?.childForFieldName('value');
+    const candidates = keyword ? [...positional, keyword] : positional;
+    if (candidates.length === 0) {
+      out.skip('no-message', stmt);
       continue;
     }
-    const parts = messageParts(message, enclosingFunction(stmt), stmt);
+    const scope = enclosingFunction(stmt);
+    let parts: MessagePart[] | null = null;
+    for (const c of candidates) if ((parts = messageParts(c, scope, stmt))) break;
     if (!parts) {
-      out.skip('not-literal');
+      out.skip('not-literal', stmt);
       continue;
     }
     if (!hasLiteralWords(parts)) {
-      out.skip('no-words');
+      out.skip('no-words', stmt);
       continue;
     }
     out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'raise', kind: 'exception', errorClass, parts });

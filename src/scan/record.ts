@@ -104,7 +104,9 @@ function what(site: Site): string {
 
 export function prose(file: FileFacts, site: Site): Pick<ErrorRecord, 'documentation' | 'triggerScenarios' | 'commonSituations'> {
   const doc: string[] = [];
+  const definition = site.form === '#[error]' || site.enclosingKind === 'variable';
   if (site.form === '#[error]') doc.push(`${what(site)} is defined in ${file.path}:${site.line}; this message is its \`Display\` text.`);
+  else if (definition) doc.push(`The error value \`${site.enclosing}\` (\`${site.form}\`) is defined in ${file.path}:${site.line}.`);
   else doc.push(`${what(site)} ${RAISES[site.kind] === 'panics' ? 'in' : 'raised in'} ${where(file, site)}.`);
   if (site.doc) doc.push(`${site.enclosing ? `\`${site.enclosing}\`` : 'The code'} is documented as: "${site.doc}"`);
   if (site.comment) doc.push(`The comment beside it says: "${site.comment}"`);
@@ -112,6 +114,13 @@ export function prose(file: FileFacts, site: Site): Pick<ErrorRecord, 'documenta
   if (holes.length > 0) doc.push(`The message shows the run-time value${holes.length > 1 ? 's' : ''} of ${[...new Set(holes)].join(', ')}.`);
   doc.push(INVITE);
   const trigger = guardSentence(site);
+  if (definition) {
+    return {
+      documentation: doc.join(' '),
+      triggerScenarios: `Not known from the code here: the error is returned wherever \`${site.errorClass ?? site.enclosing}\` is used. ${INVITE}`,
+      commonSituations: `Not known from the code. ${INVITE}`,
+    };
+  }
   return {
     documentation: doc.join(' '),
     triggerScenarios: trigger

@@ -112,7 +112,7 @@ function errorAttributeSite(attr: Node, source: string, out: SiteCollector): voi
   if (!tree) return;
   const parts = formatParts(macroArguments(tree), source);
   if (typeof parts === 'string') {
-    out.skip(parts === 'not-literal' ? 'no-message' : parts); // #[error(transparent)]
+    out.skip(parts === 'not-literal' ? 'no-message' : parts, attr); // #[error(transparent)]
     return;
   }
   let item: Node | null = attr.nextNamedSibling;
@@ -122,7 +122,7 @@ function errorAttributeSite(attr: Node, source: string, out: SiteCollector): voi
   const owner = item.type === 'enum_variant' ? typeName(enumItem?.childForFieldName('name')?.text) : typeName(item.childForFieldName('name')?.text);
   const name = item.type === 'enum_variant' ? `${owner}::${item.childForFieldName('name')?.text ?? ''}` : owner;
   if (!hasLiteralWords(parts)) {
-    out.skip('no-words');
+    out.skip('no-words', attr);
     return;
   }
   const context = siteContext(attr, shapes);
@@ -150,7 +150,7 @@ export function rustSites(root: Node, source: string): FileSites {
     if (n.type === 'attribute_item') {
       const attr = n.namedChildren[0];
       if (attr?.type === 'attribute' && attr.namedChildren[0]?.text === 'error') {
-        if (inTest(n)) out.skip('in-test');
+        if (inTest(n)) out.skip('in-test', n);
         else errorAttributeSite(n, source, out);
       }
       continue;
@@ -166,16 +166,16 @@ export function rustSites(root: Node, source: string): FileSites {
       args = args.slice(1);
     }
     if (inTest(n)) {
-      out.skip('in-test');
+      out.skip('in-test', n);
       continue;
     }
     const parts = formatParts(args, source);
     if (typeof parts === 'string') {
-      out.skip(parts);
+      out.skip(parts, n);
       continue;
     }
     if (!hasLiteralWords(parts)) {
-      out.skip('no-words');
+      out.skip('no-words', n);
       continue;
     }
     const panic = PANICS.has(name);

@@ -38,6 +38,8 @@ export interface ScanSummary {
   sitesPerLanguage: Record<string, number>;
   /** Raise sites that gave no record, per reason. */
   sitesSkipped: Partial<Record<SiteSkip | 'invalid-record', number>>;
+  /** Every skipped site as `path:line reason`, for checking by hand (`--skipped`). */
+  skippedSites: string[];
   /** Files whose syntax tree has errors (their other sites are still read). */
   parseErrors: string[];
   /** Records the schema rejected (a scanner bug if ever non-empty): file:line and the problems. */
@@ -77,7 +79,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const sha = resolveCommit(dir, options.rev ?? 'HEAD');
   const repo = resolveRepo(dir, options.repo);
   const analyzedAt = commitDate(dir, sha);
-  const summary: ScanSummary = { repo, sha, filesRead: {}, filesSkipped: {}, sites: 0, sitesPerLanguage: {}, sitesSkipped: {}, parseErrors: [], invalid: [], seconds: 0 };
+  const summary: ScanSummary = { repo, sha, filesRead: {}, filesSkipped: {}, sites: 0, sitesPerLanguage: {}, sitesSkipped: {}, parseErrors: [], invalid: [], skippedSites: [], seconds: 0 };
 
   const queue: { path: string; object: string; language: ScanLanguage }[] = [];
   for (const f of listTree(dir, sha)) {
@@ -117,11 +119,13 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
       if (tree.rootNode.hasError) summary.parseErrors.push(path);
       const found = READERS[language](tree.rootNode, source);
       for (const [reason, n] of Object.entries(found.skipped)) bump(summary.sitesSkipped, reason as SiteSkip, n);
+      for (const s of found.skippedAt) summary.skippedSites.push(`${path}:${s.line} ${s.reason}`);
       const file: FileFacts = { repo, sha, analyzedAt, path, language, lines: source.split('\n') };
       for (const site of found.sites.sort((a, b) => a.line - b.line)) {
         const template = buildTemplate(site.parts);
         if (typeof template === 'string') {
           bump(summary.sitesSkipped, template);
+          summary.skippedSites.push(`${path}:${site.line} ${template}`);
           continue;
         }
         const id = ids.next(siteKey(repo, path, site.enclosing, template.errorMessage));

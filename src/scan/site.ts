@@ -18,9 +18,10 @@ export interface Site extends SiteContext {
 }
 
 /** Why a raise site gives no record. */
-export type SiteSkip = 'no-message' | 'not-literal' | 'no-words' | 'in-test' | 'pattern-unsafe' | 'template-unreadable';
+export type SiteSkip = 'rethrow' | 'no-message' | 'not-literal' | 'no-words' | 'in-test' | 'pattern-unsafe' | 'template-unreadable';
 
 export const SITE_SKIPS: Record<SiteSkip, string> = {
+  rethrow: 're-raises an error value (`raise e`, `throw err`): not a new message',
   'no-message': 'raises without a message (`raise X`, `X()`)',
   'not-literal': 'message computed at run time (a variable or call)',
   'no-words': 'message with no literal words (only placeholders)',
@@ -32,16 +33,20 @@ export const SITE_SKIPS: Record<SiteSkip, string> = {
 export interface FileSites {
   sites: Site[];
   skipped: Partial<Record<SiteSkip, number>>;
+  /** Where each skipped site is (line), for the `--skipped` list. */
+  skippedAt: { reason: SiteSkip; line: number }[];
 }
 
 export class SiteCollector {
   readonly sites: Site[] = [];
   readonly skipped: Partial<Record<SiteSkip, number>> = {};
-  skip(reason: SiteSkip): void {
+  readonly skippedAt: { reason: SiteSkip; line: number }[] = [];
+  skip(reason: SiteSkip, at: Node): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
+    this.skippedAt.push({ reason, line: lineOf(at) });
   }
   result(): FileSites {
-    return { sites: this.sites, skipped: this.skipped };
+    return { sites: this.sites, skipped: this.skipped, skippedAt: this.skippedAt };
   }
 }
 
