@@ -75,10 +75,15 @@ export function buildTemplate(parts: MessagePart[]): Template | TemplateProblem 
   const norm = normaliseParts(parts);
   const errorMessage = norm.map((p) => (p.kind === 'text' ? escapeLiteral(p.text) : `{${p.name}}`)).join('');
   const read = parseTemplate(errorMessage);
+  // The template syntax reads `#{x}` and `${x}` as one placeholder: a literal `#` or `$` right before a
+  // placeholder (`line #%d`) joins it, and the pattern still matches what the program prints.
+  const expected = norm
+    .map((p, i) => (p.kind === 'text' && norm[i + 1]?.kind === 'hole' && /[#$]$/.test(p.text) ? { ...p, text: p.text.slice(0, -1) } : p))
+    .filter((p) => p.kind === 'hole' || p.text !== '');
   const same =
-    read.length === norm.length &&
+    read.length === expected.length &&
     read.every((r, i) => {
-      const p = norm[i]!;
+      const p = expected[i]!;
       return r.kind === p.kind && (r.kind === 'hole' || (p.kind === 'text' && r.text === p.text));
     });
   if (!same) return 'template-unreadable';

@@ -28,6 +28,12 @@ describe('scan: message templates', () => {
     expect(RE2JS.compile(t.messagePattern).matches('use {x} or %s literally, 7 (100% sure)')).toBe(true);
   });
 
+  it('lets a literal # or $ right before a placeholder join it, as the template syntax reads it', () => {
+    const t = template([text('heredoc on line #'), hole('n'), text(' is open')]);
+    expect(t.errorMessage).toBe('heredoc on line #{n} is open');
+    expect(RE2JS.compile(t.messagePattern).matches('heredoc on line #12 is open')).toBe(true);
+  });
+
   it('shortens awkward placeholder names and refuses patterns with too many placeholders', () => {
     expect(template([text('bad '), hole('{"a": 1}["a"]'), text(' here')]).errorMessage).toBe('bad {a} here');
     const many = Array.from({ length: 12 }, (_, i) => [text(` w${i} `), hole(`v${i}`)]).flat();
