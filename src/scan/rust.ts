@@ -143,10 +143,32 @@ function errorAttributeSite(attr: Node, source: string, out: SiteCollector): voi
   });
 }
 
+/**
+ * Macro calls written inside another macro's tokens (`macro_rules!` bodies, `tokio::select!` arms):
+ * the grammar leaves those as plain tokens, `name` `!` `(...)`, so they are read from the sequence.
+ */
+function nestedInvocations(tree: Node): { at: Node; name: string; tokens: Node }[] {
+  const found: { at: Node; name: string; tokens: Node }[] = [];
+  const children = tree.children;
+  for (let i = 0; i + 2 < children.length; i++) {
+    const [a, bang, t] = [children[i], children[i + 1], children[i + 2]];
+    if (a?.type === 'identifier' && bang?.type === '!' && t?.type === 'token_tree' && (PANICS.has(a.text) || ERRORS.has(a.text))) {
+      if (children[i - 1]?.type === '::' && children[i - 2]?.text !== 'std' && children[i - 2]?.text !== 'core' && children[i - 2]?.text !== 'anyhow') continue;
+      found.push({ at: a, name: a.text, tokens: t });
+    }
+  }
+  return found;
+}
+
 export function rustSites(root: Node, source: string): FileSites {
   const out = new SiteCollector();
-  for (const n of root.descendantsOfType(['attribute_item', 'macro_invocation'])) {
+  const calls: { at: Node; name: string; tokens: Node }[] = [];
+  for (const n of root.descendantsOfType(['attribute_item', 'macro_invocation', 'token_tree'])) {
     if (!n) continue;
+    if (n.type === 'token_tree') {
+      calls.push(...nestedInvocations(n));
+      continue;
+    }
     if (n.type === 'attribute_item') {
       const attr = n.namedChildren[0];
       if (attr?.type === 'attribute' && attr.namedChildren[0]?.text === 'error') {
@@ -159,7 +181,9 @@ export function rustSites(root: Node, source: string): FileSites {
     const name = macro?.type === 'scoped_identifier' ? macro.childForFieldName('name')?.text : macro?.text;
     if (!name || !(PANICS.has(name) || ERRORS.has(name))) continue;
     const tree = n.namedChildren.find((c) => c?.type === 'token_tree');
-    if (!tree) continue;
+    if (tree) calls.push({ at: n, name, tokens: tree });
+  }
+  for (const { at: n, name, tokens: tree } of calls.sort((a, b) => a.at.startIndex - b.at.startIndex)) {
     let args = macroArguments(tree);
     if (CONDITIONED.has(name)) {
       if (args.length < 2) continue; // assert!(x) prints the condition, not a message
@@ -179,7 +203,8 @@ export function rustSites(root: Node, source: string): FileSites {
       continue;
     }
     const panic = PANICS.has(name);
-    out.sites.push({ ...siteContext(n, shapes), line: lineOf(n), endLine: endLineOf(n), form: `${name}!`, kind: panic ? 'panic' : 'exception', errorClass: panic ? 'panic' : null, parts });
+    const end = n.type === 'macro_invocation' ? n : tree;
+    out.sites.push({ ...siteContext(n, shapes), line: lineOf(n), endLine: endLineOf(end), form: `${name}!`, kind: panic ? 'panic' : 'exception', errorClass: panic ? 'panic' : null, parts });
   }
   return out.result();
 }

@@ -21,6 +21,11 @@ describe('scan: Rust', async () => {
     expectSound(r.records);
   });
 
+  it('reads message macros written inside another macro (a macro_rules! body), which the grammar leaves as tokens', () => {
+    const rec = r.byMessage('pool {$pool.name} is closed');
+    expect([rec.errorType, rec.lineNumber]).toEqual(['panic', 40]);
+  });
+
   it('skips #[error(transparent)], placeholder-only panics and #[cfg(test)] code', () => {
     expect(r.summary.sitesSkipped).toEqual({ 'no-message': 1, 'no-words': 1, 'in-test': 1 });
   });
