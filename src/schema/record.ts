@@ -6,8 +6,8 @@
  * so that this file stays a plain description of the format; single-field checks in `field-checks.ts`.
  */
 import { z } from 'astro/zod';
-import { isSafeRegexSource } from './regex-safety.ts';
 import { countLines, githubUrlShapeProblem } from './field-checks.ts';
+import { patternProblem } from './pattern.ts';
 import { textProblem, type TextKind } from './text-safety.ts';
 
 export const SCHEMA_VERSION = 2;
@@ -89,7 +89,7 @@ export const errorRecordSchema = z
     errorCode: nonBlank(200, 'label').nullable(),
     errorMessage: nonBlank(LIMITS.message),
     messagePattern: nonBlank(LIMITS.message).superRefine((source, ctx) => {
-      const problem = isSafeRegexSource(source);
+      const problem = patternProblem(source);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
     errorType: z.enum(errorTypes),
@@ -165,7 +165,9 @@ export function errorRecordJsonSchema(): Record<string, unknown> {
     $comment:
       'Also checked by errdex, beyond this schema: sourceCode has exactly sourceCodeEnd - sourceCodeStart + 1 lines and ' +
       'lineNumber lies inside that span; githubUrl is https://github.com/{repo}/blob/{analyzedSha}/{filePath}[#Ln[-Lm]]; ' +
-      'messagePattern compiles as a JavaScript RegExp and is not prone to catastrophic backtracking; ids and (repo, slug) ' +
+      'messagePattern is written in JavaScript RegExp syntax and compiles on RE2 (no look-around, no back-references): ' +
+      'errdex matches it on RE2, in time linear in the length of the text whatever the pattern; a backtracking engine ' +
+      '(JavaScript, Python, PCRE) may take far longer on some patterns, which /api/errors.json flags; ids and (repo, slug) ' +
       'pairs are unique; backgroundTag names a failure class defined in the catalog.',
   };
 }
