@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { CatalogEntry } from '../../src/catalog/catalog.ts';
 import { listCatalogFiles, readCatalogFile, type ReadSink } from '../../src/catalog/load.ts';
+import { recordOf } from '../../src/schema/input-forms.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { HighlightStore, storedText } from '../../src/highlight/cache.ts';
 import { blockKey, highlightLines } from '../../src/highlight/highlighter.ts';
@@ -105,9 +106,8 @@ export function rawCatalogBlocks(root: string): CatalogBlocks {
   const raw: CatalogBlocks = { total: 0, blocks: new Map() };
   const sink: ReadSink = {
     entry: (e) => {
-      const record = (e.value as { record?: unknown } | null)?.record;
-      if (record === null || typeof record !== 'object' || Array.isArray(record)) return;
-      if (typeof (record as Partial<ErrorRecord>).filePath === 'string') addBlocks(raw, record as ErrorRecord);
+      const record = recordOf(e.value);
+      if (record && typeof record.filePath === 'string') addBlocks(raw, record as unknown as ErrorRecord);
     },
     problem: () => {},
     unreadable: () => {},

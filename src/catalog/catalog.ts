@@ -3,6 +3,7 @@
  * from here; nothing else opens catalog files.
  */
 import type { FailureClass } from '../schema/failure-class.ts';
+import { recordOf, type DatasetVersionFrom } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
@@ -19,6 +20,8 @@ export interface CatalogEntry {
   /** The hash of the text, when a process read the entry without it (src/catalog/snapshot.ts, SnapshotKeep). */
   textKey?: string;
   datasetVersion: string;
+  /** Where the dataset version comes from when not from the record's own wrapper (a bare record: src/schema/input-forms.ts). */
+  datasetVersionFrom?: Exclude<DatasetVersionFrom, 'record'>;
   origin: { file: string; line: number };
 }
 
@@ -42,7 +45,10 @@ export interface Catalog {
   ledger: { file: string; exists: boolean; ledger: Ledger };
   /** The newest `datasetVersion` among the records. */
   datasetVersion: string;
+  /** The errors: each keeps a record (or the whole build, without --skip-invalid) from being built. */
   problems: Problem[];
+  /** The warnings: their records are built and their pages show what is uncertain; --strict makes them errors. */
+  warnings: Problem[];
   skipped: SkippedRecord[];
   /** Records seen in all: valid + skipped. */
   total: number;
@@ -75,15 +81,16 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
 
   const entries: CatalogEntry[] = validation.valid.map((v) => ({
     record: v.record,
-    sourceText: v.entry.text,
-    datasetVersion: v.wrapped.datasetVersion,
+    sourceText: v.text,
+    datasetVersion: v.datasetVersion,
+    ...(v.datasetVersionFrom === 'record' ? {} : { datasetVersionFrom: v.datasetVersionFrom }),
     origin: { file: v.entry.file, line: v.entry.line },
   }));
   entries.sort((a, b) => cmp(a.record.repo, b.record.repo) || cmp(a.record.slug, b.record.slug) || cmp(a.record.id, b.record.id));
 
   const skipped: SkippedRecord[] = validation.invalid.map(({ entry, problems }) => {
-    const rec = (entry.value as { record?: { id?: unknown } } | null)?.record;
-    return { file: entry.file, line: entry.line, id: typeof rec?.id === 'string' ? rec.id : null, problems, text: entry.text };
+    const id = recordOf(entry.value)?.id;
+    return { file: entry.file, line: entry.line, id: typeof id === 'string' ? id : null, problems, text: entry.text };
   });
   // Unreadable lines and files are skipped records too: report them with their problems. (A folder
   // without catalog files is a problem, but not a record.)
@@ -94,6 +101,7 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
   return assemble(root, entries, classes, ledger, {
     files: loaded.files,
     problems,
+    warnings: validation.warnings,
     skipped,
     total: entries.length + validation.invalid.length + loaded.unreadable,
   });
@@ -105,7 +113,7 @@ function assemble(
   entries: CatalogEntry[],
   classes: LoadedClasses,
   ledger: ReturnType<typeof readLedger>,
-  rest: Pick<Catalog, 'files' | 'problems' | 'skipped' | 'total'>,
+  rest: Pick<Catalog, 'files' | 'problems' | 'warnings' | 'skipped' | 'total'>,
 ): Catalog {
   return {
     root,
@@ -123,7 +131,7 @@ function cmp(a: string, b: string): number {
 }
 
 export function catalogReport(c: Catalog): string {
-  return formatReport(c.problems, c.total, c.total - c.entries.length, c.files.length);
+  return formatReport([...c.problems, ...c.warnings], c.total, c.total - c.entries.length, c.files.length);
 }
 
 let cached: Catalog | undefined;
@@ -138,7 +146,7 @@ export function catalogFromSnapshot(file: string, root: string = catalogPath(), 
   const classes = loadClasses(root, problems);
   const ledger = readLedger(root);
   problems.push(...ledger.problems);
-  return assemble(root, entries, classes, ledger, { files: [], problems, skipped: [], total: entries.length });
+  return assemble(root, entries, classes, ledger, { files: [], problems, warnings: [], skipped: [], total: entries.length });
 }
 
 /**

@@ -21,6 +21,8 @@ export type JsonLocation =
       duplicates: DuplicateKey[];
       /** The path of the key or string value that holds `options.offset`, if any. */
       pathAt?: string;
+      /** When the text is an array: where each of its items starts and ends (character offsets). */
+      items: { start: number; end: number }[];
     }
   | { ok: false; line: number; column: number; message: string };
 
@@ -60,6 +62,7 @@ export function lineOfPath(lines: ReadonlyMap<string, number> | null, path: stri
 export function locateJson(text: string, options: { offset?: number } = {}): JsonLocation {
   const lines = new Map<string, number>();
   const duplicates: DuplicateKey[] = [];
+  const items: { start: number; end: number }[] = [];
   let pathAt: string | undefined;
   const holds = (start: number, end: number) => options.offset !== undefined && options.offset >= start && options.offset < end;
   let pos = 0;
@@ -157,7 +160,9 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
         ws();
         const child = `${path}.${i}`;
         lines.set(child, lineOf(pos));
+        const start = pos;
         value(child);
+        if (path === '') items.push({ start, end: pos });
         ws();
         if (text[pos] === ',') {
           pos++;
@@ -184,7 +189,7 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
     value('');
     ws();
     if (pos < text.length) fail(`unexpected ${describe(pos)} after the end of the JSON value`);
-    return { ok: true, lines, duplicates, pathAt };
+    return { ok: true, lines, duplicates, pathAt, items };
   } catch (e) {
     if (e instanceof RangeError) e = new JsonSyntaxError('nested too deeply to read', pos);
     if (!(e instanceof JsonSyntaxError)) throw e;

@@ -12,9 +12,9 @@ export const RESERVED_FILES = new Set(['classes.json', 'url-ledger.json']);
 
 export interface RawEntry {
   file: string;
-  /** The record's line in a `.jsonl` file; 1 in a `.json` file. */
+  /** The record's line in a `.jsonl` file; in a `.json` file, the line it starts on (1 unless it is an array's item). */
   line: number;
-  /** The JSON text of the wrapped record, exactly as given. */
+  /** The JSON text of the record (wrapped or bare), exactly as given. */
   text: string;
   value: unknown;
   isJsonl: boolean;
@@ -201,7 +201,29 @@ export function readCatalogFile(abs: string, sink: ReadSink): void {
     sink.unreadable();
     return;
   }
-  sink.entry({ file, line: 1, text, value: parsed.value, isJsonl: false });
+  emit(sink, { file, line: 1, text, value: parsed.value, isJsonl: false });
+}
+
+/**
+ * An entry, or, when its value is an array (a `.json` file or a `.jsonl` line may hold several
+ * records), each of its items as an entry of its own with its exact text and its line.
+ */
+function emit(sink: ReadSink, entry: RawEntry): void {
+  if (!Array.isArray(entry.value)) {
+    sink.entry(entry);
+    return;
+  }
+  const loc = locateJson(entry.text);
+  if (!loc.ok) throw new Error('JSON.parse read a text the scanner cannot'); // both read RFC 8259: never
+  if (entry.value.length === 0) {
+    sink.problem({ file: entry.file, line: entry.line, field: FILE_LEVEL, message: 'is an empty array: it holds no records', code: 'shape' });
+    sink.unreadable();
+    return;
+  }
+  entry.value.forEach((value, i) => {
+    const { start, end } = loc.items[i]!;
+    sink.entry({ ...entry, value, text: entry.text.slice(start, end), line: entry.isJsonl ? entry.line : (loc.lines.get(`.${i}`) ?? 1) });
+  });
 }
 
 /** A `.jsonl` file that is one pretty-printed JSON value: one problem, not one per line. */
@@ -258,6 +280,6 @@ function readJsonl(bytes: Buffer, file: string, sink: ReadSink, fileProblem: (li
       sink.unreadable();
       continue;
     }
-    sink.entry({ file, line, text, value: parsed.value, isJsonl: true });
+    emit(sink, { file, line, text, value: parsed.value, isJsonl: true });
   }
 }

@@ -9,6 +9,10 @@ export interface FieldProblem {
   /** Path below `record`, e.g. `sourceCode`. */
   field: string;
   message: string;
+  /** The kind of check, for machines: `span`, `github-url`. */
+  code: string;
+  /** A warning: the page can still be shown truthfully (see excerpt.ts). An error when not given. */
+  severity?: 'warning';
 }
 
 /** `sourceCode` has exactly end - start + 1 lines, and `lineNumber` lies inside the span. */
@@ -17,31 +21,35 @@ export function sourceSpanProblems(r: ErrorRecord): FieldProblem[] {
   const { sourceCode, sourceCodeStart: start, sourceCodeEnd: end, lineNumber } = r;
   if (sourceCode === null) {
     if (start !== null || end !== null) {
-      problems.push({ field: 'sourceCode', message: 'is null but sourceCodeStart/sourceCodeEnd are set; give the excerpt or set all three to null' });
+      problems.push({ field: 'sourceCode', code: 'span', message: 'is null but sourceCodeStart/sourceCodeEnd are set; give the excerpt or set all three to null' });
     }
     return problems;
   }
   if (start === null || end === null) {
     problems.push({
       field: start === null ? 'sourceCodeStart' : 'sourceCodeEnd',
+      code: 'span',
       message: 'is null but sourceCode is set; the excerpt needs its first and last line numbers',
     });
     return problems;
   }
   if (end < start) {
-    problems.push({ field: 'sourceCodeEnd', message: `is ${end}, before sourceCodeStart ${start}` });
+    problems.push({ field: 'sourceCodeEnd', code: 'span', message: `is ${end}, before sourceCodeStart ${start}` });
     return problems;
   }
   const expected = end - start + 1;
   const actual = countLines(sourceCode);
   if (actual !== expected) {
+    // The page can still show the excerpt, numbered from sourceCodeStart and marked as unverified.
     problems.push({
       field: 'sourceCode',
-      message: `has ${actual} lines, expected ${expected} (sourceCodeEnd ${end} - sourceCodeStart ${start} + 1)`,
+      code: 'span',
+      severity: 'warning',
+      message: `has ${actual} lines, expected ${expected} (sourceCodeEnd ${end} - sourceCodeStart ${start} + 1); its page numbers it from line ${start} and says the numbering is unverified`,
     });
   }
   if (lineNumber !== null && (lineNumber < start || lineNumber > end)) {
-    problems.push({ field: 'lineNumber', message: `is ${lineNumber}, outside the excerpt's lines ${start}-${end}` });
+    problems.push({ field: 'lineNumber', code: 'span', message: `is ${lineNumber}, outside the excerpt's lines ${start}-${end}` });
   }
   return problems;
 }
@@ -50,28 +58,28 @@ export function sourceSpanProblems(r: ErrorRecord): FieldProblem[] {
 export function githubUrlProblems(r: ErrorRecord): FieldProblem[] {
   const expectedBase = `https://github.com/${r.repo}/blob/${r.analyzedSha}/`;
   const shape = githubUrlShapeProblem(r.githubUrl);
-  if (shape) return [{ field: 'githubUrl', message: shape }];
+  if (shape) return [{ field: 'githubUrl', code: 'github-url', message: shape }];
   const url = new URL(r.githubUrl);
   const parts = url.pathname.split('/');
   // ['', owner, name, 'blob', sha, ...path]
   const [, owner, name, blob, sha, ...pathParts] = parts;
   if (`${owner}/${name}`.toLowerCase() !== r.repo.toLowerCase()) {
-    return [{ field: 'githubUrl', message: `points at repository ${owner}/${name}, not ${r.repo}` }];
+    return [{ field: 'githubUrl', code: 'github-url', message: `points at repository ${owner}/${name}, not ${r.repo}` }];
   }
   if (blob !== 'blob' || sha !== r.analyzedSha) {
-    return [{ field: 'githubUrl', message: `must be pinned to analyzedSha: expected ${expectedBase}...; got ${JSON.stringify(truncate(r.githubUrl))}` }];
+    return [{ field: 'githubUrl', code: 'github-url', message: `must be pinned to analyzedSha: expected ${expectedBase}...; got ${JSON.stringify(truncate(r.githubUrl))}` }];
   }
   let path: string;
   try {
     path = pathParts.map(decodeURIComponent).join('/');
   } catch {
-    return [{ field: 'githubUrl', message: 'has a malformed percent-encoding in its path' }];
+    return [{ field: 'githubUrl', code: 'github-url', message: 'has a malformed percent-encoding in its path' }];
   }
   if (path !== r.filePath) {
-    return [{ field: 'githubUrl', message: `points at file ${JSON.stringify(truncate(path))}, not filePath ${JSON.stringify(truncate(r.filePath))}` }];
+    return [{ field: 'githubUrl', code: 'github-url', message: `points at file ${JSON.stringify(truncate(path))}, not filePath ${JSON.stringify(truncate(r.filePath))}` }];
   }
   if (url.search || (url.hash && !/^#L\d+(-L\d+)?$/.test(url.hash))) {
-    return [{ field: 'githubUrl', message: `may only end in a line anchor such as #L12 or #L10-L20; got ${JSON.stringify(truncate(url.search + url.hash))}` }];
+    return [{ field: 'githubUrl', code: 'github-url', message: `may only end in a line anchor such as #L12 or #L10-L20; got ${JSON.stringify(truncate(url.search + url.hash))}` }];
   }
   return [];
 }

@@ -15,7 +15,7 @@
  *    candidates' literal text, with the word edits that turn the template into the line (align.ts).
  */
 import Fuse from 'fuse.js/basic';
-import { RE2JS } from 're2js';
+import { compilePattern } from '../schema/pattern.ts';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
 import { mayMatch } from './literals.ts';
 import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
@@ -101,8 +101,9 @@ function compiled(pattern: string): Compiled | null {
   let re = regexCache.get(pattern);
   if (re === undefined) {
     try {
-      const any = RE2JS.compile(RE2JS.translateRegExp(pattern));
-      re = { full: (line) => any.matches(line), find: (line) => (any.exec(line)?.[0] as string | undefined) ?? null };
+      const c = compilePattern(pattern);
+      const any = c.ok ? c.re : null;
+      re = any && { full: (line) => any.matches(line), find: (line) => (any.exec(line)?.[0] as string | undefined) ?? null };
     } catch {
       re = null; // beyond RE2 (or broken): never matches exactly, see above
     }
