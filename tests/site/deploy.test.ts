@@ -4,12 +4,12 @@
  * artifact check, the URL ledger committed back, and what the restored folders give the next build.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIXTURES, listFiles } from './support.ts';
 
+const FIXTURES = resolve('tests/fixtures/catalogs');
 const root = mkdtempSync(join(tmpdir(), 'errdex-deploy-'));
 const catalog = join(root, 'catalog');
 const remote = join(root, 'remote.git');
@@ -58,6 +58,12 @@ function ciPages(command: string, env: Record<string, string> = {}): Run {
   );
   return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr, outputs };
 }
+
+/** Every file below a folder, relative to it. */
+const listFiles = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));
 
 /** The error pages the ledger lists, as files of the site, with their inode: a reused page keeps it. */
 function errorPageInodes(): Map<string, number> {
