@@ -55,7 +55,8 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
   for (const m of paste.messages) {
     // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
     // And the starts of long words with the word before each: a typo past the start, or a cut.
-    for (const k of [...textKeys(withoutValues(m.withPrefix)), ...prefixKeys(m.text)]) {
+    // The text too: a message printed in quotes as a whole (`KeyError: '…'`) is a value in `withPrefix`.
+    for (const k of [...textKeys(withoutValues(m.withPrefix)), ...textKeys(withoutValues(m.text)), ...prefixKeys(m.text)]) {
       if (keys.size >= MAX_QUERY_KEYS) return [...keys];
       if (!common.has(k)) keys.add(k);
     }
