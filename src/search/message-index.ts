@@ -12,7 +12,7 @@
 import { languageForPath, languageLabel } from '../highlight/languages.ts';
 import { describe } from '../lib/text.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import { raiseSite } from './raise-site.ts';
+import { raiseSite, raiseSites, type RaiseSite } from './raise-site.ts';
 import { hashKey, isPrefixPart, keyWords, shardOf, templateKeys } from './keys.ts';
 
 export const INDEX_FORMAT = 3;
@@ -84,7 +84,8 @@ export interface MessageIndexOptions {
 
 export const SUMMARY_MAX = 110;
 
-export function indexEntry(r: ErrorRecord): IndexEntry {
+/** A record's entry; `site`: its raise site as `raiseSites` reads it over the whole catalog (else from its own excerpt). */
+export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r)): IndexEntry {
   return {
     id: r.id,
     repo: r.repo,
@@ -97,7 +98,7 @@ export function indexEntry(r: ErrorRecord): IndexEntry {
     language: languageLabel(languageForPath(r.filePath)),
     tags: r.tags,
     summary: describe(r.documentation, SUMMARY_MAX),
-    ...raiseSite(r),
+    ...site,
   };
 }
 
@@ -181,7 +182,8 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   const df = new Map<string, number>();
   for (const keys of recordKeys) for (const k of keys) df.set(k, (df.get(k) ?? 0) + 1);
 
-  const entries = records.map((r) => JSON.stringify(toTuple(indexEntry(r))));
+  const sites = raiseSites(records);
+  const entries = records.map((r, i) => JSON.stringify(toTuple(indexEntry(r, sites[i]))));
   let total = 0;
   const filed: { entry: number; keys: string[] }[] = [];
   const used = new Set<string>();

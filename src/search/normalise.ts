@@ -7,6 +7,7 @@
  */
 
 import { splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
+import { pasteFrames, type Frame } from './frames.ts';
 import { stripLinePrefixes, stripLogPrefix } from './log-prefix.ts';
 
 export type { PastedMessage } from './class-prefix.ts';
@@ -20,6 +21,8 @@ export interface NormalisedPaste {
   lines: string[];
   /** True when the paste looked like a traceback/stack trace and the error lines were picked out of it. */
   traceback: boolean;
+  /** Its stack frames, innermost first (frames.ts). */
+  frames: Frame[];
 }
 
 /** A paste longer than this keeps its head and tail: errors sit at one end of a trace. */
@@ -264,8 +267,14 @@ function read(wrapped: string[]): NormalisedPaste {
     const errorish = (m: PastedMessage) => (m.errorClass ? 0 : /\b(?:error|fail|cannot|could not|unable|invalid|unexpected|not found)\b/i.test(m.text) ? 1 : 2);
     messages = candidates.map((m, i) => ({ m, i })).sort((a, b) => errorish(a.m) - errorish(b.m) || a.i - b.i).map((x) => x.m);
   }
-  messages = dedupe(messages.flatMap((m) => [m, withoutApiCall(m)]).filter((m) => m !== null).map(unquoted)).slice(0, MAX_MESSAGES);
-  return { messages, lines, traceback: fromTrace !== null && fromTrace.length > 0 };
+  // Also each message without the name of an API call before it, and with its runs of spaces as one
+  // (a terminal or a copy doubles spaces; some messages have two after a full stop, so both are read).
+  messages = dedupe(messages.flatMap((m) => [m, withoutApiCall(m)]).filter((m) => m !== null).flatMap((m) => [m, singleSpaced(m)]).map(unquoted)).slice(0, MAX_MESSAGES);
+  return { messages, lines, traceback: fromTrace !== null && fromTrace.length > 0, frames: pasteFrames(joined) };
+}
+
+function singleSpaced(m: PastedMessage): PastedMessage {
+  return / {2}/.test(m.text) ? { text: m.text.replace(/ {2,}/g, ' '), errorClass: m.errorClass, withPrefix: m.withPrefix.replace(/ {2,}/g, ' ') } : m;
 }
 
 /** A message printed in quotes as a whole (Python's `KeyError: 'frame 9 not found'` shows its repr): the text inside. */

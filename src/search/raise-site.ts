@@ -36,16 +36,24 @@ const indentOf = (line: string): number => /^\s*/.exec(line)![0].replace(/\t/g, 
 
 /** The function (and class) around line `line` of a file whose excerpt starts at `start`. */
 export function enclosingScope(source: string, start: number, line: number): string | null {
-  const lines = source.split('\n');
-  let at = line - start;
-  if (at < 0 || at >= lines.length) return null;
+  const lines = new Map<number, string>();
+  source.split('\n').forEach((text, i) => lines.set(start + i, text));
+  return scopeAt(lines, line);
+}
+
+/** The function (and class) around line `line`, in the lines known of a file (by line number; gaps allowed). */
+export function scopeAt(lines: ReadonlyMap<number, string>, line: number): string | null {
+  if (!lines.has(line)) return null;
+  let first = line;
+  for (const n of lines.keys()) first = Math.min(first, n);
   // The raise may span lines (`raise X(` then the message): its first line sets the indentation.
-  while (at > 0 && lines[at]!.trim() === '') at--;
-  let indent = indentOf(lines[at]!);
+  let at = line;
+  while (at > first && (lines.get(at) ?? '').trim() === '') at--;
+  let indent = indentOf(lines.get(at) ?? '');
   let fn: string | null = null;
-  for (let i = at - 1; i >= 0; i--) {
-    const text = lines[i]!;
-    if (text.trim() === '' || indentOf(text) >= indent) continue;
+  for (let i = at - 1; i >= first; i--) {
+    const text = lines.get(i);
+    if (text === undefined || text.trim() === '' || indentOf(text) >= indent) continue;
     indent = indentOf(text);
     if (fn === null) {
       for (const re of DEFINITION) {
@@ -64,8 +72,30 @@ export function enclosingScope(source: string, start: number, line: number): str
   return fn;
 }
 
+type SiteFields = { repo: string; filePath: string; lineNumber: number | null; sourceCode: string | null; sourceCodeStart: number | null };
+
+/**
+ * Each record's raise site, the scope read from the excerpts of every record of the same file put
+ * together: one record's excerpt may start below its function's definition while another's shows it.
+ */
+export function raiseSites(records: readonly SiteFields[]): RaiseSite[] {
+  const files = new Map<string, Map<number, string>>();
+  const key = (r: SiteFields) => `${r.repo}\u0000${r.filePath}`;
+  for (const r of records) {
+    if (r.sourceCode === null || r.sourceCodeStart === null) continue;
+    let lines = files.get(key(r));
+    if (!lines) files.set(key(r), (lines = new Map()));
+    const start = r.sourceCodeStart;
+    r.sourceCode.split('\n').forEach((text, i) => lines!.set(start + i, text));
+  }
+  return records.map((r) => {
+    const lines = files.get(key(r));
+    return { file: r.filePath, line: r.lineNumber, scope: lines && r.lineNumber !== null ? scopeAt(lines, r.lineNumber) : null };
+  });
+}
+
 /** The record's raise site. */
-export function raiseSite(r: { filePath: string; lineNumber: number | null; sourceCode: string | null; sourceCodeStart: number | null }): RaiseSite {
+export function raiseSite(r: Omit<SiteFields, 'repo'>): RaiseSite {
   const scope = r.sourceCode !== null && r.sourceCodeStart !== null && r.lineNumber !== null ? enclosingScope(r.sourceCode, r.sourceCodeStart, r.lineNumber) : null;
   return { file: r.filePath, line: r.lineNumber, scope };
 }

@@ -120,7 +120,7 @@ describe('matchPaste', () => {
 describe('rankCandidates under hostile input', () => {
   it('answers for a 1 MB paste', () => {
     const paste = normalisePaste(`${'frame '.repeat(200_000)}not found`);
-    const results = rankCandidates(paste, records.map(indexEntry));
+    const results = rankCandidates(paste, records.map((r) => indexEntry(r)));
     expect(Array.isArray(results)).toBe(true);
   });
 
