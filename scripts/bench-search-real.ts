@@ -17,7 +17,8 @@ import { join, resolve } from 'node:path';
 import type { ErrorRecord } from '../src/schema/record.ts';
 import { wrappedRecordSchema } from '../src/schema/record.ts';
 import { matchPaste, type PasteMatch } from '../src/search/matcher.ts';
-import { noConfidentMatch } from '../src/search/confidence.ts';
+import { evidence, noConfidentMatch } from '../src/search/confidence.ts';
+import { literalLength } from '../src/schema/message-template.ts';
 import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
 import { NEGATIVE_PASTES } from './lib/bench-negatives.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex } from './lib/search-index.ts';
@@ -46,6 +47,9 @@ interface Scored {
   bytes: number;
   ms: number;
 }
+
+const DUMP = process.argv.includes('--dump');
+const dumped: string[] = [];
 
 const readJsonl = <T>(path: string): T[] =>
   readFileSync(path, 'utf8')
@@ -103,6 +107,10 @@ async function run(dir: string, queries: { file: string; q: RealQuery }[], recor
       }
     }
     out.push({ file, damage, rank, siteFirst, noMatch, bytes, ms: r.timings.normaliseMs + r.timings.rankMs });
+    if (DUMP) {
+      const top = r.results[0];
+      dumped.push(JSON.stringify({ negative: negatives, file, damage, rank, kind: top?.kind ?? null, score: top?.score ?? null, literal: top ? literalLength(top.entry.template) : 0, line: top?.line.length ?? 0, template: top?.entry.template ?? null, msg: r.paste.messages[0]?.text ?? '', second: r.results[1] ? [r.results[1].kind, r.results[1].score] : null, evidence: r.results.slice(0, 5).map((x) => ({ kind: x.kind, score: x.score, literal: literalLength(x.entry.template), ...evidence(x) })) }));
+    }
   }
   return out;
 }
@@ -194,5 +202,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     misses: new Set(arg('misses', '').split(',').filter(Boolean)),
   });
   writeFileSync(join(work, 'results.md'), text);
+  if (DUMP) writeFileSync(join(work, 'top-results.jsonl'), `${dumped.join('\n')}\n`);
   console.log(`\n${text}`);
 }
