@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeEscapes } from '../../../src/scan/escapes.ts';
 import { braceParts, buildTemplate, hole, printfParts, text } from '../../../src/scan/message.ts';
 import { skipByPath, skipByText } from '../../../src/scan/select.ts';
-import { fillTemplate } from '../../../src/search/template.ts';
+import { fillTemplate } from '../../../src/schema/message-template.ts';
 
 const template = (parts: Parameters<typeof buildTemplate>[0]) => {
   const t = buildTemplate(parts);
