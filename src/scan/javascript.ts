@@ -6,7 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { hasLiteralWords, hole, text, type MessagePart } from './message.ts';
+import { hasLiteralPhrase, hasLiteralWords, hole, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
@@ -173,6 +173,11 @@ export function javascriptSites(root: Node): FileSites {
     }
     if (!hasLiteralWords(parts)) {
       out.skip('no-words', stmt);
+      continue;
+    }
+    // A factory's literal argument may be a name (`_unexpected_kw("Update.returning()", kw)`), not the message.
+    if (!errorClass && !hasLiteralPhrase(parts)) {
+      out.skip('not-literal', stmt);
       continue;
     }
     out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'throw', kind: 'exception', errorClass, parts });
