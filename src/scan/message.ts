@@ -37,6 +37,11 @@ export function normaliseParts(parts: MessagePart[]): MessagePart[] {
   return out;
 }
 
+/** True when the literal text reads as prose: two words with a space between (for a factory's argument, which may be a name). */
+export function hasLiteralPhrase(parts: MessagePart[]): boolean {
+  return parts.some((p) => p.kind === 'text' && /\p{L}{2}[^\s]*\s+\S*\p{L}/u.test(p.text)) || parts.filter((p) => p.kind === 'text' && /\p{L}{2}/u.test(p.text)).length > 1;
+}
+
 /** True when the literal text has at least one word (two letters in a row). */
 export function hasLiteralWords(parts: MessagePart[]): boolean {
   return parts.some((p) => p.kind === 'text' && /\p{L}{2}/u.test(p.text));
