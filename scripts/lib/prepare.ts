@@ -94,7 +94,10 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
     import('../../src/lib/api.ts'),
     import('../../src/catalog/report.ts'),
   ]);
+  const { addBacktrackingWarnings } = await import('../../src/catalog/redos.ts');
   const catalog = loadCatalog(catalogPath());
+  // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2).
+  const redos = await addBacktrackingWarnings(catalog);
   // A broken ledger is never skipped: building past it would forget every URL published so far.
   if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
     process.stderr.write(`${catalogReport(catalog)}\n\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.\n`);
@@ -128,7 +131,8 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
     send({ type: 'warn', text: lines.join('\n') });
   }
   const records = catalog.entries.length;
-  send({ type: 'end', name: 'validate', summary: summaryLine(catalog), items: catalog.total, unit: 'records' });
+  const unchecked = redos.unchecked > 0 ? `; ${redos.unchecked} patterns left for the next build's ReDoS analysis (ERRDEX_REDOS_SECONDS)` : '';
+  send({ type: 'end', name: 'validate', summary: `${summaryLine(catalog)}${unchecked}`, items: catalog.total, unit: 'records' });
 
   // Every render process reads the whole catalog: listings, related errors, the ledger plan and the
   // sitemap are computed over all records. Each renders only its shard of the per-record pages and of
