@@ -35,8 +35,9 @@ async function indexStage(options: IndexOptions, send: (m: StageMessage<IndexRes
     import('../../src/lib/urls.ts'),
     import('./search-index.ts'),
   ]);
-  // The records, without their text (the JSON twins) or code: left out, to save memory.
-  const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false, code: () => false });
+  // The records, without their text (the JSON twins), to save memory; with their code, whose
+  // excerpts show the function raising each error (the message index's raise sites, src/search/raise-site.ts).
+  const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false, code: () => true });
   const plan = ledgerPlanFor(catalog);
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
