@@ -31,6 +31,7 @@
  *
  * Options:
  *   --skip-invalid[=report.json]  build the valid records; list every skipped one and why
+ *   --strict                      warnings (records built with an uncertainty shown) fail the build too
  *   --no-cache                    highlight and render everything, ignoring the build cache (and refreshing it)
  *   --report=FILE                 write each stage's time, memory and output as JSON (used by npm run bench)
  *   --no-ledger-update            read the URL ledger but do not write it (preview builds, tests)
@@ -66,10 +67,10 @@ const option = (name: string): string | true | undefined => {
   const a = args.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
   return a === undefined ? undefined : a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
 };
-const known = /^--(skip-invalid|no-cache|report|no-ledger-update|max-fragments)(=|$)/;
+const known = /^--(skip-invalid|strict|no-cache|report|no-ledger-update|max-fragments)(=|$)/;
 const unknown = args.filter((a) => !known.test(a));
 if (unknown.length > 0) {
-  console.error(`Unknown option${unknown.length > 1 ? 's' : ''}: ${unknown.join(' ')}. Options: --skip-invalid[=FILE], --no-cache, --report=FILE, --no-ledger-update, --max-fragments=N.`);
+  console.error(`Unknown option${unknown.length > 1 ? 's' : ''}: ${unknown.join(' ')}. Options: --skip-invalid[=FILE], --strict, --no-cache, --report=FILE, --no-ledger-update, --max-fragments=N.`);
   process.exit(2);
 }
 let maxFragments: number | undefined;
@@ -272,7 +273,7 @@ function startHighlight(snapshot: string, begun: 'validation' | 'derive' | null)
 if (catalogBytes(catalogPath()) > EARLY_HIGHLIGHT_BYTES) startHighlight(snapshotFiles(snapshotDir).snapshot, 'validation');
 let prepared;
 try {
-  prepared = await runPrepare({ skipReport, workers, chunks: { explicit: Boolean(process.env.ERRDEX_WORKERS), single: SINGLE_CHUNK_RECORDS, size: CHUNK_RECORDS }, snapshotDir }, onStageEvent);
+  prepared = await runPrepare({ skipReport, strict: option('strict') !== undefined, workers, chunks: { explicit: Boolean(process.env.ERRDEX_WORKERS), single: SINGLE_CHUNK_RECORDS, size: CHUNK_RECORDS }, snapshotDir }, onStageEvent);
 } catch (e) {
   fail(`${(e as Error).message}\n\nNothing was built; ${displayPath(outDir)} is unchanged.`);
 }

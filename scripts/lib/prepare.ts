@@ -14,6 +14,8 @@ import { formatCount } from './progress.ts';
 
 export interface PrepareOptions {
   skipReport: string | null;
+  /** --strict: warnings fail the build like errors. */
+  strict?: boolean;
   workers: number;
   /** Render chunks for a number of valid records (see chunkCount). */
   chunks: ChunkSizes;
@@ -83,39 +85,37 @@ export const snapshotFiles = (snapshotDir: string): Pick<Chunk, 'snapshot' | 're
 async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void): Promise<void> {
   send({ type: 'stage', name: 'validate' });
   // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
-  const [{ catalogReport, loadCatalog }, { formatProblem }, { inShard }, { relatedErrors }, { writeRelated, writeSnapshot }, { twinsSha256 }] = await Promise.all([
+  const [{ catalogReport, loadCatalog }, { compareProblems, formatProblem }, { inShard }, { relatedErrors }, { writeRelated, writeSnapshot }, { twinsSha256 }, { reportFileText, summaryLine }] = await Promise.all([
     import('../../src/catalog/catalog.ts'),
     import('../../src/catalog/problems.ts'),
     import('../../src/catalog/shard.ts'),
     import('../../src/catalog/derive/related.ts'),
     import('../../src/catalog/snapshot.ts'),
     import('../../src/lib/api.ts'),
+    import('../../src/catalog/report.ts'),
   ]);
+  const { addBacktrackingWarnings } = await import('../../src/catalog/redos.ts');
   const catalog = loadCatalog(catalogPath());
+  // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2).
+  const redos = await addBacktrackingWarnings(catalog);
   // A broken ledger is never skipped: building past it would forget every URL published so far.
   if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
     process.stderr.write(`${catalogReport(catalog)}\n\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.\n`);
     send({ type: 'invalid' });
     return;
   }
+  if (options.strict && catalog.warnings.length > 0) {
+    process.stderr.write(`${catalogReport(catalog)}\n${summaryLine(catalog)}\n\nNothing was built: --strict makes warnings fail the build.\n`);
+    send({ type: 'invalid' });
+    return;
+  }
   if (catalog.problems.length > 0) {
     if (!options.skipReport) {
-      process.stderr.write(`${catalogReport(catalog)}\n`);
+      process.stderr.write(`${catalogReport(catalog)}\n${summaryLine(catalog)}\n`);
       send({ type: 'invalid' });
       return;
     }
-    writeFileSync(
-      options.skipReport,
-      `${JSON.stringify(
-        {
-          catalog: displayPath(catalog.root),
-          skipped: catalog.skipped.map((s) => ({ file: s.file, line: s.line, id: s.id, reasons: s.problems.map(formatProblem), record: s.text })),
-          problems: catalog.problems.map(formatProblem),
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    writeFileSync(options.skipReport, reportFileText(catalog, displayPath(catalog.root)));
     send({
       type: 'warn',
       text:
@@ -123,8 +123,16 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
         `(${catalog.problems.length} problems); every one and its reasons are in ${options.skipReport}.`,
     });
   }
+  if (catalog.warnings.length > 0) {
+    // The pages of these records show what is uncertain; the list is here, and whole in npm run validate.
+    const shown = 20;
+    const lines = [...catalog.warnings].sort(compareProblems).slice(0, shown).map(formatProblem);
+    if (catalog.warnings.length > shown) lines.push(`… and ${catalog.warnings.length - shown} more: npm run validate lists them all.`);
+    send({ type: 'warn', text: lines.join('\n') });
+  }
   const records = catalog.entries.length;
-  send({ type: 'end', name: 'validate', summary: `${formatCount(records)} records valid`, items: catalog.total, unit: 'records' });
+  const unchecked = redos.unchecked > 0 ? `; ${redos.unchecked} patterns left for the next build's ReDoS analysis (ERRDEX_REDOS_SECONDS)` : '';
+  send({ type: 'end', name: 'validate', summary: `${summaryLine(catalog)}${unchecked}`, items: catalog.total, unit: 'records' });
 
   // Every render process reads the whole catalog: listings, related errors, the ledger plan and the
   // sitemap are computed over all records. Each renders only its shard of the per-record pages and of
