@@ -6,13 +6,14 @@
  * paste matcher (the code the search worker runs), top-1 counted (a record that prints the very same
  * text also counts); with `@old-rev`, the older commit
  * scanned too and the share of unchanged sites (same file, message, class and raising line) that
- * keep their id. Results as a Markdown table (also in .errdex/bench-scan/results.md).
+ * keep their id, from the id alone and after `--merge` against the older commit's records. Results as a Markdown table (also in .errdex/bench-scan/results.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadCatalog } from '../src/catalog/catalog.ts';
 import type { ErrorRecord } from '../src/schema/record.ts';
 import { linkProblems } from '../src/scan/link-check.ts';
+import { mergeRecords } from '../src/scan/merge.ts';
 import { scan, type ScanResult } from '../src/scan/scan.ts';
 import { matchPaste } from '../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../src/search/message-index.ts';
@@ -54,7 +55,10 @@ async function searchTop1(records: ErrorRecord[]): Promise<{ found: number; miss
 }
 
 /** Share of unchanged sites (same file, message, class, raising line's text) whose id is the same. */
-function idStability(older: ScanResult, newer: ScanResult, lines: (r: ErrorRecord) => string): { unchanged: number; kept: number } {
+function idStability(older: ScanResult, newer: ScanResult, lines: (r: ErrorRecord) => string): { unchanged: number; kept: number; keptByMerge: number } {
+  // What --merge writes for the newer commit against the older catalog.
+  const merged = mergeRecords(newer.records, older.records).records;
+  const mergedId = new Map(newer.records.map((r, i) => [r, merged[i]!.id]));
   const key = (r: ErrorRecord) => [r.filePath, r.errorMessage, r.errorClass, lines(r)].join('\n');
   const index = (rs: ErrorRecord[]) => {
     const m = new Map<string, ErrorRecord[]>();
@@ -65,13 +69,15 @@ function idStability(older: ScanResult, newer: ScanResult, lines: (r: ErrorRecor
   const b = index(newer.records);
   let unchanged = 0;
   let kept = 0;
+  let keptByMerge = 0;
   for (const [k, olds] of a) {
     const news = b.get(k);
     if (olds.length !== 1 || news?.length !== 1) continue;
     unchanged++;
     if (olds[0]!.id === news[0]!.id) kept++;
+    if (olds[0]!.id === mergedId.get(news[0]!)) keptByMerge++;
   }
-  return { unchanged, kept };
+  return { unchanged, kept, keptByMerge };
 }
 
 const rows: string[] = [];
@@ -97,7 +103,7 @@ for (const spec of process.argv.slice(2)) {
       lineText.set(r.id + r.analyzedSha, code);
     }
     const st = idStability(older, result, (r) => lineText.get(r.id + r.analyzedSha)!);
-    stability = `${pct(st.kept, st.unchanged)} of ${st.unchanged} (${older.summary.sha.slice(0, 8)} → ${s.sha.slice(0, 8)})`;
+    stability = `${pct(st.kept, st.unchanged)} of ${st.unchanged}; ${pct(st.keptByMerge, st.unchanged)} with --merge (${older.summary.sha.slice(0, 8)} → ${s.sha.slice(0, 8)})`;
   }
   const files = Object.values(s.filesRead).reduce((a, b) => a + b, 0);
   const skippedFiles = Object.values(s.filesSkipped).reduce((a, b) => a + (b ?? 0), 0);
