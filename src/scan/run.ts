@@ -37,33 +37,39 @@ export function outputFile(out: string, repo: string): string {
 
 export async function runScan(o: RunOptions): Promise<RunResult> {
   // Read the earlier catalog first: a broken one stops the scan before anything is written.
-  let previous: { records: ErrorRecord[]; folder: string } | null = null;
+  let previous: { entries: { record: ErrorRecord; text: string; file: string }[]; folder: string } | null = null;
   if (o.merge) {
     const catalog = loadCatalog(resolve(o.merge));
     if (catalog.problems.length > 0) throw new Error(`--merge ${o.merge}: the catalog has problems:\n${catalogReport(catalog)}`);
-    previous = { records: catalog.entries.map((e) => e.record), folder: catalogFolder(resolve(o.merge)) };
+    const entries = catalog.entries.map((e) => ({ record: e.record, text: e.sourceText, file: resolve(e.origin.file) }));
+    previous = { entries, folder: catalogFolder(resolve(o.merge)) };
   }
   const result = await scan({ dir: o.dir, rev: o.rev, repo: o.repo, onProgress: o.progress });
   const { summary } = result;
   for (const line of summaryLines(summary)) o.log(line);
 
+  const file = outputFile(o.out, summary.repo);
   let records = result.records;
   let merge: MergeReport | null = null;
-  let others: ErrorRecord[] = [];
+  // Lines of the file being replaced that hold other repositories' records: written back as they were.
+  let others: string[] = [];
   if (previous) {
-    const mine = previous.records.filter((r) => r.repo === summary.repo);
-    others = previous.records.filter((r) => r.repo !== summary.repo);
-    const merged = mergeRecords(records, mine);
+    const mine = previous.entries.filter((e) => e.record.repo === summary.repo);
+    const elsewhere = [...new Set(mine.filter((e) => e.file !== file && dirname(e.file) === dirname(file)).map((e) => e.file))];
+    if (elsewhere.length > 0) {
+      throw new Error(`--merge ${o.merge}: records of ${summary.repo} are also in ${elsewhere.join(', ')}, beside the output ${file}: the catalog would hold them twice. Write to that file (--out ${elsewhere[0]}).`);
+    }
+    others = previous.entries.filter((e) => e.record.repo !== summary.repo && e.file === file).map((e) => e.text);
+    const merged = mergeRecords(records, mine.map((e) => e.record));
     records = merged.records;
     merge = merged.report;
     for (const line of mergeReportLines(merge)) o.log(line);
-    if (others.length > 0) o.log(`merge: ${others.length} records of other repositories written back as they were.`);
+    if (others.length > 0) o.log(`merge: ${others.length} records of other repositories in ${file} written back as they were.`);
   }
 
-  const file = outputFile(o.out, summary.repo);
   mkdirSync(dirname(file), { recursive: true });
-  const lines = [...others.map((r) => ({ record: r, datasetVersion: result.analyzedAt })), ...records.map((r) => ({ record: r, datasetVersion: result.analyzedAt }))];
-  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : ''));
+  const lines = [...others, ...records.map((r) => JSON.stringify({ record: r, datasetVersion: result.analyzedAt }))];
+  writeFileSync(file, lines.join('\n') + (lines.length ? '\n' : ''));
   o.log(`wrote ${lines.length} records to ${file}`);
 
   if (previous) {

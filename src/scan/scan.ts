@@ -88,6 +88,8 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const sources: (string | null)[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let inFlight: Promise<unknown>[] = [];
+  let done = 0;
+  const progress = () => options.onProgress?.(++done, queue.length);
   try {
     await readBlobs(dir, queue.map((q) => q.object), async (i, bytes) => {
       const { language } = queue[i]!;
@@ -97,19 +99,21 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
       } catch {
         bump(summary.filesSkipped, 'not-utf8');
         reads[i] = null;
+        progress();
         return;
       }
       const textReason = skipByText(source);
       if (textReason) {
         bump(summary.filesSkipped, textReason);
         reads[i] = null;
+        progress();
         return;
       }
       bump(summary.filesRead, LANGUAGE_NAME[language]);
       const read = pool.read(language, source);
       reads[i] = read;
       sources[i] = source;
-      inFlight.push(read.then(() => options.onProgress?.(i + 1, queue.length)));
+      inFlight.push(read.then(progress));
       // Keep a few files per worker in flight, no more: memory holds only those.
       if (inFlight.length >= 16) {
         await Promise.all(inFlight);

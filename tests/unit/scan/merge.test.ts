@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
+import { loadCatalog } from '../../../src/catalog/catalog.ts';
 import { runScan } from '../../../src/scan/run.ts';
 import { scan } from '../../../src/scan/scan.ts';
 import { commitAll, fixtureRepo } from './fixture-repo.ts';
@@ -79,6 +80,21 @@ describe('scan: ids across commits, and --merge', { timeout: 60_000 }, () => {
     expect(closed.analyzedSha).toBe(run.summary.sha);
     expect(closed.triggerScenarios).toContain('Generated from the code by errdex scan');
     expect(existsSync(join(second, 'url-ledger.json'))).toBe(true);
+  });
+
+  it('merges in place in a folder holding other repositories, which stay as they were', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'errdex-merge-'));
+    const go = await runScan({ dir: fixtureRepo('go'), out: folder, log: () => {} });
+    const goText = readFileSync(go.file, 'utf8');
+    const py = fixtureRepo('python');
+    const first = await runScan({ dir: py, out: folder, log: () => {} });
+    const again = await runScan({ dir: py, out: folder, merge: folder, log: () => {} });
+    expect(again.file).toBe(first.file);
+    expect(again.merge!.unchanged).toBe(first.records.length);
+    expect(readFileSync(go.file, 'utf8')).toBe(goText);
+    const catalog = loadCatalog(folder);
+    expect(catalog.problems).toEqual([]);
+    expect(catalog.entries).toHaveLength(go.records.length + first.records.length);
   });
 
   it('refuses to merge with a broken catalog, naming the problem', async () => {
