@@ -64,7 +64,7 @@ export async function analysePatterns(patterns: Iterable<string>, options: Analy
   const verdicts = readVerdicts(file);
   const todo = [...new Set(patterns)].filter((p) => !verdicts.has(p));
   let analysed = 0;
-  if (todo.length > 0) {
+  if (todo.length > 0 && options.budgetMs > 0) {
     const { check } = await import('recheck');
     const deadline = performance.now() + options.budgetMs;
     // The checker's first run starts it (a process, or a compiled module): alone, it would time out the first pattern.

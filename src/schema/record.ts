@@ -173,9 +173,10 @@ const NOTES = { '^\\$': {} };
  * record, a bare record or an array of either. Cross-field checks (record-checks.ts) are described in prose.
  */
 export function errorRecordJsonSchema(): Record<string, unknown> {
-  const wrapped = z.toJSONSchema(wrappedRecordSchema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, any>;
+  type ObjectSchema = Record<string, unknown> & { properties: Record<string, unknown> };
+  const wrapped = z.toJSONSchema(wrappedRecordSchema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as ObjectSchema;
   const { $schema, $id, title, description, ...wrapper } = wrapped;
-  const record = { ...wrapper.properties.record, patternProperties: NOTES };
+  const record = { ...(wrapper.properties.record as Record<string, unknown>), patternProperties: NOTES };
   const one = { anyOf: [{ $ref: '#/$defs/wrappedRecord' }, { $ref: '#/$defs/record' }] };
   return {
     $schema,

@@ -60,12 +60,14 @@ describe('linear time in the shipped matcher', () => {
   };
 
   it.each(HOSTILE)('%s completes on 1 MB, and 1 MB takes about four times 0.25 MB', (source) => {
-    const half = inputOf(source, 250_000);
+    const quarter = inputOf(source, 250_000);
     const full = inputOf(source, 1_000_000);
-    time(source, half); // warm-up: the first run builds the automaton's states
+    time(source, quarter); // warm-up: the first run builds the automaton's states
     // The fastest of several runs: the least disturbed by garbage collection and the other processes.
     const best = (input: string) => Math.min(...Array.from({ length: 5 }, () => time(source, input)));
-    const ratio = best(full) / best(half);
+    // A busy machine can slow one measurement: up to three tries. A superlinear engine fails all three.
+    let ratio = Infinity;
+    for (let attempt = 0; attempt < 3 && !(ratio < 9); attempt++) ratio = best(full) / best(quarter);
     // Linear: four times the input, about four times the time; quadratic would be sixteen. The bound
     // leaves room for a busy machine and for the smaller input fitting the processor's caches better.
     expect(ratio).toBeLessThan(9);
