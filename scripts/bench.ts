@@ -21,8 +21,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadCatalog } from '../src/catalog/catalog.ts';
 import { writeBaselineProject } from './lib/bench-baseline.ts';
 import { generateCatalog } from './generate-catalog.ts';
-import { formatCount, formatDuration } from './lib/progress.ts';
-import { TreeCpu, treeRss, treeSize, type BuildReport } from './lib/stages.ts';
+import { formatCount, formatDuration } from '../src/build/progress.ts';
+import { TreeCpu, treeRss, treeSize, type BuildReport } from '../src/build/measure.ts';
 
 const BENCH = resolve('.errdex/bench');
 const TRASH = join(BENCH, '.trash');

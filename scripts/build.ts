@@ -47,19 +47,19 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { dirname, join, resolve } from 'node:path';
 import { catalogPath, displayPath, listCatalogFiles } from '../src/catalog/load.ts';
 import { buildCacheDir, highlightCacheFile } from '../src/highlight/cache.ts';
-import { mergeInto, RenderStage, renderSiteDir } from './lib/astro-render.ts';
-import { startIndex, type IndexResult } from './lib/index-stage.ts';
-import { codeKey, forgetPageManifest, linkReused, publishedSite, reuseEnv, writePageManifest } from './lib/page-reuse.ts';
-import { workerCount } from './lib/workers.ts';
-import { runPrepare, snapshotFiles, type PrepareEvent } from './lib/prepare.ts';
-import { runHighlight, type HighlightEvent } from './lib/highlight-stage.ts';
-import { publish } from './lib/publish.ts';
-import { mergeRecordFiles, missingTemplate, startRecordFiles, type RecordFilesResult } from './lib/record-files.ts';
-import { describeFragments, largeBundleWarning, PAGEFIND_DIR, parseMaxFragments } from './lib/pagefind-bundle.ts';
+import { mergeInto, RenderStage, renderSiteDir } from '../src/build/stages/render.ts';
+import { startIndex, type IndexResult } from '../src/build/stages/message-index.ts';
+import { codeKey, forgetPageManifest, linkReused, publishedSite, reuseEnv, writePageManifest } from '../src/build/page-reuse.ts';
+import { workerCount } from '../src/build/workers.ts';
+import { runPrepare, snapshotFiles, type PrepareEvent } from '../src/build/stages/validate.ts';
+import { runHighlight, type HighlightEvent } from '../src/build/stages/highlight.ts';
+import { publish } from '../src/build/stages/publish.ts';
+import { mergeRecordFiles, missingTemplate, startRecordFiles, type RecordFilesResult } from '../src/build/stages/record-files.ts';
+import { describeFragments, largeBundleWarning, PAGEFIND_DIR, parseMaxFragments } from '../src/build/pagefind-bundle.ts';
 import type { PagefindIndexResult } from './lib/search-index.ts';
-import { startPagefind } from './lib/pagefind-stage.ts';
-import { formatCount, Progress } from './lib/progress.ts';
-import { MemorySampler, treeSize, type BuildReport, type StageResult } from './lib/stages.ts';
+import { startPagefind } from '../src/build/stages/full-text.ts';
+import { formatCount, Progress } from '../src/build/progress.ts';
+import { MemorySampler, treeSize, type BuildReport, type StageResult } from '../src/build/measure.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | true | undefined => {

@@ -13,8 +13,8 @@ import type { ErrorRecord } from '../../src/schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../../src/search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../../src/search/pagefind-document.ts';
 import { listFilesBelow } from './files.ts';
-import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, type FragmentFiles } from './pagefind-bundle.ts';
-import { linkReused } from './page-reuse.ts';
+import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, type FragmentFiles } from '../../src/build/pagefind-bundle.ts';
+import { linkReused } from '../../src/build/page-reuse.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mergeInto } from '../../scripts/lib/astro-render.ts';
-import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../scripts/lib/highlight-pool.ts';
-import { chunkCount } from '../../scripts/lib/prepare.ts';
+import { mergeInto } from '../../src/build/stages/render.ts';
+import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../src/build/highlight-pool.ts';
+import { chunkCount } from '../../src/build/stages/validate.ts';
 import { loadCatalog, type CatalogEntry } from '../../src/catalog/catalog.ts';
 import { parseShard, recordCacheKey, shardEntries, shardOfId, shardRoutes, textKey } from '../../src/catalog/shard.ts';
 import { twinsSha256 } from '../../src/lib/api.ts';

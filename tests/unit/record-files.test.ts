@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mergeRecordFiles, missingTemplate, templateFileIn, writeRecordFiles } from '../../scripts/lib/record-files.ts';
+import { mergeRecordFiles, missingTemplate, templateFileIn, writeRecordFiles } from '../../src/build/stages/record-files.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { pageRendered, RENDERED_MARK } from '../../src/lib/render-progress.ts';

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { AstroPrerenderer } from 'astro';
 import { describe, expect, it } from 'vitest';
-import { gatedPrerenderer, gateLine, readGates } from '../../scripts/lib/render-gate.ts';
-import { firstShardRendersFixedPages } from '../../scripts/lib/shard-prerenderer.ts';
+import { gatedPrerenderer, gateLine, readGates } from '../../src/build/render-gate.ts';
+import { firstShardRendersFixedPages } from '../../src/build/partition-prerenderer.ts';
 
 const settled = async (p: Promise<unknown>): Promise<boolean> => {
   let done = false;

@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { CatalogEntry } from '../../src/catalog/catalog.ts';
-import { listCatalogFiles } from '../../src/catalog/load.ts';
-import type { ErrorRecord } from '../../src/schema/record.ts';
-import { HighlightStore, storedText } from '../../src/highlight/cache.ts';
-import { blockKey, highlightLines } from '../../src/highlight/highlighter.ts';
-import { highlightedCode } from '../../src/lib/error-view.ts';
+import type { CatalogEntry } from '../catalog/catalog.ts';
+import { listCatalogFiles } from '../catalog/load.ts';
+import type { ErrorRecord } from '../schema/record.ts';
+import { HighlightStore, storedText } from '../highlight/cache.ts';
+import { blockKey, highlightLines } from '../highlight/highlighter.ts';
+import { highlightedCode } from '../lib/error-view.ts';
 import { workerCount } from './workers.ts';
 
 export interface Block {

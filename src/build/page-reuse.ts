@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { PageLogLine } from '../../src/catalog/page-cache.ts';
+import type { PageLogLine } from '../catalog/page-cache.ts';
 
 interface PageManifest {
   /** Key of the code that rendered the site (codeKey). */

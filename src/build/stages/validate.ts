@@ -8,9 +8,9 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalogPath, displayPath } from '../../src/catalog/load.ts';
-import { runChildStage, childStageMain } from './child-stage.ts';
-import { formatCount } from './progress.ts';
+import { catalogPath, displayPath } from '../../catalog/load.ts';
+import { runChildStage, childStageMain } from '../protocol.ts';
+import { formatCount } from '../progress.ts';
 
 export interface PrepareOptions {
   skipReport: string | null;
@@ -84,12 +84,12 @@ async function prepare(options: PrepareOptions, send: (e: PrepareEvent) => void)
   send({ type: 'stage', name: 'validate' });
   // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
   const [{ catalogReport, loadCatalog }, { formatProblem }, { inShard }, { relatedErrors }, { writeRelated, writeSnapshot }, { twinsSha256 }] = await Promise.all([
-    import('../../src/catalog/catalog.ts'),
-    import('../../src/catalog/problems.ts'),
-    import('../../src/catalog/shard.ts'),
-    import('../../src/catalog/derive/related.ts'),
-    import('../../src/catalog/snapshot.ts'),
-    import('../../src/lib/api.ts'),
+    import('../../catalog/catalog.ts'),
+    import('../../catalog/problems.ts'),
+    import('../../catalog/shard.ts'),
+    import('../../catalog/derive/related.ts'),
+    import('../../catalog/snapshot.ts'),
+    import('../../lib/api.ts'),
   ]);
   const catalog = loadCatalog(catalogPath());
   // A broken ledger is never skipped: building past it would forget every URL published so far.

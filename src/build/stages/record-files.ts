@@ -14,12 +14,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { forEachSnapshotEntry } from '../../src/catalog/snapshot.ts';
-import { pageTitle } from '../../src/lib/error-view.ts';
-import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, stampShortLink, type ShortLinkValues } from '../../src/lib/short-link.ts';
-import { errorPath, jsonPath, shortPath } from '../../src/lib/urls.ts';
-import { mergeInto } from './astro-render.ts';
-import { childStageMain, startChildStage, type StageMessage } from './child-stage.ts';
+import { forEachSnapshotEntry } from '../../catalog/snapshot.ts';
+import { pageTitle } from '../../lib/error-view.ts';
+import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, stampShortLink, type ShortLinkValues } from '../../lib/short-link.ts';
+import { errorPath, jsonPath, shortPath } from '../../lib/urls.ts';
+import { mergeInto } from './render.ts';
+import { childStageMain, startChildStage, type StageMessage } from '../protocol.ts';
 
 /** Where a site path (root-relative, as src/lib/urls.ts gives it) is in the site folder. */
 const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);

@@ -8,10 +8,10 @@
  * (tsconfig.json, erasableSyntaxOnly).
  */
 import { build } from 'astro';
-import { currentShard } from '../../src/catalog/shard.ts';
-import { PAGES_MARK } from '../../src/lib/render-progress.ts';
+import { currentShard } from '../catalog/shard.ts';
+import { PAGES_MARK } from '../lib/render-progress.ts';
 import { GATE_ENV, gatedPrerenderer, readGates } from './render-gate.ts';
-import { firstShardRendersFixedPages } from './shard-prerenderer.ts';
+import { firstShardRendersFixedPages } from './partition-prerenderer.ts';
 
 const gates = process.env[GATE_ENV] === '1' ? readGates(process.stdin, () => process.exit(1)) : null;
 const shard = currentShard();

@@ -7,8 +7,8 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { siteConfig } from '../../errdex.config.mjs';
-import { childStageMain, startChildStage, type StageMessage } from './child-stage.ts';
+import { siteConfig } from '../../../errdex.config.mjs';
+import { childStageMain, startChildStage, type StageMessage } from '../protocol.ts';
 
 export interface IndexOptions {
   /** The validated catalog (scripts/lib/prepare.ts). */
@@ -28,12 +28,12 @@ export interface IndexResult {
 async function indexStage(options: IndexOptions, send: (m: StageMessage<IndexResult>) => void): Promise<void> {
   // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
   const [{ catalogFromSnapshot }, { ledgerPlanFor }, { ledgerPath, ledgerReport, serializeLedger }, { redirectsFile }, { errorPath, shortPath }, { writeMessageIndex }] = await Promise.all([
-    import('../../src/catalog/catalog.ts'),
-    import('../../src/catalog/derive/index.ts'),
-    import('../../src/catalog/ledger.ts'),
-    import('../../src/lib/redirects.ts'),
-    import('../../src/lib/urls.ts'),
-    import('./search-index.ts'),
+    import('../../catalog/catalog.ts'),
+    import('../../catalog/derive/index.ts'),
+    import('../../catalog/ledger.ts'),
+    import('../../lib/redirects.ts'),
+    import('../../lib/urls.ts'),
+    import('../../../scripts/lib/search-index.ts'),
   ]);
   // The records, without their text (the JSON twins) or code: left out, to save memory.
   const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false, code: () => false });

@@ -9,9 +9,9 @@
  * the snapshot is there (`SNAPSHOT_READY`), and highlights what the valid records hold that it has not
  * (nothing, unless the schema changed a block), and prunes.
  */
-import { childStageMain, runChildStage } from './child-stage.ts';
-import type { PrepareEvent } from './prepare.ts';
-import { formatCount } from './progress.ts';
+import { childStageMain, runChildStage } from '../protocol.ts';
+import type { PrepareEvent } from './validate.ts';
+import { formatCount } from '../progress.ts';
 
 export interface HighlightStageOptions {
   snapshot: string;
@@ -35,8 +35,8 @@ async function highlightStage(options: HighlightStageOptions, send: (e: Highligh
   send({ type: 'stage', name: 'highlight' });
   // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
   const [{ snapshotEntries }, { catalogBlocks, catalogBlocksSliced, preHighlight, rawCatalogBlocks }] = await Promise.all([
-    import('../../src/catalog/snapshot.ts'),
-    import('./highlight-pool.ts'),
+    import('../../catalog/snapshot.ts'),
+    import('../highlight-pool.ts'),
   ]);
   const progress = {
     onStart: (total: number) => send({ type: 'count', total, unit: 'blocks' }),

@@ -4,8 +4,8 @@
  * each other's write locks (SQLite's busy handler sleeps): up to 1.3 s of a 15 s stage at 10k records.
  */
 import { parentPort } from 'node:worker_threads';
-import { storedText } from '../../src/highlight/cache.ts';
-import { highlightLines } from '../../src/highlight/highlighter.ts';
+import { storedText } from '../highlight/cache.ts';
+import { highlightLines } from '../highlight/highlighter.ts';
 import type { HighlightBatch, HighlightBatchDone } from './highlight-pool.ts';
 
 parentPort!.on('message', async (batch: HighlightBatch) => {

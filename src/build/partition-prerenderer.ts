@@ -9,7 +9,7 @@
  * Run inside the render process by Node itself (scripts/lib/astro-build.ts): erasable TypeScript only.
  */
 import type { AstroPrerenderer } from 'astro';
-import type { Shard } from '../../src/catalog/shard.ts';
+import type { Shard } from '../catalog/shard.ts';
 
 export function firstShardRendersFixedPages(inner: AstroPrerenderer, shard: Shard): AstroPrerenderer {
   if (shard.index === 0) return inner;

@@ -6,9 +6,9 @@
  * Pagefind's own index; a part that is unchanged since the published build is linked from it.
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import type { ErrorRecord } from '../../src/schema/record.ts';
-import { childStageMain, startChildStage, type StageMessage } from './child-stage.ts';
-import type { PagefindIndexOptions, PagefindIndexResult } from './search-index.ts';
+import type { ErrorRecord } from '../../schema/record.ts';
+import { childStageMain, startChildStage, type StageMessage } from '../protocol.ts';
+import type { PagefindIndexOptions, PagefindIndexResult } from '../../../scripts/lib/search-index.ts';
 
 export interface PagefindStageOptions {
   snapshot: string;
@@ -26,8 +26,8 @@ async function pagefindStage(options: PagefindStageOptions, send: (m: StageMessa
   // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
   const [pagefind, { snapshotEntries }, { pagefindPartOf, writePagefindIndex }] = await Promise.all([
     import('pagefind'),
-    import('../../src/catalog/snapshot.ts'),
-    import('./search-index.ts'),
+    import('../../catalog/snapshot.ts'),
+    import('../../../scripts/lib/search-index.ts'),
   ]);
   function* partRecords(part: number, parts: number): Generator<ErrorRecord> {
     for (const entry of snapshotEntries(options.snapshot, { text: false, entry: (id) => pagefindPartOf(id, parts) === part })) yield entry.record;

@@ -13,10 +13,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PAGES_MARK, RENDERED_MARK } from '../../src/lib/render-progress.ts';
-import { readPageLogs } from './page-reuse.ts';
-import { GATE_ENV, gateLine } from './render-gate.ts';
-import type { Chunk } from './prepare.ts';
+import { PAGES_MARK, RENDERED_MARK } from '../../lib/render-progress.ts';
+import { readPageLogs } from '../page-reuse.ts';
+import { GATE_ENV, gateLine } from '../render-gate.ts';
+import type { Chunk } from './validate.ts';
 
 export interface RenderOptions {
   /** The merged site goes here. */
@@ -220,7 +220,7 @@ export class RenderStage {
       ...(gated ? { [GATE_ENV]: '1' } : {}),
     };
     delete env.FORCE_COLOR;
-    const child = spawn(process.execPath, [...renderHeapFlags(heapMb), fileURLToPath(new URL('./astro-build.ts', import.meta.url))], {
+    const child = spawn(process.execPath, [...renderHeapFlags(heapMb), fileURLToPath(new URL('../render-process.ts', import.meta.url))], {
       stdio: [gated ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       env,
     });
