@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
-import { shardOfId } from '../../src/catalog/shard.ts';
+import { partitionOfId } from '../../src/catalog/partition.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../../src/search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../../src/search/pagefind-document.ts';
@@ -67,10 +67,10 @@ export function pagefindPartCount(count: number, partRecords = PAGEFIND_PART_REC
 
 /**
  * The part a record is indexed in: by a hash of its id, as render chunks are dealt
- * (src/catalog/shard.ts), so that a record stays in its part whatever else the catalog gains or
+ * (src/catalog/partition.ts), so that a record stays in its part whatever else the catalog gains or
  * loses, as long as the number of parts is the same.
  */
-export const pagefindPartOf = (id: string, parts: number): number => shardOfId(id, parts);
+export const pagefindPartOf = (id: string, parts: number): number => partitionOfId(id, parts);
 
 /** A part's folder inside `pagefind/`: the first at its root (the search page loads `pagefind.js` from there), the others in `part-N/`. */
 const partDir = (part: number): string => (part === 0 ? '' : `part-${part}/`);

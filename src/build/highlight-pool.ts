@@ -12,7 +12,7 @@ import type { ErrorRecord } from '../schema/record.ts';
 import { HighlightStore, storedText } from '../highlight/cache.ts';
 import { blockKey, highlightLines } from '../highlight/highlighter.ts';
 import { highlightedCode } from '../lib/error-view.ts';
-import { workerCount } from './workers.ts';
+import { availableParallelism } from 'node:os';
 
 export interface Block {
   key: string;
@@ -155,7 +155,7 @@ export async function preHighlight(
     // `refresh` highlights every block again, overwriting what is stored.
     const missing = options.refresh ? [...blocks.values()] : [...blocks.values()].filter((b) => !options.stored?.has(b.key) && !store.has(b.key));
     options.onStart?.(missing.length);
-    const workers = Math.max(1, Math.min(options.workers ?? workerCount(), Math.floor(missing.length / MIN_BLOCKS_PER_WORKER)));
+    const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), Math.floor(missing.length / MIN_BLOCKS_PER_WORKER)));
     let bytes = 0;
     let done = 0;
     // This thread is the cache's one writer: a transaction per batch.

@@ -65,12 +65,13 @@ export function publishedSite(options: { cacheDir: string; site: string; code: s
   return { site: manifest.site, keys: manifest.files };
 }
 
-/** The environment that lets render processes reuse the published site's pages ({} when there is none). */
-export function reuseEnv(published: PublishedSite | null, cacheDir: string): NodeJS.ProcessEnv {
-  if (!published) return {};
-  const keysFile = join(cacheDir, 'pages.previous-keys.json');
-  writeFileSync(keysFile, JSON.stringify(published.keys));
-  return { ERRDEX_PAGE_MANIFEST: keysFile, ERRDEX_PREVIOUS_SITE: published.site };
+/** What lets render processes reuse the published site's pages (its folder, and its keys written to a file), or null. */
+export function reuseFiles(published: PublishedSite | null, cacheDir: string): { site: string; keys: string } | null {
+  if (!published) return null;
+  const keys = join(cacheDir, 'pages.previous-keys.json');
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(keys, JSON.stringify(published.keys));
+  return { site: published.site, keys };
 }
 
 /** The page logs of all render processes, merged. */

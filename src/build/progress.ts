@@ -129,10 +129,15 @@ export class Progress {
     this.writeError(`${text}\n`);
   }
 
-  /** Ends the stage: its summary and time. */
-  end(summary: string): number {
+  /** A line of information, without breaking the live count line. */
+  note(text: string): void {
     this.clearLive();
-    const seconds = (this.now() - this.stageStarted) / 1000;
+    this.write(`${text}\n`);
+  }
+
+  /** Ends the stage: its summary and time (`seconds`: the stage's own, else since the stage line). */
+  end(summary: string, seconds = (this.now() - this.stageStarted) / 1000): number {
+    this.clearLive();
     this.write(`${this.prefix} ${summary} (${formatDuration(seconds)})\n`);
     if (this.index === this.stages) this.write(`Built in ${formatDuration((this.now() - this.buildStarted) / 1000)}.\n`);
     return seconds;

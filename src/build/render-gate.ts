@@ -1,52 +1,45 @@
 /**
- * A render process started before its input exists (scripts/lib/astro-render.ts, startEarly): Astro
- * bundles the site while the catalog is still being validated, on the core validation leaves idle,
- * then waits at two gates, each opened by a line the build script writes to its stdin:
- *  - `catalog`: the catalog's snapshot is written; Astro may list the pages (getStaticPaths reads it);
+ * A render process started before its input exists (src/build/render-processes.ts): Astro bundles the
+ * site while the catalog is still being validated, on the core validation leaves idle, then waits at
+ * two gates, each opened by the build's message (src/build/protocol.ts, `{ type: 'open', gate }`):
+ *  - `catalog`: the catalog's snapshot and related errors are written; Astro may list the pages;
  *  - `pages`: every code block is in the highlight cache; Astro may render the pages.
- *
- * Run inside the render process by Node itself (scripts/lib/astro-build.ts): erasable TypeScript only.
  */
 import type { AstroPrerenderer } from 'astro';
+import type { BuildMessage } from './protocol.ts';
 
-/** The environment variable that tells a render process to wait at the gates. */
-export const GATE_ENV = 'ERRDEX_RENDER_GATED';
+export type RenderGate = 'catalog' | 'pages';
 
-export type Gate = 'catalog' | 'pages';
-
-/** The line that opens a gate. */
-export const gateLine = (gate: Gate): string => `${JSON.stringify({ open: gate })}\n`;
+/** Where the build's messages come from: the process's IPC channel, or a test's emitter. */
+export interface MessageSource {
+  on(event: 'message', listener: (m: BuildMessage) => void): unknown;
+  on(event: 'disconnect', listener: () => void): unknown;
+}
 
 /**
- * Resolves each gate's promise when its line arrives on `input`. When the input ends with a gate
- * still shut, the build script has gone: the process ends (it would otherwise wait for ever).
+ * Resolves each gate's promise when the build opens it. When the channel closes with a gate still
+ * shut, the build has gone: `onOrphaned` (the process ends; it would otherwise wait for ever).
  */
-export function readGates(input: NodeJS.ReadableStream, onOrphaned: () => void): Record<Gate, Promise<void>> {
-  const opened = {} as Record<Gate, () => void>;
-  const gates: Record<Gate, Promise<void>> = {
+export function readGates(source: MessageSource, onOrphaned: () => void): Record<RenderGate, Promise<void>> {
+  const opened = {} as Record<RenderGate, () => void>;
+  const gates: Record<RenderGate, Promise<void>> = {
     catalog: new Promise((resolve) => (opened.catalog = resolve)),
     pages: new Promise((resolve) => (opened.pages = resolve)),
   };
-  const open = new Set<Gate>();
-  let rest = '';
-  input.setEncoding('utf8');
-  input.on('data', (text: string) => {
-    const lines = (rest + text).split('\n');
-    rest = lines.pop()!;
-    for (const line of lines) {
-      const gate = (JSON.parse(line) as { open: Gate }).open;
-      open.add(gate);
-      opened[gate]();
-    }
+  const open = new Set<RenderGate>();
+  source.on('message', (m) => {
+    if (m.type !== 'open' || (m.gate !== 'catalog' && m.gate !== 'pages')) return;
+    open.add(m.gate);
+    opened[m.gate]();
   });
-  input.on('end', () => {
+  source.on('disconnect', () => {
     if (open.size < 2) onOrphaned();
   });
   return gates;
 }
 
 /** Astro's prerenderer, made to wait: its page list for the `catalog` gate, each page for the `pages` gate. */
-export function gatedPrerenderer(inner: AstroPrerenderer, gates: Record<Gate, Promise<void>>): AstroPrerenderer {
+export function gatedPrerenderer(inner: AstroPrerenderer, gates: Record<RenderGate, Promise<void>>): AstroPrerenderer {
   return {
     ...inner,
     name: 'errdex:gated',

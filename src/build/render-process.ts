@@ -1,35 +1,16 @@
 /**
- * One render process: `astro build` through Astro's API, quiet (warnings and errors only), telling
- * its progress on stdout (src/lib/render-progress.ts) to scripts/lib/astro-render.ts. Started early
- * (ERRDEX_RENDER_GATED), it bundles the site at once and waits for the build script's word before
- * it lists and renders the pages (scripts/lib/render-gate.ts).
- *
- * Run by Node itself (its type stripping), as all of the build's scripts are: erasable TypeScript only
- * (tsconfig.json, erasableSyntaxOnly).
+ * One render process: `astro build` of one render partition through Astro's API, quiet (warnings and
+ * errors only: Astro's line per written file cost the render about a tenth of its time). Its render
+ * context (src/context.ts) says where the pages go; errdex's Astro integration (src/integration.ts)
+ * does the rest: routes to skip, the gates, progress and the result, told to the build.
  */
 import { build } from 'astro';
-import { currentShard } from '../catalog/shard.ts';
-import { PAGES_MARK } from '../lib/render-progress.ts';
-import { GATE_ENV, gatedPrerenderer, readGates } from './render-gate.ts';
-import { firstShardRendersFixedPages } from './partition-prerenderer.ts';
+import { buildContext } from '../context.ts';
 
-const gates = process.env[GATE_ENV] === '1' ? readGates(process.stdin, () => process.exit(1)) : null;
-const shard = currentShard();
+const ctx = buildContext();
+if (!ctx) throw new Error('a render process needs its render context (src/context.ts)');
 
-build({
-  logLevel: 'warn',
-  integrations: [
-    {
-      name: 'errdex-render',
-      hooks: {
-        'astro:build:start': ({ setPrerenderer }) => {
-          setPrerenderer((inner) => firstShardRendersFixedPages(gates ? gatedPrerenderer(inner, gates) : inner, shard));
-        },
-        'astro:build:done': ({ pages }) => void process.stdout.write(`${PAGES_MARK}${pages.length}\n`),
-      },
-    },
-  ],
-}).then(
+build({ logLevel: 'warn', outDir: ctx.outDir, cacheDir: ctx.astroCacheDir }).then(
   () => process.exit(0),
   (e: unknown) => {
     const err = e as Error & { hint?: string };

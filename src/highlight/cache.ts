@@ -18,8 +18,8 @@ export function buildCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.ERRDEX_CACHE_DIR && env.ERRDEX_CACHE_DIR.trim() !== '' ? env.ERRDEX_CACHE_DIR : '.errdex/cache');
 }
 
-export function highlightCacheFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(buildCacheDir(env), 'highlight.sqlite');
+export function highlightCacheFile(cacheDir: string = buildCacheDir()): string {
+  return join(cacheDir, 'highlight.sqlite');
 }
 
 let shikiVersion: string | undefined;

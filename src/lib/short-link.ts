@@ -9,12 +9,6 @@
  */
 import { escapeHtml, escapeRegExp } from './text.ts';
 
-/**
- * Whether the build script writes the JSON twins and short links itself (it sets ERRDEX_RECORD_FILES),
- * so that Astro renders only the template; `astro dev` or a plain `astro build` render them all.
- */
-export const recordFilesByScript = (env: NodeJS.ProcessEnv = process.env): boolean => env.ERRDEX_RECORD_FILES === 'script';
-
 /** The id of the template page; never a record id (those are 16 hex digits). */
 export const SHORT_LINK_TEMPLATE_ID = 'errdex-short-link-template';
 

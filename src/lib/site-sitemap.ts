@@ -1,5 +1,6 @@
 /** This build's sitemap plan: every indexable page, from the derived catalog and the listings. */
-import { getDerived } from '../catalog/derive/index.ts';
+
+import { getDerived } from '../context.ts';
 import { classListing, tagListing } from './collection-listing.ts';
 import { repoListing } from './repo-listing.ts';
 import { planSitemaps, type SitemapPlan, type SitemapUrl } from './sitemap.ts';

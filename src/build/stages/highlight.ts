@@ -1,19 +1,20 @@
 /**
- * The build's highlight stage, in a child process: it reads the code blocks from the catalog's
- * snapshot and highlights those not yet in the highlight cache on a pool of worker threads
- * (scripts/lib/highlight-pool.ts). Its own process, rather than the one that validates, so that each
- * hands its memory back when it ends.
+ * The highlight stage, in a child process: it reads the code blocks from the catalog's snapshot and
+ * highlights those not yet in the highlight cache on a pool of worker threads (src/build/highlight-pool.ts).
+ * Its own process, rather than validation's, so that each hands its memory back when it ends.
  *
- * With `catalogRoot` it starts with the build, on the core validation leaves idle: it highlights the
- * blocks of the catalog's files as they are (rawCatalogBlocks), then waits for the build's word that
- * the snapshot is there (`SNAPSHOT_READY`), and highlights what the valid records hold that it has not
- * (nothing, unless the schema changed a block), and prunes.
+ * When the plan says so (large catalog files), it starts with the build, on the core validation leaves
+ * idle: it highlights the blocks of the catalog's files as they are (rawCatalogBlocks), then, once the
+ * build opens the `snapshot` gate, highlights what the valid records hold that it has not (nothing,
+ * unless the schema changed a block), and prunes.
  */
-import { childStageMain, runChildStage } from '../protocol.ts';
-import type { PrepareEvent } from './validate.ts';
+import { highlightCacheFile } from '../../highlight/cache.ts';
+import { childMain, gateOpened, startStageChild, type ChildMessage, type StageSummary } from '../protocol.ts';
 import { formatCount } from '../progress.ts';
+import type { StageContext } from '../pipeline.ts';
+import type { BuildState } from '../state.ts';
 
-export interface HighlightStageOptions {
+interface HighlightOptions {
   snapshot: string;
   /** The highlight cache (src/highlight/cache.ts). */
   file: string;
@@ -24,23 +25,17 @@ export interface HighlightStageOptions {
   catalogRoot?: string;
 }
 
-/** The build's message to a highlight stage started with `catalogRoot`: the snapshot is written. */
-export const SNAPSHOT_READY = 'snapshot-ready';
-
-export type HighlightEvent = Exclude<PrepareEvent, { type: 'done' | 'invalid' | 'snapshot' }>;
-
-async function highlightStage(options: HighlightStageOptions, send: (e: HighlightEvent) => void): Promise<void> {
+async function highlight(options: HighlightOptions, send: (m: ChildMessage) => void): Promise<StageSummary> {
   // Listening from the start: the word may come while the raw blocks are highlighted.
-  const snapshotReady = options.catalogRoot ? new Promise<void>((resolve) => process.on('message', (m) => m === SNAPSHOT_READY && resolve())) : null;
-  send({ type: 'stage', name: 'highlight' });
-  // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
+  const snapshotReady = options.catalogRoot ? gateOpened('snapshot') : null;
+  // What only the child needs is loaded here, not where the build script imports this module (src/build/protocol.ts).
   const [{ snapshotEntries }, { catalogBlocks, catalogBlocksSliced, preHighlight, rawCatalogBlocks }] = await Promise.all([
     import('../../catalog/snapshot.ts'),
     import('../highlight-pool.ts'),
   ]);
   const progress = {
-    onStart: (total: number) => send({ type: 'count', total, unit: 'blocks' }),
-    onProgress: (done: number) => send({ type: 'update', done }),
+    onStart: (total: number) => send({ type: 'count', stage: 'highlight', total, unit: 'blocks' }),
+    onProgress: (done: number) => send({ type: 'update', stage: 'highlight', done }),
   };
   let early: { keys: ReadonlySet<string>; workers: number; bytes: number } = { keys: new Set(), workers: 0, bytes: 0 };
   let blocks;
@@ -64,35 +59,61 @@ async function highlightStage(options: HighlightStageOptions, send: (e: Highligh
   let highlighted = hl.highlighted;
   for (const key of blocks.blocks.keys()) if (early.keys.has(key)) highlighted++;
   const threads = Math.max(hl.workers, early.workers);
-  send({
-    type: 'end',
-    name: 'highlight',
+  return {
     summary:
       `${formatCount(hl.unique)} code blocks: ${formatCount(highlighted)} highlighted${threads > 1 ? ` on ${threads} threads` : ''}, ${formatCount(hl.unique - highlighted)} cached` +
-      (hl.pruned > 0 ? `, ${formatCount(hl.pruned)} stale pruned` : ''),
+      (hl.pruned > 0 ? `, ${formatCount(hl.pruned)} stale pruned` : '') +
+      (options.catalogRoot ? '; begun beside validation' : ''),
     items: highlighted,
     unit: 'blocks',
     // Stored in the cache's one file: bytes only.
     output: { files: null, bytes: hl.bytes + early.bytes },
-  });
+  };
 }
 
 /**
  * V8 flags for the highlight stage and its worker threads. Without lazy feedback allocation a
  * function collects type feedback from its first call, and the tokenizer's hot code is optimised
- * sooner: the stage alone on 10,000 records took 16.4–16.8 CPU-seconds against 16.9–17.3 (other
- * stages and the render gained nothing from it: docs/benchmarks.md, session 11).
+ * sooner: the stage alone on 10,000 records took 16.4–16.8 CPU-seconds against 16.9–17.3.
  */
 const HIGHLIGHT_NODE_FLAGS = ['--no-lazy-feedback-allocation'];
 
-/** Runs the highlight stage in a child process (`background`: at the lower priority, scripts/lib/child-stage.ts); its events go to `onEvent`. */
-export function runHighlight(
-  options: HighlightStageOptions,
-  background: boolean,
-  onEvent: (e: HighlightEvent) => void,
-): { done: Promise<void>; kill: () => void; snapshotReady: () => void } {
-  const child = runChildStage<HighlightEvent>(import.meta.url, options, onEvent, 'the highlight stage', background, HIGHLIGHT_NODE_FLAGS);
-  return { done: child.done, kill: child.kill, snapshotReady: () => child.send(SNAPSHOT_READY) };
+export async function highlightStage(ctx: StageContext<BuildState>): Promise<void> {
+  const s = ctx.state;
+  const fromFiles = s.plan.highlight.fromCatalogFiles;
+  const options: HighlightOptions = {
+    snapshot: s.snapshot,
+    file: highlightCacheFile(s.settings.cacheDir),
+    workers: s.plan.workers,
+    refresh: !s.settings.useCache,
+    ...(fromFiles ? { catalogRoot: s.settings.catalog } : {}),
+  };
+  const board = s.board.stage('highlight');
+  const priority = s.plan.stages.find((st) => st.name === 'highlight')!.priority;
+  const child = startStageChild<StageSummary>(
+    import.meta.url,
+    options,
+    (m) => {
+      if (m.type === 'count') board.count(m.total, m.unit);
+      else if (m.type === 'update') board.update(m.done);
+      else if (m.type === 'warn') s.board.warn(m.text);
+    },
+    'the highlight stage',
+    { priority, nodeFlags: HIGHLIGHT_NODE_FLAGS },
+  );
+  ctx.onCancel(child.kill);
+  // Begun from the files: the snapshot's blocks are gathered once the plan's stage has ended
+  // (asked after validation, when the plan has been made again with the records).
+  if (fromFiles) {
+    void ctx
+      .ended('validate')
+      .then(() => ctx.ended(s.plan.highlight.snapshotAfter))
+      .then(
+        () => child.send({ type: 'open', gate: 'snapshot' }),
+        () => {},
+      );
+  }
+  board.end(await child.result);
 }
 
-childStageMain(import.meta.url, highlightStage);
+childMain(import.meta.url, highlight);

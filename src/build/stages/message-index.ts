@@ -1,23 +1,26 @@
 /**
- * The build's index stage, in a child process that can run beside the render (it needs the validated
- * catalog, not the pages; scripts/build.ts decides): the paste matcher's message index
- * (scripts/lib/search-index.ts), `_redirects` for moved and short URLs, and the URL ledger's plan,
- * whose new text it hands back for the build to write after publishing. (Pagefind's full-text index
- * is a process of its own, started earlier: scripts/lib/pagefind-stage.ts.)
+ * The message-index stage, in a child process (it needs the validated catalog, not the pages): the
+ * paste matcher's message index (scripts/lib/search-index.ts), `_redirects` for moved and short URLs,
+ * and the URL ledger's plan, whose new text it hands back for the ledger stage to write after
+ * publishing. Into a folder of its own, merged into the site by publish.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteConfig } from '../../../errdex.config.mjs';
-import { childStageMain, startChildStage, type StageMessage } from '../protocol.ts';
+import { childMain, startStageChild } from '../protocol.ts';
+import type { StageContext } from '../pipeline.ts';
+import type { BuildState } from '../state.ts';
 
-export interface IndexOptions {
-  /** The validated catalog (scripts/lib/prepare.ts). */
+interface MessageIndexOptions {
+  /** The validated catalog (src/catalog/snapshot.ts). */
   snapshot: string;
-  /** The index files go here, to be merged into the site. */
+  /** The snapshot's head: the URL ledger and its plan. */
+  head: string;
+  /** The files go here, to be merged into the site. */
   outDir: string;
 }
 
-export interface IndexResult {
+export interface MessageIndexResult {
   summary: string;
   records: number;
   warnings: string[];
@@ -25,44 +28,52 @@ export interface IndexResult {
   ledger: { report: string[]; file: string; text: string };
 }
 
-async function indexStage(options: IndexOptions, send: (m: StageMessage<IndexResult>) => void): Promise<void> {
-  // What only the child needs is loaded here, not where the build script imports this module (scripts/lib/child-stage.ts).
-  const [{ catalogFromSnapshot }, { ledgerPlanFor }, { ledgerPath, ledgerReport, serializeLedger }, { redirectsFile }, { errorPath, shortPath }, { writeMessageIndex }] = await Promise.all([
-    import('../../catalog/catalog.ts'),
-    import('../../catalog/derive/index.ts'),
+async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
+  // What only the child needs is loaded here, not where the build script imports this module (src/build/protocol.ts).
+  const [{ readHead, readSnapshot }, { ledgerPath, ledgerReport, serializeLedger }, { redirectsFile }, { errorPath, shortPath }, { writeMessageIndex }] = await Promise.all([
+    import('../../catalog/snapshot.ts'),
     import('../../catalog/ledger.ts'),
     import('../../lib/redirects.ts'),
     import('../../lib/urls.ts'),
     import('../../../scripts/lib/search-index.ts'),
   ]);
   // The records, without their text (the JSON twins) or code: left out, to save memory.
-  const catalog = catalogFromSnapshot(options.snapshot, undefined, { text: false, code: () => false });
-  const plan = ledgerPlanFor(catalog);
+  const entries = readSnapshot(options.snapshot, { text: false, code: () => false });
+  const head = readHead(options.head);
+  const plan = head.ledgerPlan;
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(
     join(options.outDir, '_redirects'),
     redirectsFile(
       plan.redirects,
-      catalog.entries.map((e) => ({ from: shortPath(e.record.id), to: errorPath(e.record) })),
+      entries.map((e) => ({ from: shortPath(e.record.id), to: errorPath(e.record) })),
       siteConfig.basePath,
     ),
   );
-  const records = catalog.entries.map((e) => e.record);
-  const messageIndex = writeMessageIndex(records, options.outDir);
-  send({
-    result: {
-      summary: `message index in ${messageIndex.manifest.shards} shards`,
-      records: records.length,
-      warnings: messageIndex.unindexed.map(
-        (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
-      ),
-      ledger: { report: ledgerReport(plan, catalog.ledger.exists), file: ledgerPath(catalog.root), text: serializeLedger(plan.ledger) },
-    },
-  });
+  const records = entries.map((e) => e.record);
+  const built = writeMessageIndex(records, options.outDir);
+  return {
+    summary: `message index in ${built.manifest.shards} files`,
+    records: records.length,
+    warnings: built.unindexed.map(
+      (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
+    ),
+    ledger: { report: ledgerReport(plan, head.ledger.exists), file: ledgerPath(head.root), text: serializeLedger(plan.ledger) },
+  };
 }
 
-/** Starts the index stage in a child process; `background`: at a lower priority (scripts/lib/child-stage.ts), on the CPU the other stages leave. */
-export const startIndex = (options: IndexOptions, background: boolean) => startChildStage<IndexResult>(import.meta.url, options, 'the index stage', background);
+export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<void> {
+  const s = ctx.state;
+  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex };
+  const priority = s.plan.stages.find((st) => st.name === 'message-index')!.priority;
+  const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', { priority });
+  ctx.onCancel(child.kill);
+  const result = await child.result;
+  s.messageIndex = result;
+  for (const line of result.ledger.report) s.board.note(line);
+  for (const w of result.warnings) s.board.warn(w);
+  s.board.stage('message-index').end({ summary: `${result.summary}, _redirects`, items: result.records, unit: 'records' });
+}
 
-childStageMain(import.meta.url, indexStage);
+childMain(import.meta.url, messageIndex);

@@ -6,10 +6,10 @@
  * Two of every three files of a site, and each the same for every build of the same record: through
  * Astro they cost more than a third of a cold render, written here a few seconds per 100,000 records.
  *
- * It runs in a child process (scripts/lib/child-stage.ts) into a folder of its own, merged into the
- * site after the render. Up to one render chunk it starts with the render, at a lower priority, on the
- * CPU the render leaves: the JSON twins first, then the short links once a render process has written
- * the template (it is looked for where the render processes write, then where their output goes).
+ * It runs in a child process into a folder of its own, merged into the site by publish. It may start
+ * before the render (src/build/plan.ts): the JSON twins first, then the short links once a render
+ * process has written the template (looked for where the render processes write, then where their
+ * output goes).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,8 +18,11 @@ import { forEachSnapshotEntry } from '../../catalog/snapshot.ts';
 import { pageTitle } from '../../lib/error-view.ts';
 import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, stampShortLink, type ShortLinkValues } from '../../lib/short-link.ts';
 import { errorPath, jsonPath, shortPath } from '../../lib/urls.ts';
-import { mergeInto } from './render.ts';
-import { childStageMain, startChildStage, type StageMessage } from '../protocol.ts';
+import { formatCount } from '../progress.ts';
+import { childMain, startStageChild } from '../protocol.ts';
+import type { StageContext } from '../pipeline.ts';
+import { mergeInto, renderSiteDir } from '../render-processes.ts';
+import type { BuildState } from '../state.ts';
 
 /** Where a site path (root-relative, as src/lib/urls.ts gives it) is in the site folder. */
 const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);
@@ -107,10 +110,24 @@ export function mergeRecordFiles(recordsDir: string, siteDir: string): void {
   rmSync(recordsDir, { recursive: true, force: true });
 }
 
-/** Starts the stage in a child process; `background`: at a lower priority. `onRecord` is told the records done so far. */
-export const startRecordFiles = (options: RecordFilesOptions, background: boolean, onRecord: (done: number) => void) =>
-  startChildStage<RecordFilesResult, number>(import.meta.url, options, 'the record files stage', background, onRecord);
+export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<void> {
+  const s = ctx.state;
+  const partitions = s.plan.partitions!;
+  const templateSites = [...Array.from({ length: partitions }, (_, index) => renderSiteDir({ index })), s.dirs.staging];
+  const board = s.board.stage('record-files');
+  board.count(s.plan.facts.records!, 'records');
+  const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
+  const child = startStageChild<RecordFilesResult>(
+    import.meta.url,
+    { snapshot: s.snapshot, outDir: s.dirs.recordFiles, templateSites } satisfies RecordFilesOptions,
+    (m) => m.type === 'update' && board.update(m.done),
+    'the record files stage',
+    { priority },
+  );
+  ctx.onCancel(child.kill);
+  const result = await child.result;
+  s.recordFiles = result;
+  board.end({ summary: `${formatCount(result.files)} JSON twins and short links`, items: result.records, unit: 'records', output: { files: result.files, bytes: result.bytes } });
+}
 
-childStageMain(import.meta.url, async (options: RecordFilesOptions, send: (m: StageMessage<RecordFilesResult, number>) => void) => {
-  send({ result: await writeRecordFiles(options, (done) => send({ progress: done })) });
-});
+childMain(import.meta.url, (options: RecordFilesOptions, send) => writeRecordFiles(options, (done) => send({ type: 'update', stage: 'record-files', done })));

@@ -1,7 +1,6 @@
 /** `/api/manifest.json`: counts and checksums (src/lib/api.ts). */
+import { getCatalog, getDerived, getLedgerPlan } from '../../context.ts';
 import type { APIRoute } from 'astro';
-import { getCatalog } from '../../catalog/catalog.ts';
-import { getDerived, getLedgerPlan } from '../../catalog/derive/index.ts';
 import { manifestText } from '../../lib/api.ts';
 
 export const GET: APIRoute = () =>
