@@ -52,7 +52,7 @@ export const twinsSha256 = (entries: readonly CatalogEntry[]): string => hashTwi
 function hashTwins(twins: readonly CatalogEntry[]): string {
   const hash = createHash('sha256');
   for (const e of twins) {
-    if (e.textKey !== undefined) throw new Error(`the JSON twin of ${e.record.id} was not read (a render process reads only its partition's): the build hands the twins' checksum over as ERRDEX_TWINS_SHA256`);
+    if (e.textKey !== undefined) throw new Error(`the JSON twin of ${e.record.id} was not read (a render process reads only its partition's): the build hands the twins' checksum over in the render context`);
     hash.update(e.sourceText, 'utf8').update('\n');
   }
   return hash.digest('hex');
