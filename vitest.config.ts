@@ -1,3 +1,8 @@
+/**
+ * Two test projects, run one after the other by `npm test` so that they never share a time budget:
+ * `unit` (pure functions, parallel files; `npm run test:unit`) and `site` (builds fixture sites with
+ * Astro and drives Chromium, one file at a time; `npm run test:site`).
+ */
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,10 +12,12 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
+          // Well above the slowest unit test, so a busy shared machine slows them without failing them.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {
-        // Builds fixture sites and drives Debian's Chromium: one file at a time, since each builds with Astro.
         test: {
           name: 'site',
           include: ['tests/site/**/*.test.ts'],

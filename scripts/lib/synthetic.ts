@@ -7,7 +7,7 @@
  * so that many templates resemble one another (the hard case for the paste matcher).
  */
 import { createHash } from 'node:crypto';
-import { parseTemplate } from '../../src/search/template.ts';
+import { parseTemplate } from '../../src/schema/message-template.ts';
 import { escapeRegExp } from '../../src/lib/text.ts';
 
 export interface SyntheticOptions {

@@ -4,10 +4,10 @@
  * not highlighted again; entries no record uses any more are pruned, so the cache stays the size of
  * one catalog. Pages then read the cache (src/highlight/highlighter.ts `cachedLines`).
  */
-import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { CatalogEntry } from '../catalog/catalog.ts';
-import { listCatalogFiles } from '../catalog/load.ts';
+import { listCatalogFiles, readCatalogFile, type ReadSink } from '../catalog/load.ts';
+import { recordOf } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { HighlightStore, storedText } from '../highlight/cache.ts';
 import { blockKey, highlightLines } from '../highlight/highlighter.ts';
@@ -96,25 +96,21 @@ export async function catalogBlocksSliced(entries: Iterable<CatalogEntry>, slice
 }
 
 /**
- * The blocks of the catalog's files as they are, before validation: each parsed value that looks like
- * a wrapped record gives the blocks a valid one would (catalogBlocks). What cannot be read or does not
- * fit is passed over: validation reports it, and a block of a record that proves invalid is only a
- * cache entry no page asks for (the cache prunes it). Files are read one at a time and each parsed
- * value dropped at once, so only the blocks stay in memory.
+ * The blocks of the catalog's files as they are, before validation: each entry the catalog reader
+ * (src/catalog/load.ts) gives that looks like a record gives the blocks a valid one would
+ * (catalogBlocks). What does not fit is passed over: validation reports it, and a block of a record
+ * that proves invalid is only a cache entry no page asks for (the cache prunes it). Files are read
+ * one at a time and each entry dropped at once, so only the blocks stay in memory.
  */
 export function rawCatalogBlocks(root: string): CatalogBlocks {
   const raw: CatalogBlocks = { total: 0, blocks: new Map() };
-  const add = (value: unknown) => {
-    const record = (value as { record?: unknown } | null)?.record;
-    if (record === null || typeof record !== 'object' || Array.isArray(record)) return;
-    if (typeof (record as Partial<ErrorRecord>).filePath === 'string') addBlocks(raw, record as ErrorRecord);
-  };
-  const parse = (text: string) => {
-    try {
-      add(JSON.parse(text));
-    } catch {
-      // Not JSON, or not a record's shape: validation says what is wrong with it.
-    }
+  const sink: ReadSink = {
+    entry: (e) => {
+      const record = recordOf(e.value);
+      if (record && typeof record.filePath === 'string') addBlocks(raw, record as unknown as ErrorRecord);
+    },
+    problem: () => {},
+    unreadable: () => {},
   };
   let files: string[];
   try {
@@ -122,16 +118,7 @@ export function rawCatalogBlocks(root: string): CatalogBlocks {
   } catch {
     return raw;
   }
-  for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    if (file.endsWith('.jsonl')) for (const line of text.split('\n')) parse(line);
-    else parse(text);
-  }
+  for (const file of files) readCatalogFile(file, sink);
   return raw;
 }
 

@@ -4,6 +4,8 @@
  */
 import type { FailureClass } from '../schema/failure-class.ts';
 import type { CatalogEntry } from './entry.ts';
+import { recordOf, type DatasetVersionFrom } from '../schema/input-forms.ts';
+import type { ErrorRecord } from '../schema/record.ts';
 import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
 import { catalogPath, loadCatalogFiles } from './load.ts';
@@ -33,7 +35,10 @@ export interface Catalog {
   ledger: { file: string; exists: boolean; ledger: Ledger };
   /** The newest `datasetVersion` among the records. */
   datasetVersion: string;
+  /** The errors: each keeps a record (or the whole build, without --skip-invalid) from being built. */
   problems: Problem[];
+  /** The warnings: their records are built and their pages show what is uncertain; --strict makes them errors. */
+  warnings: Problem[];
   skipped: SkippedRecord[];
   /** Records seen in all: valid + skipped. */
   total: number;
@@ -66,15 +71,16 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
 
   const entries: CatalogEntry[] = validation.valid.map((v) => ({
     record: v.record,
-    sourceText: v.entry.text,
-    datasetVersion: v.wrapped.datasetVersion,
+    sourceText: v.text,
+    datasetVersion: v.datasetVersion,
+    ...(v.datasetVersionFrom === 'record' ? {} : { datasetVersionFrom: v.datasetVersionFrom }),
     origin: { file: v.entry.file, line: v.entry.line },
   }));
   entries.sort((a, b) => cmp(a.record.repo, b.record.repo) || cmp(a.record.slug, b.record.slug) || cmp(a.record.id, b.record.id));
 
   const skipped: SkippedRecord[] = validation.invalid.map(({ entry, problems }) => {
-    const rec = (entry.value as { record?: { id?: unknown } } | null)?.record;
-    return { file: entry.file, line: entry.line, id: typeof rec?.id === 'string' ? rec.id : null, problems, text: entry.text };
+    const id = recordOf(entry.value)?.id;
+    return { file: entry.file, line: entry.line, id: typeof id === 'string' ? id : null, problems, text: entry.text };
   });
   // Unreadable lines and files are skipped records too: report them with their problems. (A folder
   // without catalog files is a problem, but not a record.)
@@ -85,6 +91,7 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
   return assemble(root, entries, classes, ledger, {
     files: loaded.files,
     problems,
+    warnings: validation.warnings,
     skipped,
     total: entries.length + validation.invalid.length + loaded.unreadable,
   });
@@ -96,7 +103,7 @@ function assemble(
   entries: CatalogEntry[],
   classes: Pick<LoadedClasses, 'classes'>,
   ledger: Catalog['ledger'],
-  rest: Pick<Catalog, 'files' | 'problems' | 'skipped' | 'total'>,
+  rest: Pick<Catalog, 'files' | 'problems' | 'warnings' | 'skipped' | 'total'>,
 ): Catalog {
   return {
     root,
@@ -114,7 +121,7 @@ function cmp(a: string, b: string): number {
 }
 
 export function catalogReport(c: Catalog): string {
-  return formatReport(c.problems, c.total, c.total - c.entries.length, c.files.length);
+  return formatReport([...c.problems, ...c.warnings], c.total, c.total - c.entries.length, c.files.length);
 }
 
 /**
@@ -125,5 +132,5 @@ export function catalogReport(c: Catalog): string {
 export function catalogFromSnapshot(files: { snapshot: string; head: string }, keep?: SnapshotKeep): Catalog {
   const entries = readSnapshot(files.snapshot, keep);
   const head = readHead(files.head);
-  return assemble(head.root, entries, head, head.ledger, { files: [], problems: [], skipped: [], total: entries.length });
+  return assemble(head.root, entries, head, head.ledger, { files: [], problems: [], warnings: [], skipped: [], total: entries.length });
 }

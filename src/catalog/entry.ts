@@ -3,6 +3,7 @@
  * hash of that text, which stands for the record in other records' page keys.
  */
 import { hash } from 'node:crypto';
+import type { DatasetVersionFrom } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 
 export interface CatalogEntry {
@@ -12,6 +13,8 @@ export interface CatalogEntry {
   /** The hash of the text, when a process read the entry without it (src/catalog/snapshot.ts, SnapshotKeep). */
   textKey?: string;
   datasetVersion: string;
+  /** Where the dataset version comes from when not from the record's own wrapper (a bare record: src/schema/input-forms.ts). */
+  datasetVersionFrom?: Exclude<DatasetVersionFrom, 'record'>;
   origin: { file: string; line: number };
 }
 

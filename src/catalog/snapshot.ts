@@ -13,6 +13,7 @@
  */
 import { closeSync, createWriteStream, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import type { FailureClass } from '../schema/failure-class.ts';
+import { readTwin } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import type { Ledger, LedgerPlan } from './ledger.ts';
 import { textHash, type CatalogEntry } from './entry.ts';
@@ -92,15 +93,16 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
     const [file, lineNo, datasetVersion, id, escapedText] = JSON.parse(bytes.toString('utf8', 0, tab === -1 ? bytes.length : tab)) as [string, number, string, string, string?];
     if (keep.entry && !keep.entry(id)) continue;
     const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
-    const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
+    const { record, datasetVersionFrom } = readTwin(sourceText);
     if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
     if (keep.prose && !keep.prose(id)) {
       for (const field of PROSE_FIELDS) record[field] = '';
       for (const field of PROSE_LIST_FIELDS) record[field] = [];
     }
     const origin = { file, line: lineNo };
-    if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textHash(sourceText), datasetVersion, origin };
-    else yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin };
+    const from = datasetVersionFrom === 'record' ? {} : { datasetVersionFrom };
+    if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textHash(sourceText), datasetVersion, ...from, origin };
+    else yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, ...from, origin };
   }
 }
 

@@ -2,7 +2,7 @@
 import { siteConfig } from '../../errdex.config.mjs';
 import { languageForPath } from '../highlight/languages.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import { shortenOnWord } from '../search/template.ts';
+import { shortenOnWord } from '../schema/message-template.ts';
 import type { RelatedReasons } from '../catalog/derive/related.ts';
 import { describe, plural } from './text.ts';
 

@@ -3,7 +3,7 @@
  * `withBase` adds the operator's sub-path (GitHub Pages project sites) when a link is written.
  */
 import { siteConfig } from '../../errdex.config.mjs';
-import { encodeRepoPath } from '../schema/record-checks.ts';
+import { encodeRepoPath } from '../schema/field-checks.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 
 export const errorPath = (r: Pick<ErrorRecord, 'repo' | 'slug'>): string => `/${r.repo}/${r.slug}/`;

@@ -120,7 +120,7 @@ describe('matchPaste', () => {
 describe('rankCandidates under hostile input', () => {
   it('answers for a 1 MB paste', () => {
     const paste = normalisePaste(`${'frame '.repeat(200_000)}not found`);
-    const results = rankCandidates(paste, records.map(indexEntry));
+    const results = rankCandidates(paste, records.map((r) => indexEntry(r)));
     expect(Array.isArray(results)).toBe(true);
   });
 
@@ -142,7 +142,7 @@ describe('rankCandidates under hostile input', () => {
 });
 
 describe('one result list', () => {
-  const textHit = (path: string): SearchHit => ({ path, kind: 'text', template: 't', repo: 'r/r', errorClass: null, values: null, line: null, snippet: [], filters: { repo: ['r/r'] } });
+  const textHit = (path: string): SearchHit => ({ path, kind: 'text', template: 't', repo: 'r/r', errorClass: null, values: null, line: null, snippet: [], site: null, filters: { repo: ['r/r'] } });
 
   it('puts exact matches first, then full-text results, then weak near misses, without repeats', async () => {
     const matches = await matchPaste('frame 7 not found in buffer 2', built.manifest, load);
@@ -154,9 +154,9 @@ describe('one result list', () => {
     expect(merged.map((h) => h.path)).toContain('/x/y/z/');
   });
 
-  it('links to the page with the pasted line as ?m=', async () => {
+  it('links to the page with the pasted line in the fragment, #m=', async () => {
     const [r] = (await matchPaste('frame 7 not found', built.manifest, load)).results;
-    expect(hitHref(hitFromMatch(r!), '/docs')).toBe(`/docs/${r!.entry.repo}/${r!.entry.slug}/?m=frame%207%20not%20found`);
+    expect(hitHref(hitFromMatch(r!), '/docs')).toBe(`/docs/${r!.entry.repo}/${r!.entry.slug}/#m=frame%207%20not%20found`);
   });
 
   it('counts and applies filters', () => {

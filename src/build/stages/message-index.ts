@@ -37,8 +37,9 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     import('../../lib/urls.ts'),
     import('../../../scripts/lib/search-index.ts'),
   ]);
-  // The records, without their text (the JSON twins) or code: left out, to save memory.
-  const entries = readSnapshot(options.snapshot, { text: false, code: () => false });
+  // The records, without their text (the JSON twins), to save memory; with their code, whose
+  // excerpts show the function raising each error (the message index's raise sites, src/search/raise-site.ts).
+  const entries = readSnapshot(options.snapshot, { text: false, code: () => true });
   const head = readHead(options.head);
   const plan = head.ledgerPlan;
   rmSync(options.outDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import type { Catalog, CatalogEntry } from '../catalog.ts';
 import { errorHeadline } from '../../lib/error-view.ts';
 import { directoryOf } from '../../lib/text.ts';
 import { errorPath } from '../../lib/urls.ts';
-import { shortenOnWord } from '../../search/template.ts';
+import { shortenOnWord } from '../../schema/message-template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
 import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';
 

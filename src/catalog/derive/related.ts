@@ -15,7 +15,7 @@
  */
 import type { ErrorRecord } from '../../schema/record.ts';
 import { directoryOf } from '../../lib/text.ts';
-import { parseTemplate } from '../../search/template.ts';
+import { parseTemplate } from '../../schema/message-template.ts';
 
 export type RelatedInput = Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber' | 'backgroundTag' | 'tags' | 'errorMessage'>;
 

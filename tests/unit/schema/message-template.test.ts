@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillTemplate, literalLength, parseTemplate, shortenOnWord } from '../../src/search/template.ts';
+import { fillTemplate, literalLength, parseTemplate, shortenOnWord } from '../../../src/schema/message-template.ts';
 
 const holes = (t: string) => parseTemplate(t).filter((p) => p.kind === 'hole').map((p) => [p.raw, p.kind === 'hole' ? p.name : null]);
 
