@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseTemplate } from '../../src/schema/message-template.ts';
-import { escapeRegExp } from '../../src/lib/text.ts';
+import { escapeRegExp } from '../../src/util/text.ts';
 
 export interface SyntheticOptions {
   count: number;

@@ -11,7 +11,7 @@ import { recordOf } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { HighlightStore, storedText } from '../highlight/cache.ts';
 import { blockKey, highlightLines } from '../highlight/highlighter.ts';
-import { highlightedCode } from '../lib/error-view.ts';
+import { highlightedCode } from '../views/error-view.ts';
 import { availableParallelism } from 'node:os';
 
 export interface Block {

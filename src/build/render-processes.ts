@@ -12,7 +12,21 @@ import { fileURLToPath } from 'node:url';
 import { CONTEXT_ENV, type RenderContext } from '../context.ts';
 import { readPageLogs } from './page-reuse.ts';
 import { startChild, type Child } from './protocol.ts';
-import type { RenderPartition } from './state.ts';
+import type { Partition } from '../catalog/partition.ts';
+
+/** A render partition: one Astro process renders the error pages of the records whose ids hash to it (src/catalog/partition.ts). */
+export interface RenderPartition extends Partition {
+  /** The validated catalog (src/catalog/snapshot.ts). */
+  snapshot: string;
+  head: string;
+  /** The related errors of the snapshot's entries. */
+  related: string;
+  /**
+   * The manifest's checksum of all JSON twins (src/lib/api.ts), computed once when there are several
+   * partitions: each render process then holds only its own partition's texts.
+   */
+  twinsSha256?: string;
+}
 
 export interface RenderOptions {
   /** The merged site goes here. */

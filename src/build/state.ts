@@ -2,14 +2,11 @@
  * What the build's stages hand each other (src/build/pipeline.ts, `ctx.state`): the settings, the
  * current plan, the folders each stage writes to, and each stage's result once it has one.
  */
-import type { Partition } from '../catalog/partition.ts';
 import type { Board } from './board.ts';
 import type { PublishedSite } from './page-reuse.ts';
 import type { Plan, PlanSettings } from './plan.ts';
-import type { RenderProcesses, RenderResult } from './render-processes.ts';
+import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
 import type { PagefindIndexResult } from '../../scripts/lib/search-index.ts';
-import type { MessageIndexResult } from './stages/message-index.ts';
-import type { RecordFilesResult } from './stages/record-files.ts';
 
 /** What `npm run build` was asked to do (scripts/build.ts reads the flags and settings). */
 export interface BuildSettings {
@@ -32,19 +29,6 @@ export interface BuildSettings {
   plan: PlanSettings;
 }
 
-/** A render partition: one Astro process renders the error pages of the records whose ids hash to it (src/catalog/partition.ts). */
-export interface RenderPartition extends Partition {
-  /** The validated catalog (src/catalog/snapshot.ts). */
-  snapshot: string;
-  head: string;
-  /** The related errors of the snapshot's entries. */
-  related: string;
-  /**
-   * The manifest's checksum of all JSON twins (src/lib/api.ts), computed once when there are several
-   * partitions: each render process then holds only its own partition's texts.
-   */
-  twinsSha256?: string;
-}
 
 export interface BuildState {
   settings: BuildSettings;
@@ -70,4 +54,19 @@ export interface BuildState {
   recordFiles?: RecordFilesResult;
   messageIndex?: MessageIndexResult;
   fullText?: PagefindIndexResult;
+}
+
+/** What the message-index stage hands on: its summary, and the URL ledger's report, file and new text. */
+export interface MessageIndexResult {
+  summary: string;
+  records: number;
+  warnings: string[];
+  ledger: { report: string[]; file: string; text: string };
+}
+
+/** What the record files stage wrote. */
+export interface RecordFilesResult {
+  records: number;
+  files: number;
+  bytes: number;
 }

@@ -1,8 +1,8 @@
 /** `/sitemap-site.xml` (and `-2`, …): the pages outside repositories, once the sitemap is split. */
 import { partitionRoutes } from '../context.ts';
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { getSitemapPlan } from '../lib/site-sitemap.ts';
-import { urlsetXml, type SitemapFile } from '../lib/sitemap.ts';
+import { getSitemapPlan } from '../views/site-sitemap.ts';
+import { urlsetXml, type SitemapFile } from '../views/sitemap.ts';
 
 export const getStaticPaths = (() =>
   partitionRoutes(getSitemapPlan()

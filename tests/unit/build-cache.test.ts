@@ -8,14 +8,14 @@ import { loadCatalog, type CatalogEntry } from '../../src/catalog/catalog.ts';
 import { entriesIn, partitionOfId, routesIn } from '../../src/catalog/partition.ts';
 import { textKey } from '../../src/catalog/entry.ts';
 import { recordCacheKey } from '../../src/catalog/page-cache.ts';
-import { twinsSha256 } from '../../src/lib/api.ts';
+import { twinsSha256 } from '../../src/views/api.ts';
 import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../src/catalog/derive/related.ts';
 import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
 import { HighlightStore, highlightKey, storedText } from '../../src/highlight/cache.ts';
 import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
-import { highlightedCode } from '../../src/lib/error-view.ts';
+import { highlightedCode } from '../../src/views/error-view.ts';
 import { SAMPLE_CATALOG } from './helpers.ts';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'errdex-cache-'));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { siteConfig } from '../../../errdex.config.mjs';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
-import type { BuildState } from '../state.ts';
+import type { BuildState, MessageIndexResult } from '../state.ts';
 
 interface MessageIndexOptions {
   /** The validated catalog (src/catalog/snapshot.ts). */
@@ -20,21 +20,13 @@ interface MessageIndexOptions {
   outDir: string;
 }
 
-export interface MessageIndexResult {
-  summary: string;
-  records: number;
-  warnings: string[];
-  /** The ledger's report lines, its file and its new text. */
-  ledger: { report: string[]; file: string; text: string };
-}
-
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
   // What only the child needs is loaded here, not where the build script imports this module (src/build/protocol.ts).
   const [{ readHead, readSnapshot }, { ledgerPath, ledgerReport, serializeLedger }, { redirectsFile }, { errorPath, shortPath }, { writeMessageIndex }] = await Promise.all([
     import('../../catalog/snapshot.ts'),
     import('../../catalog/ledger.ts'),
-    import('../../lib/redirects.ts'),
-    import('../../lib/urls.ts'),
+    import('../../views/redirects.ts'),
+    import('../../util/urls.ts'),
     import('../../../scripts/lib/search-index.ts'),
   ]);
   // The records, without their text (the JSON twins), to save memory; with their code, whose

@@ -15,14 +15,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, wr
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { forEachSnapshotEntry } from '../../catalog/snapshot.ts';
-import { pageTitle } from '../../lib/error-view.ts';
-import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, stampShortLink, type ShortLinkValues } from '../../lib/short-link.ts';
-import { errorPath, jsonPath, shortPath } from '../../lib/urls.ts';
+import { pageTitle } from '../../views/error-view.ts';
+import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, stampShortLink, type ShortLinkValues } from '../../views/short-link.ts';
+import { errorPath, jsonPath, shortPath } from '../../util/urls.ts';
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../render-processes.ts';
-import type { BuildState } from '../state.ts';
+import type { BuildState, RecordFilesResult } from '../state.ts';
 
 /** Where a site path (root-relative, as src/lib/urls.ts gives it) is in the site folder. */
 const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);
@@ -36,12 +36,6 @@ export interface RecordFilesOptions {
   outDir: string;
   /** Site folders the short-link template may be written to, looked at in turn until it is there. */
   templateSites: string[];
-}
-
-export interface RecordFilesResult {
-  records: number;
-  files: number;
-  bytes: number;
 }
 
 /**

@@ -13,7 +13,8 @@ import { displayPath } from '../../catalog/load.ts';
 import { childMain, partitionsChosen, startStageChild, type ChildMessage } from '../protocol.ts';
 import { formatCount } from '../progress.ts';
 import type { StageContext } from '../pipeline.ts';
-import type { BuildState, RenderPartition } from '../state.ts';
+import type { RenderPartition } from '../render-processes.ts';
+import type { BuildState } from '../state.ts';
 
 interface ValidateOptions {
   catalog: string;
@@ -41,7 +42,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
     import('../../catalog/derive/index.ts'),
     import('../../catalog/derive/related.ts'),
     import('../../catalog/snapshot.ts'),
-    import('../../lib/api.ts'),
+    import('../../views/api.ts'),
   ]);
   const catalog = loadCatalog(options.catalog);
   // A broken ledger is never skipped: building past it would forget every URL published so far.

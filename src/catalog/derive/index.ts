@@ -5,9 +5,9 @@
 import type { FailureClass } from '../../schema/failure-class.ts';
 import type { Severity } from '../../schema/record.ts';
 import type { Catalog, CatalogEntry } from '../catalog.ts';
-import { errorHeadline } from '../../lib/error-view.ts';
-import { directoryOf } from '../../lib/text.ts';
-import { errorPath } from '../../lib/urls.ts';
+import { errorHeadline } from '../headline.ts';
+import { directoryOf } from '../../util/text.ts';
+import { errorPath } from '../../util/urls.ts';
 import { shortenOnWord } from '../../schema/message-template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
 import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';

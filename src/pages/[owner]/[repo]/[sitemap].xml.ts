@@ -1,8 +1,8 @@
 /** `/{owner}/{repo}/sitemap.xml` (and `-2`, …): a repository's pages, once the sitemap is split. */
 import { partitionRoutes } from '../../../context.ts';
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { getSitemapPlan } from '../../../lib/site-sitemap.ts';
-import { urlsetXml, type SitemapFile } from '../../../lib/sitemap.ts';
+import { getSitemapPlan } from '../../../views/site-sitemap.ts';
+import { urlsetXml, type SitemapFile } from '../../../views/sitemap.ts';
 
 export const getStaticPaths = (() =>
   partitionRoutes(getSitemapPlan()

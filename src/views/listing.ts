@@ -3,9 +3,9 @@
  * stay within LIST_ROWS_BUDGET bytes of HTML, so a listing of 20,000 errors is many light pages.
  */
 import type { CatalogEntry } from '../catalog/catalog.ts';
-import { LIST_ROWS_BUDGET, estimateRowBytes, paginateBySize } from './paginate.ts';
-import { directoryOf } from './text.ts';
-import { listPagePath } from './urls.ts';
+import { LIST_ROWS_BUDGET, estimateRowBytes, paginateBySize } from '../util/paginate.ts';
+import { directoryOf } from '../util/text.ts';
+import { listPagePath } from '../util/urls.ts';
 
 export interface ListingPage {
   /** 1-based. */

@@ -4,15 +4,11 @@ import { languageForPath } from '../highlight/languages.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { shortenOnWord } from '../schema/message-template.ts';
 import type { RelatedReasons } from '../catalog/derive/related.ts';
-import { describe, plural } from './text.ts';
+import { errorHeadline } from '../catalog/headline.ts';
+import { describe, plural } from '../util/text.ts';
 
 export const TITLE_MAX = 70;
 
-/** `Class: message` — the error as a terminal would show it. */
-export function errorHeadline(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'>): string {
-  const message = r.errorMessage.replace(/\s+/g, ' ').trim();
-  return r.errorClass ? `${r.errorClass}: ${message}` : message;
-}
 
 /** `<title>`: `Class: message — owner/repo`, the headline shortened on a word boundary. */
 export function pageTitle(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage' | 'repo'>): string {

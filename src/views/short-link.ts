@@ -7,7 +7,7 @@
  * place of the values (src/pages/e/[id].astro), and stamps the record's values into a copy per record
  * (scripts/lib/record-files.ts). The page stays Astro's, layout and assets; the values are escaped here.
  */
-import { escapeHtml, escapeRegExp } from './text.ts';
+import { escapeHtml, escapeRegExp } from '../util/text.ts';
 
 /** The id of the template page; never a record id (those are 16 hex digits). */
 export const SHORT_LINK_TEMPLATE_ID = 'errdex-short-link-template';

@@ -10,7 +10,7 @@
  * Every text is escaped here: nothing of a record is ever taken as HTML.
  */
 import { parseTemplate } from '../schema/message-template.ts';
-import { escapeHtml, proseSegments } from './text.ts';
+import { escapeHtml, proseSegments } from '../util/text.ts';
 
 /** One paragraph (or line) of plain-text prose, `backtick` spans as inline code. */
 const proseLine = (text: string): string =>

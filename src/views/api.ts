@@ -9,7 +9,7 @@ import type { Catalog, CatalogEntry } from '../catalog/catalog.ts';
 import type { Derived } from '../catalog/derive/index.ts';
 import type { LedgerPlan } from '../catalog/ledger.ts';
 import { errorRecordJsonSchema } from '../schema/record.ts';
-import { API_ERRORS_PATH, API_REPOS_PATH, SCHEMA_PATH, absoluteUrl, errorPath, repoPath } from './urls.ts';
+import { API_ERRORS_PATH, API_REPOS_PATH, SCHEMA_PATH, absoluteUrl, errorPath, repoPath } from '../util/urls.ts';
 
 export const ERROR_INDEX_FIELDS = ['id', 'repo', 'slug', 'errorClass', 'errorMessage', 'severity', 'backgroundTag', 'filePath', 'lineNumber'] as const;
 

@@ -4,7 +4,7 @@
  * repository's folder, since a sitemap may only list URLs below its own folder) plus one for the
  * pages outside repositories. Any file that would still pass the limit is split again: `-2`, `-3`, …
  */
-import { absoluteUrl, repoSitemapPath, SITE_SITEMAP_PATH } from './urls.ts';
+import { absoluteUrl, repoSitemapPath, SITE_SITEMAP_PATH } from '../util/urls.ts';
 
 export const SITEMAP_URL_LIMIT = 50_000;
 

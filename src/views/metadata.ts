@@ -4,8 +4,9 @@
  */
 import { siteConfig } from '../../errdex.config.mjs';
 import type { CatalogEntry } from '../catalog/catalog.ts';
-import { errorHeadline, pageDescription } from './error-view.ts';
-import { absoluteUrl, errorPath, repoPath } from './urls.ts';
+import { errorHeadline } from '../catalog/headline.ts';
+import { pageDescription } from './error-view.ts';
+import { absoluteUrl, errorPath, repoPath } from '../util/urls.ts';
 
 export interface Crumb {
   name: string;

@@ -3,7 +3,7 @@
  * that read one. The HTML redirect pages stay the source of truth: every host serves them, and
  * hosts with a rule limit (Cloudflare Pages: 2,000) still redirect the rest through them.
  */
-import { withBase } from './urls.ts';
+import { withBase } from '../util/urls.ts';
 
 export interface Redirect {
   from: string;

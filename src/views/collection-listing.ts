@@ -1,7 +1,7 @@
 /** Listings of failure classes and tags, split once per build and shared by their first and further pages. */
 import type { ClassSummary, TagSummary } from '../catalog/derive/index.ts';
 import { cachedListing, listing, type Listing } from './listing.ts';
-import { classPath, tagPath } from './urls.ts';
+import { classPath, tagPath } from '../util/urls.ts';
 
 /** Room the class explanation takes on the first page. */
 const explanationBytes = (s: ClassSummary) => Math.ceil(Buffer.byteLength(s.cls.explanation) * 1.2) + 2_000;

@@ -4,8 +4,8 @@ import { getDerived } from '../context.ts';
 import { classListing, tagListing } from './collection-listing.ts';
 import { repoListing } from './repo-listing.ts';
 import { planSitemaps, type SitemapPlan, type SitemapUrl } from './sitemap.ts';
-import { isoDate } from './text.ts';
-import { CLASSES_PATH, TAGS_PATH, errorPath } from './urls.ts';
+import { isoDate } from '../util/text.ts';
+import { CLASSES_PATH, TAGS_PATH, errorPath } from '../util/urls.ts';
 
 let cached: SitemapPlan | undefined;
 
