@@ -22,7 +22,7 @@ import { literalLength } from '../src/schema/message-template.ts';
 import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
 import { NEGATIVE_PASTES } from './lib/bench-negatives.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex } from './lib/search-index.ts';
-import { syntheticRecords } from './lib/synthetic.ts';
+import { syntheticRecords } from '../bench/lib/synthetic.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,9 +1,9 @@
 /**
  * `npm run bench [-- --sizes 1000,10000 --no-baseline --no-incremental]`: the build benchmark.
  *
- * For each size: generates a synthetic catalog (scripts/lib/synthetic.ts), runs the full errdex build
+ * For each size: generates a synthetic catalog (bench/lib/synthetic.ts), runs the full errdex build
  * cold (empty cache), again with one record changed (incremental), and the plain baseline (a minimal
- * Astro 7 site with Shiki's <Code>, then the Pagefind CLI; scripts/lib/bench-baseline.ts) on the same
+ * Astro 7 site with Shiki's <Code>, then the Pagefind CLI; bench/lib/baseline.ts) on the same
  * records, in the same run. Reports per stage wall time, items/s, peak RSS of the whole process tree,
  * output files and bytes, and errdex's times as ratios of the baseline's. The stages come from the
  * build's own report (`--report`), so stages added to the build appear here by themselves.
@@ -19,8 +19,8 @@ import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadCatalog } from '../src/catalog/catalog.ts';
-import { writeBaselineProject } from './lib/bench-baseline.ts';
-import { generateCatalog } from './generate-catalog.ts';
+import { writeBaselineProject } from '../bench/lib/baseline.ts';
+import { generateCatalog } from '../bench/lib/generate.ts';
 import { formatCount, formatDuration } from '../src/build/progress.ts';
 import { TreeCpu, treeRss, treeSize, type BuildReport } from '../src/build/measure.ts';
 

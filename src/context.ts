@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { catalogFromSnapshot, catalogReport, CatalogError, loadCatalog, type Catalog, type CatalogEntry } from './catalog/catalog.ts';
 import { deriveCatalog, ledgerPlanFor, type Derived } from './catalog/derive/index.ts';
+import { relatedErrors } from './catalog/derive/related.ts';
 import type { LedgerPlan } from './catalog/ledger.ts';
 import { catalogPath } from './catalog/load.ts';
 import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
@@ -83,15 +84,16 @@ export function getCatalog(): Catalog {
 }
 
 /**
- * What the pages show that is computed over the whole catalog. The related errors come from the
- * build, which computed them once (src/build/stages/validate.ts): a process reads those of its own
+ * What the pages show that is computed over the whole catalog. The related errors are
+ * `relatedErrors` (src/catalog/derive/related.ts): computed here outside the build; in a render process
+ * the build computed them once (src/build/stages/validate.ts), and a process reads those of its own
  * partition's records only, the only pages that show them.
  */
 export function getDerived(): Derived {
   if (derived) return derived;
   const c = getCatalog();
   const ctx = buildContext();
-  const links = ctx ? readRelated(ctx.snapshot.related, (i) => inPartition(c.entries[i]!.record.id, ctx.partition)) : undefined;
+  const links = ctx ? readRelated(ctx.snapshot.related, (i) => inPartition(c.entries[i]!.record.id, ctx.partition)) : relatedErrors(c.entries.map((e) => e.record));
   return (derived = deriveCatalog(c, links));
 }
 

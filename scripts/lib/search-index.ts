@@ -12,7 +12,7 @@ import { partitionOfId } from '../../src/catalog/partition.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../../src/search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../../src/search/pagefind-document.ts';
-import { listFilesBelow } from './files.ts';
+import { listFilesBelow } from '../../src/util/files.ts';
 import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, type FragmentFiles } from '../../src/build/pagefind-bundle.ts';
 import { linkReused } from '../../src/build/page-reuse.ts';
 

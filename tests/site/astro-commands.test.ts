@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES } from './support.ts';
+import { FIXTURES } from '../support/site.ts';
 
 const astro = resolve('node_modules/astro/bin/astro.mjs');
 

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, buildSite, hashTree } from './support.ts';
+import { FIXTURES, buildSite, hashTree } from '../support/site.ts';
 
 describe('a checkout under a path with a space and non-ASCII letters', () => {
   it('builds the basic catalog into the same site as this checkout does', () => {

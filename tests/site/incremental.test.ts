@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
-import { buildSite, listFiles, readText, type BuiltSite } from './support.ts';
+import { syntheticRecords } from '../../bench/lib/synthetic.ts';
+import { buildSite, listFiles, readText, type BuiltSite } from '../support/site.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'errdex-incremental-'));
 const catalogDir = join(root, 'catalog');

@@ -5,7 +5,7 @@ import { jsonLdText } from '../../src/views/metadata.ts';
 import { paginateBySize } from '../../src/util/paginate.ts';
 import { redirectsFile } from '../../src/views/redirects.ts';
 import { planSitemaps, urlsetXml } from '../../src/views/sitemap.ts';
-import { findBrokenLinks } from '../../scripts/lib/link-check.ts';
+import { findBrokenLinks } from '../support/link-check.ts';
 
 describe('classes.json', () => {
   it('places every problem on its line and keeps the sound classes', () => {

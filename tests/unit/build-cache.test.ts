@@ -12,7 +12,7 @@ import { twinsSha256 } from '../../src/views/api.ts';
 import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../src/catalog/derive/related.ts';
-import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
+import { syntheticRecords } from '../../bench/lib/synthetic.ts';
 import { HighlightStore, highlightKey, storedText } from '../../src/highlight/cache.ts';
 import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
 import { highlightedCode } from '../../src/views/error-view.ts';

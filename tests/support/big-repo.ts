@@ -1,7 +1,7 @@
 /** A generated catalog with one big repository, for the listing-page size and filter tests. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
+import { syntheticRecords } from '../../bench/lib/synthetic.ts';
 
 export const BIG_REPO = 'big/repo';
 

@@ -7,7 +7,7 @@ import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { listFilesBelow } from '../../scripts/lib/files.ts';
+import { listFilesBelow } from '../../src/util/files.ts';
 
 export const FIXTURES = resolve('tests/fixtures/catalogs');
 const SITES = resolve('.errdex/test-sites');

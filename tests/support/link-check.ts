@@ -5,7 +5,7 @@
  * Pure: the caller gives the file list and the pages' HTML (see `readSite`, `checkSite`).
  */
 import { readFileSync } from 'node:fs';
-import { listFilesBelow } from './files.ts';
+import { listFilesBelow } from '../../src/util/files.ts';
 import { parse } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
 
