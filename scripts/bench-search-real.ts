@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search-real [-- --dev ../shared/search-dev --distractors 100000 --hold-out encode/httpx,prettier/prettier --misses damage]`
+ * `npm run bench:search-real [-- --dev ../shared/search-dev --distractors 0,100000 --hold-out encode/httpx,prettier/prettier --chromium 150 --misses damage --dump]`
  *
  * The paste matcher on real records and real pastes (the search-dev folder: records of seven public
  * codebases, pastes clean, damaged, and damaged the way real tools print them; its README), in Node
@@ -21,6 +21,7 @@ import { evidence, noConfidentMatch } from '../src/search/confidence.ts';
 import { literalLength } from '../src/schema/message-template.ts';
 import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
 import { NEGATIVE_PASTES } from './lib/bench-negatives.ts';
+import { baseSite, pageOutcomes } from './lib/bench-real-chromium.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex } from './lib/search-index.ts';
 import { syntheticRecords } from '../bench/lib/synthetic.ts';
 
@@ -161,7 +162,43 @@ function table(label: string, positives: Scored[], negatives: Scored[]): string[
   return [...lines, ''];
 }
 
-export async function benchReal(options: { dev: string; distractors: number[]; holdOut: string[]; work: string; misses: Set<string> }): Promise<string> {
+/** Every n-th of `xs`, to take `count` spread over the list. */
+const spread = <T>(xs: readonly T[], count: number): T[] => (count >= xs.length ? [...xs] : Array.from({ length: count }, (_, i) => xs[Math.floor((i * xs.length) / count)]!));
+
+async function chromiumTable(options: BenchRealOptions, catalog: ErrorRecord[], partial: ErrorRecord[], queries: { file: string; q: RealQuery }[], negatives: { file: string; q: RealQuery }[]): Promise<string[]> {
+  const t = performance.now();
+  const base = baseSite(options.work, catalog.slice(-20));
+  const pos = spread(queries, options.chromium);
+  const neg = spread(negatives, Math.ceil(options.chromium / 3));
+  const posOut = await pageOutcomes(base, options.work, catalog, pos.map(({ q }) => q.query));
+  const negOut = await pageOutcomes(base, options.work, partial, neg.map(({ q }) => q.query));
+  const byId = new Map(catalog.map((r) => [r.id, `/${r.repo}/${r.slug}/`]));
+  const right = posOut.filter((o, i) => [pos[i]!.q.id, ...pos[i]!.q.ambiguousWith].some((id) => byId.get(id) === o.firstPath)).length;
+  const all = [...posOut, ...negOut];
+  const q3 = (xs: number[], f: (n: number) => string) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))} / ${f(Math.max(...xs))}`;
+  console.log(`  Chromium: ${all.length} queries in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  return [
+    `In Chromium (a fresh page per query, cold cache, pasted a second after the page opened; index bytes after the manifest; the message index only): ${pos.length} pastes spread over the three files, and ${neg.length} negatives on the catalog without the held-out repositories.`,
+    '',
+    row(['pastes', 'top-1', 'no match shown', 'index bytes per query (median / p95 / max)', 'matching in the worker (median / p95 / max)']),
+    row(Array(5).fill('---')),
+    row(['positives', pct(right, pos.length), pct(posOut.filter((o) => o.noMatch).length, pos.length), q3(posOut.map((o) => o.bytes), (b) => `${(b / 1024).toFixed(0)} KB`), q3(posOut.map((o) => o.matchMs), (m) => `${m.toFixed(1)} ms`)]),
+    row(['negatives', '–', pct(negOut.filter((o) => o.noMatch).length, neg.length), q3(negOut.map((o) => o.bytes), (b) => `${(b / 1024).toFixed(0)} KB`), q3(negOut.map((o) => o.matchMs), (m) => `${m.toFixed(1)} ms`)]),
+    '',
+  ];
+}
+
+export interface BenchRealOptions {
+  dev: string;
+  distractors: number[];
+  holdOut: string[];
+  work: string;
+  misses: Set<string>;
+  /** Pastes measured in Chromium on the largest catalog (0: none). */
+  chromium: number;
+}
+
+export async function benchReal(options: BenchRealOptions): Promise<string> {
   const all = loadDevRecords(options.dev);
   const files = ['queries-clean.jsonl', 'queries-damaged.jsonl', 'queries-real.jsonl'];
   const queries = files.flatMap((file) => readJsonl<RealQuery>(join(options.dev, file)).map((q) => ({ file: file.replace(/^queries-|\.jsonl$/g, ''), q })));
@@ -187,6 +224,9 @@ export async function benchReal(options: { dev: string; distractors: number[]; h
     const negatives = [...(await run(partial, heldQueries, catalog, true, options.misses)), ...(await run(partial, written, catalog, true, options.misses))];
     console.log(`  ${positives.length + negatives.length} queries in ${((performance.now() - t) / 1000).toFixed(0)} s`);
     report.push(...table(label, positives, negatives));
+    if (options.chromium > 0 && size === Math.max(...options.distractors)) {
+      report.push(...(await chromiumTable(options, catalog, [...distractors, ...kept], queries, [...heldQueries, ...written])));
+    }
   }
   return report.join('\n');
 }
@@ -200,6 +240,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     holdOut: arg('hold-out', 'encode/httpx,prettier/prettier').split(','),
     work,
     misses: new Set(arg('misses', '').split(',').filter(Boolean)),
+    chromium: Number(arg('chromium', '0')),
   });
   writeFileSync(join(work, 'results.md'), text);
   if (DUMP) writeFileSync(join(work, 'top-results.jsonl'), `${dumped.join('\n')}\n`);

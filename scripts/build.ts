@@ -13,6 +13,7 @@ const HELP = `Usage: npm run build [-- options]
 Options:
   --skip-invalid[=FILE]   build the valid records; list every skipped one and why in FILE
                           (default skipped-records.json)
+  --strict                warnings (records built with an uncertainty shown) fail the build too
   --no-cache              highlight and render everything, ignoring the build cache (and refreshing it)
   --report=FILE           write each stage's time, memory and output as JSON (npm run bench reads it)
   --no-ledger-update      read the URL ledger but do not write it (preview builds, tests)
@@ -40,6 +41,7 @@ try {
     allowPositionals: false,
     options: {
       'skip-invalid': { type: 'string' },
+      strict: { type: 'boolean', default: false },
       'no-cache': { type: 'boolean', default: false },
       report: { type: 'string' },
       'no-ledger-update': { type: 'boolean', default: false },
@@ -58,7 +60,7 @@ if (values.help) {
 let settings;
 try {
   const maxFragments = parseMaxFragments(values['max-fragments'] ?? undefined);
-  settings = buildSettings({ skipReport: values['skip-invalid'] ?? null, noCache: values['no-cache'], noLedgerUpdate: values['no-ledger-update'], report: values.report ?? null, maxFragments });
+  settings = buildSettings({ skipReport: values['skip-invalid'] ?? null, strict: values.strict, noCache: values['no-cache'], noLedgerUpdate: values['no-ledger-update'], report: values.report ?? null, maxFragments });
 } catch (e) {
   fail((e as Error).message);
 }

@@ -12,6 +12,7 @@ import type { BuildSettings } from './state.ts';
 export interface BuildFlags {
   /** --skip-invalid[=FILE]: the skipped records' report file, or null. */
   skipReport: string | null;
+  strict: boolean;
   noCache: boolean;
   noLedgerUpdate: boolean;
   report: string | null;
@@ -42,6 +43,7 @@ export function buildSettings(flags: BuildFlags, env: NodeJS.ProcessEnv = proces
     outDir: resolve(env.ERRDEX_DIST || 'dist'),
     cacheDir: buildCacheDir(env),
     skipReport: flags.skipReport,
+    strict: flags.strict,
     useCache: !flags.noCache,
     updateLedger: !flags.noLedgerUpdate,
     maxFragments: flags.maxFragments,

@@ -18,6 +18,8 @@ export interface BuildSettings {
   cacheDir: string;
   /** --skip-invalid: the report file of the skipped records; null: an invalid catalog stops the build. */
   skipReport: string | null;
+  /** --strict: warnings (records built with an uncertainty shown) fail the build too. */
+  strict: boolean;
   /** Not --no-cache. */
   useCache: boolean;
   /** Not --no-ledger-update. */

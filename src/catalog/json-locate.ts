@@ -227,7 +227,7 @@ export function parseJson(text: string, file: string, firstLine = 1, hint: (mess
     return { ok: true, value: JSON.parse(text) };
   } catch {
     const loc = locateJson(text);
-    if (loc.ok) return { ok: false, problem: { file, line: firstLine, field: FILE_LEVEL, message: 'is not valid JSON' } };
-    return { ok: false, problem: { file, line: firstLine + loc.line - 1, field: FILE_LEVEL, message: `malformed JSON at column ${loc.column}: ${loc.message}${hint(loc.message)}` } };
+    if (loc.ok) return { ok: false, problem: { file, line: firstLine, field: FILE_LEVEL, message: 'is not valid JSON', code: 'json' } };
+    return { ok: false, problem: { file, line: firstLine + loc.line - 1, field: FILE_LEVEL, message: `malformed JSON at column ${loc.column}: ${loc.message}${hint(loc.message)}`, code: 'json' } };
   }
 }

@@ -107,7 +107,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): { at: number; length: numbe
  */
 function badUtf8Problem(file: string, bytes: Uint8Array, firstLine: number): Problem {
   const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (utf16) return { file, line: firstLine, field: FILE_LEVEL, message: 'is UTF-16 encoded (it starts with a UTF-16 byte-order mark); save the file as UTF-8' };
+  if (utf16) return { file, line: firstLine, field: FILE_LEVEL, code: 'utf8', message: 'is UTF-16 encoded (it starts with a UTF-16 byte-order mark); save the file as UTF-8' };
   const { at, length } = firstInvalidUtf8(bytes) ?? { at: 0, length: 1 };
   let text = lenientUtf8.decode(bytes);
   let offset = lenientUtf8.decode(bytes.subarray(0, at)).length;
@@ -119,6 +119,7 @@ function badUtf8Problem(file: string, bytes: Uint8Array, firstLine: number): Pro
     file,
     line: firstLine + line - 1,
     field: loc.ok && loc.pathAt ? loc.pathAt : FILE_LEVEL,
+    code: 'utf8',
     message: `is not valid UTF-8: ${length === 1 ? 'the byte' : 'the bytes'} ${hex.join(' ')} at column ${column} ${length === 1 ? 'is' : 'are'} not a UTF-8 character; save the file as UTF-8`,
   };
 }

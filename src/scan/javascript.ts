@@ -6,7 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { hasLiteralWords, hole, text, type MessagePart } from './message.ts';
+import { hasLiteralPhrase, hasLiteralWords, hole, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
@@ -97,6 +97,25 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
       const r = messageParts(right, scope, site, depth + 1);
       return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
     }
+    case 'call_expression': {
+      // `[...].join(sep)`: the elements' texts joined.
+      const fn = n.childForFieldName('function');
+      const array = fn?.type === 'member_expression' && fn.childForFieldName('property')?.text === 'join' ? fn.childForFieldName('object') : null;
+      if (array?.type !== 'array') return null;
+      const sepNode = n.childForFieldName('arguments')?.namedChildren[0];
+      const sep = sepNode ? messageParts(sepNode, null, site, depth + 1) : [text(',')];
+      if (!sep || sep.some((p) => p.kind === 'hole')) return null;
+      const parts: MessagePart[] = [];
+      let literal = false;
+      array.namedChildren.forEach((e, i) => {
+        if (!e || e.type === 'comment') return;
+        if (i > 0) parts.push(...sep);
+        const own = messageParts(e, scope, site, depth + 1);
+        literal ||= own !== null;
+        parts.push(...(own ?? [hole(e.text)]));
+      });
+      return literal ? parts : null;
+    }
     case 'identifier':
       return scope ? assignedParts(n.text, scope, site, depth) : null;
     default:
@@ -125,8 +144,11 @@ export function javascriptSites(root: Node): FileSites {
   const out = new SiteCollector();
   for (const stmt of root.descendantsOfType('throw_statement')) {
     if (!stmt) continue;
-    const thrown = stmt.namedChildren.find((c) => c?.type !== 'comment');
+    let thrown = stmt.namedChildren.find((c) => c?.type !== 'comment');
     if (!thrown) continue;
+    // `throw Object.assign(new Error('...'), { extra })` throws the error it is given.
+    const assign = thrown.type === 'call_expression' && thrown.childForFieldName('function')?.text === 'Object.assign' ? thrown.childForFieldName('arguments')?.namedChildren[0] : null;
+    if (assign && (assign.type === 'new_expression' || assign.type === 'call_expression')) thrown = assign;
     const isNew = thrown.type === 'new_expression';
     if (!isNew && thrown.type !== 'call_expression') {
       out.skip(thrown.type === 'identifier' || thrown.type === 'member_expression' ? 'rethrow' : 'not-literal', stmt);
@@ -151,6 +173,11 @@ export function javascriptSites(root: Node): FileSites {
     }
     if (!hasLiteralWords(parts)) {
       out.skip('no-words', stmt);
+      continue;
+    }
+    // A factory's literal argument may be a name (`_unexpected_kw("Update.returning()", kw)`), not the message.
+    if (!errorClass && !hasLiteralPhrase(parts)) {
+      out.skip('not-literal', stmt);
       continue;
     }
     out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'throw', kind: 'exception', errorClass, parts });

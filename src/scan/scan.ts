@@ -7,16 +7,13 @@
 import { errorRecordSchema, type ErrorRecord } from '../schema/record.ts';
 import { recordProblems } from '../schema/record-checks.ts';
 import { commitDate, listTree, originRepo, readBlobs, resolveCommit } from './git.ts';
-import { goSites } from './go.ts';
 import { IdAllocator, siteKey } from './ids.ts';
-import { javascriptSites } from './javascript.ts';
 import { buildTemplate } from './message.ts';
-import { parserFor } from './parsers.ts';
-import { pythonSites } from './python.ts';
 import { buildRecord, type FileFacts } from './record.ts';
-import { rustSites } from './rust.ts';
 import { LANGUAGE_NAME, languageOf, MAX_FILE_BYTES, skipByPath, skipByText, type ScanLanguage, type SkipReason } from './select.ts';
-import type { FileSites, SiteSkip } from './site.ts';
+import type { SiteSkip } from './site.ts';
+import { readerPool } from './pool.ts';
+import type { FileRead } from './read-file.ts';
 
 export interface ScanOptions {
   /** A git work tree or bare repository. */
@@ -25,6 +22,8 @@ export interface ScanOptions {
   /** `owner/name`; defaults from the `origin` remote. */
   repo?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Parser threads (default: one per core, at most four; 1 parses in this thread). */
+  workers?: number;
 }
 
 export interface ScanSummary {
@@ -53,14 +52,6 @@ export interface ScanResult {
   summary: ScanSummary;
 }
 
-const READERS: Record<ScanLanguage, (root: import('web-tree-sitter').Node, source: string) => FileSites> = {
-  python: (root) => pythonSites(root),
-  typescript: (root) => javascriptSites(root),
-  tsx: (root) => javascriptSites(root),
-  javascript: (root) => javascriptSites(root),
-  rust: (root, source) => rustSites(root, source),
-  go: (root) => goSites(root),
-};
 
 const bump = <K extends string>(counts: Partial<Record<K, number>>, key: K, by = 1) => {
   counts[key] = (counts[key] ?? 0) + by;
@@ -90,37 +81,54 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     else queue.push({ path: f.path, object: f.object, language });
   }
 
-  const records: ErrorRecord[] = [];
-  const ids = new IdAllocator();
+  // Files are parsed on worker threads as git streams them; records are written in tree order.
+  // A small tree is parsed in this thread: starting workers would cost more than they save.
+  const pool = readerPool(options.workers ?? (queue.length < 100 ? 1 : undefined));
+  const reads: (Promise<FileRead> | null)[] = [];
+  const sources: (string | null)[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  await readBlobs(dir, queue.map((q) => q.object), async (i, bytes) => {
-    const { path, language } = queue[i]!;
-    options.onProgress?.(i + 1, queue.length);
-    let source: string;
-    try {
-      source = decoder.decode(bytes).replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-    } catch {
-      bump(summary.filesSkipped, 'not-utf8');
-      return;
-    }
-    const textReason = skipByText(source);
-    if (textReason) {
-      bump(summary.filesSkipped, textReason);
-      return;
-    }
-    const name = LANGUAGE_NAME[language];
-    bump(summary.filesRead, name);
-    const tree = (await parserFor(language)).parse(source);
-    if (!tree) {
-      summary.parseErrors.push(path);
-      return;
-    }
-    try {
-      if (tree.rootNode.hasError) summary.parseErrors.push(path);
-      const found = READERS[language](tree.rootNode, source);
+  let inFlight: Promise<unknown>[] = [];
+  try {
+    await readBlobs(dir, queue.map((q) => q.object), async (i, bytes) => {
+      const { language } = queue[i]!;
+      let source: string;
+      try {
+        source = decoder.decode(bytes).replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+      } catch {
+        bump(summary.filesSkipped, 'not-utf8');
+        reads[i] = null;
+        return;
+      }
+      const textReason = skipByText(source);
+      if (textReason) {
+        bump(summary.filesSkipped, textReason);
+        reads[i] = null;
+        return;
+      }
+      bump(summary.filesRead, LANGUAGE_NAME[language]);
+      const read = pool.read(language, source);
+      reads[i] = read;
+      sources[i] = source;
+      inFlight.push(read.then(() => options.onProgress?.(i + 1, queue.length)));
+      // Keep a few files per worker in flight, no more: memory holds only those.
+      if (inFlight.length >= 16) {
+        await Promise.all(inFlight);
+        inFlight = [];
+      }
+    });
+    await Promise.all(inFlight);
+
+    const records: ErrorRecord[] = [];
+    const ids = new IdAllocator();
+    for (const [i, read] of reads.entries()) {
+      if (!read) continue;
+      const { path, language } = queue[i]!;
+      const found = await read;
+      if (found.parseError) summary.parseErrors.push(path);
       for (const [reason, n] of Object.entries(found.skipped)) bump(summary.sitesSkipped, reason as SiteSkip, n);
       for (const s of found.skippedAt) summary.skippedSites.push(`${path}:${s.line} ${s.reason}`);
-      const file: FileFacts = { repo, sha, analyzedAt, path, language, lines: source.split('\n') };
+      const file: FileFacts = { repo, sha, analyzedAt, path, language, lines: sources[i]!.split('\n') };
+      sources[i] = null;
       for (const site of found.sites.sort((a, b) => a.line - b.line)) {
         const template = buildTemplate(site.parts);
         if (typeof template === 'string') {
@@ -137,17 +145,16 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
           continue;
         }
         records.push(record);
-        bump(summary.sitesPerLanguage, name);
+        bump(summary.sitesPerLanguage, LANGUAGE_NAME[language]);
       }
-    } finally {
-      tree.delete();
     }
-  });
-  summary.sites = records.length;
-  summary.seconds = (performance.now() - started) / 1000;
-  return { records, analyzedAt, summary };
+    summary.sites = records.length;
+    summary.seconds = (performance.now() - started) / 1000;
+    return { records, analyzedAt, summary };
+  } finally {
+    await pool.close();
+  }
 }
-
 /** The schema's and the cross-field checks' problems with a record, as `field: message`. */
 export function recordCheck(record: ErrorRecord): string[] {
   const parsed = errorRecordSchema.safeParse(record);

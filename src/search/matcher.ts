@@ -57,7 +57,12 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
     // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
     // And the starts of long words with the word before each: a typo past the start, or a cut.
     // The text too: a message printed in quotes as a whole (`KeyError: '…'`) is a value in `withPrefix`.
-    for (const k of [...textKeys(withoutValues(m.withPrefix)), ...textKeys(withoutValues(m.text)), ...prefixKeys(m.text)]) {
+    const all = [...new Set([...textKeys(withoutValues(m.withPrefix)), ...textKeys(withoutValues(m.text)), ...prefixKeys(m.text)])];
+    // A long message has more keys than a query looks up: its words first, the longest first (records
+    // are filed under rare keys, and longer words are rarer), so that the end of the message counts too.
+    const words = all.filter((k) => !k.includes(' ')).sort((a, b) => b.length - a.length);
+    const ordered = all.length + keys.size > MAX_QUERY_KEYS ? [...words, ...all.filter((k) => k.includes(' '))] : all;
+    for (const k of ordered) {
       if (keys.size >= MAX_QUERY_KEYS) return [...keys];
       if (!common.has(k)) keys.add(k);
     }

@@ -97,7 +97,9 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
-    while (lines[i]!.length === width && i + 1 < lines.length && continues(lines[i]!, lines[i + 1]!)) {
+    // A word-wrapping terminal or editor breaks at a space and leaves it at the end of the line,
+    // whatever the line's width; a line a program printed seldom ends with one.
+    while ((lines[i]!.length === width || / $/.test(lines[i]!)) && i + 1 < lines.length && continues(lines[i]!, lines[i + 1]!)) {
       i++;
       line += lines[i]!;
     }

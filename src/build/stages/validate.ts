@@ -19,6 +19,8 @@ import type { BuildState } from '../state.ts';
 interface ValidateOptions {
   catalog: string;
   skipReport: string | null;
+  /** --strict: warnings fail the build like errors. */
+  strict: boolean;
   snapshotDir: string;
   snapshot: string;
   head: string;
@@ -36,29 +38,38 @@ export class InvalidCatalog extends Error {}
 
 async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessage) => void): Promise<ValidateResult | null> {
   // What only the child needs is loaded here, not where the build script imports this module (src/build/protocol.ts).
-  const [{ catalogReport, loadCatalog }, { formatProblem }, { ledgerPlanFor }, { relatedErrors }, { writeHead, writeRelated, writeSnapshot }, { twinsSha256 }] = await Promise.all([
-    import('../../catalog/catalog.ts'),
-    import('../../catalog/problems.ts'),
-    import('../../catalog/derive/index.ts'),
-    import('../../catalog/derive/related.ts'),
-    import('../../catalog/snapshot.ts'),
-    import('../../views/api.ts'),
-  ]);
+  const [{ catalogReport, loadCatalog }, { compareProblems, formatProblem }, { ledgerPlanFor }, { relatedErrors }, { writeHead, writeRelated, writeSnapshot }, { twinsSha256 }, { reportFileText, summaryLine }, { addBacktrackingWarnings }] =
+    await Promise.all([
+      import('../../catalog/catalog.ts'),
+      import('../../catalog/problems.ts'),
+      import('../../catalog/derive/index.ts'),
+      import('../../catalog/derive/related.ts'),
+      import('../../catalog/snapshot.ts'),
+      import('../../views/api.ts'),
+      import('../../catalog/report.ts'),
+      import('../../catalog/redos.ts'),
+    ]);
   const catalog = loadCatalog(options.catalog);
+  // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2).
+  const redos = await addBacktrackingWarnings(catalog);
   // A broken ledger is never skipped: building past it would forget every URL published so far.
   if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
     process.stderr.write(`${catalogReport(catalog)}\n\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.\n`);
     send({ type: 'validated', records: null });
     return null;
   }
+  if (options.strict && catalog.warnings.length > 0) {
+    process.stderr.write(`${catalogReport(catalog)}\n${summaryLine(catalog)}\n\nNothing was built: --strict makes warnings fail the build.\n`);
+    send({ type: 'validated', records: null });
+    return null;
+  }
   if (catalog.problems.length > 0) {
     if (!options.skipReport) {
-      process.stderr.write(`${catalogReport(catalog)}\n`);
+      process.stderr.write(`${catalogReport(catalog)}\n${summaryLine(catalog)}\n`);
       send({ type: 'validated', records: null });
       return null;
     }
-    const skipped = catalog.skipped.map((s) => ({ file: s.file, line: s.line, id: s.id, reasons: s.problems.map(formatProblem), record: s.text }));
-    writeFileSync(options.skipReport, `${JSON.stringify({ catalog: displayPath(catalog.root), skipped, problems: catalog.problems.map(formatProblem) }, null, 2)}\n`);
+    writeFileSync(options.skipReport, reportFileText(catalog, displayPath(catalog.root)));
     send({
       type: 'warn',
       text:
@@ -66,8 +77,16 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
         `(${catalog.problems.length} problems); every one and its reasons are in ${options.skipReport}.`,
     });
   }
+  if (catalog.warnings.length > 0) {
+    // The pages of these records show what is uncertain; the list is here, and whole in npm run validate.
+    const shown = 20;
+    const lines = [...catalog.warnings].sort(compareProblems).slice(0, shown).map(formatProblem);
+    if (catalog.warnings.length > shown) lines.push(`… and ${catalog.warnings.length - shown} more: npm run validate lists them all.`);
+    send({ type: 'warn', text: lines.join('\n') });
+  }
   const records = catalog.entries.length;
-  send({ type: 'summary', stage: 'validate', summary: `${formatCount(records)} records valid`, items: catalog.total, unit: 'records' });
+  const unchecked = redos.unchecked > 0 ? `; ${redos.unchecked} patterns left for the next build's ReDoS analysis (ERRDEX_REDOS_SECONDS)` : '';
+  send({ type: 'summary', stage: 'validate', summary: `${summaryLine(catalog)}${unchecked}`, items: catalog.total, unit: 'records' });
 
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
@@ -102,7 +121,7 @@ export async function validate(ctx: StageContext<BuildState>): Promise<void> {
   const validated = new Promise<number | null>((resolve) => (counted = resolve));
   const started = startStageChild<ValidateResult | null>(
     import.meta.url,
-    { catalog: s.settings.catalog, skipReport: s.settings.skipReport, snapshotDir: s.dirs.snapshots, snapshot: s.snapshot, head: s.head, related: s.related } satisfies ValidateOptions,
+    { catalog: s.settings.catalog, skipReport: s.settings.skipReport, strict: s.settings.strict, snapshotDir: s.dirs.snapshots, snapshot: s.snapshot, head: s.head, related: s.related } satisfies ValidateOptions,
     (m) => {
       if (m.type === 'validated') {
         if (m.records !== null) {

@@ -12,6 +12,8 @@ describe('scan: TypeScript and JavaScript', async () => {
     r.byMessage('several plugins failed to load');
     expect(r.byMessage('unknown option "{key}"').errorClass).toBeNull();
     expect(r.byMessage('expected a string but received {typeof value}').tags[0]).toBe('javascript');
+    expect(r.byMessage('Can not locate node.').errorClass).toBe('Error');
+    expect(r.byMessage('Plugin {name} failed.\nCheck its options.').documentation).toContain('`explain`');
     expectSound(r.records);
   });
 

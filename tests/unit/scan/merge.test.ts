@@ -20,7 +20,7 @@ const readRecords = (file: string): ErrorRecord[] =>
     .split('\n')
     .map((l) => (JSON.parse(l) as { record: ErrorRecord }).record);
 
-describe('scan: ids across commits, and --merge', () => {
+describe('scan: ids across commits, and --merge', { timeout: 60_000 }, () => {
   it('keeps every id when lines move and other code changes', async () => {
     const dir = fixtureRepo('python');
     const before = await scan({ dir });

@@ -59,15 +59,15 @@ describe('linear time in the shipped matcher', () => {
     return performance.now() - started;
   };
 
-  it.each(HOSTILE)('%s completes on 1 MB, and 1 MB takes about twice 0.5 MB', (source) => {
-    const half = inputOf(source, 500_000);
+  it.each(HOSTILE)('%s completes on 1 MB, and 1 MB takes about four times 0.25 MB', (source) => {
+    const half = inputOf(source, 250_000);
     const full = inputOf(source, 1_000_000);
     time(source, half); // warm-up: the first run builds the automaton's states
     // The fastest of several runs: the least disturbed by garbage collection and the other processes.
     const best = (input: string) => Math.min(...Array.from({ length: 5 }, () => time(source, input)));
     const ratio = best(full) / best(half);
-    // Linear: twice the input, about twice the time; quadratic would be four times. (Below 0.5 MB the
-    // input fits the processor's caches and runs faster per character: no fair comparison.)
-    expect(ratio).toBeLessThan(3.2);
+    // Linear: four times the input, about four times the time; quadratic would be sixteen. The bound
+    // leaves room for a busy machine and for the smaller input fitting the processor's caches better.
+    expect(ratio).toBeLessThan(9);
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, joinWrappedLines, normalisePaste, splitClassPrefix, stripLogPrefix } from '../../src/search/normalise.ts';
+import { cleanText, joinWrappedLines, normalisePaste, splitClassPrefix, stripLogPrefix } from '../../../src/search/normalise.ts';
 
 /** The first message a paste yields: [message, class]. */
 const first = (paste: string): [string | undefined, string | null | undefined] => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignTemplate, literalTokenCount, oneSlip, templateTokens, tokens, CUT, HOLE_EXTRA_MAX, TYPO_EDIT, WORD_EDIT } from '../../src/search/align.ts';
+import { alignTemplate, literalTokenCount, oneSlip, templateTokens, tokens, CUT, HOLE_EXTRA_MAX, TYPO_EDIT, WORD_EDIT } from '../../../src/search/align.ts';
 
 const cost = (template: string, line: string) => alignTemplate(template, line).cost;
 

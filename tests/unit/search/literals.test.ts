@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RE2JS } from 're2js';
-import { mayMatch, requiredLiterals } from '../../src/search/literals.ts';
+import { mayMatch, requiredLiterals } from '../../../src/search/literals.ts';
 
 describe('the literal text a pattern requires', () => {
   it('takes the runs of literal characters outside groups, classes and quantified atoms', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ErrorRecord } from '../../src/schema/record.ts';
-import { wordKey } from '../../src/search/keys.ts';
-import { distinctiveWords, matchPaste, queryKeys, rankCandidates } from '../../src/search/matcher.ts';
-import { buildMessageIndex, indexEntry, type EntryTuple } from '../../src/search/message-index.ts';
-import { normalisePaste } from '../../src/search/normalise.ts';
-import { applyFilters, facets, excerptSegments, fullTextQuery, hitFromMatch, hitHref, fullTextWanted, mergeHits, type SearchHit } from '../../src/search/results.ts';
-import { sampleWrapped } from './helpers.ts';
+import type { ErrorRecord } from '../../../src/schema/record.ts';
+import { wordKey } from '../../../src/search/keys.ts';
+import { distinctiveWords, matchPaste, queryKeys, rankCandidates } from '../../../src/search/matcher.ts';
+import { buildMessageIndex, indexEntry, type EntryTuple } from '../../../src/search/message-index.ts';
+import { normalisePaste } from '../../../src/search/normalise.ts';
+import { applyFilters, facets, excerptSegments, fullTextQuery, hitFromMatch, hitHref, fullTextWanted, mergeHits, type SearchHit } from '../../../src/search/results.ts';
+import { sampleWrapped } from '../helpers.ts';
 
 let n = 0;
 function record(errorMessage: string, messagePattern: string, extra: Partial<ErrorRecord> = {}): ErrorRecord {

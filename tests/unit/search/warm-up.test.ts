@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { warmUp } from '../../src/search/warm-up.ts';
+import { warmUp } from '../../../src/search/warm-up.ts';
 
 describe('the worker’s warm-up match', () => {
   it('runs the exact, traceback and close paths of the matcher on its built-in pastes', async () => {

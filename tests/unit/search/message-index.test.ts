@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isKeyWord, prefixKeys, prefixPart, shardOf, templateKeys, textKeys, wordKey } from '../../src/search/keys.ts';
-import { buildMessageIndex, chooseKeys, fromTuple, type EntryTuple } from '../../src/search/message-index.ts';
-import { queryKeys } from '../../src/search/matcher.ts';
-import { normalisePaste } from '../../src/search/normalise.ts';
-import { sampleWrapped } from './helpers.ts';
-import type { ErrorRecord } from '../../src/schema/record.ts';
+import { isKeyWord, prefixKeys, prefixPart, shardOf, templateKeys, textKeys, wordKey } from '../../../src/search/keys.ts';
+import { buildMessageIndex, chooseKeys, fromTuple, type EntryTuple } from '../../../src/search/message-index.ts';
+import { queryKeys } from '../../../src/search/matcher.ts';
+import { normalisePaste } from '../../../src/search/normalise.ts';
+import { sampleWrapped } from '../helpers.ts';
+import type { ErrorRecord } from '../../../src/schema/record.ts';
 
 function record(id: string, errorMessage: string, messagePattern = '.+'): ErrorRecord {
   const base = sampleWrapped()[0]!.record as unknown as ErrorRecord;
