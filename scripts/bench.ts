@@ -53,7 +53,7 @@ function discard(path: string): void {
 
 /**
  * Waits for the deletion of the site a build replaced (an incremental build publishes, then deletes the
- * old site in the background: scripts/lib/publish.ts) to end, and notes it.
+ * old site in the background: src/build/stages/publish.ts) to end, and notes it.
  */
 async function awaitSiteDeletion(dist: string): Promise<void> {
   const previous = () => existsSync(dirname(dist)) && readdirSync(dirname(dist)).some((n) => n.startsWith(`${basename(dist)}.previous-`));

@@ -30,7 +30,7 @@ export function writeMessageIndex(records: readonly ErrorRecord[], outDir: strin
 }
 
 export interface PagefindIndexOptions {
-  /** At most this many fragment files (`--max-fragments`): Pagefind bundles the fragments (scripts/lib/pagefind-bundle.ts). */
+  /** At most this many fragment files (`--max-fragments`): Pagefind bundles the fragments (src/build/pagefind-bundle.ts). */
   maxFragments?: number | undefined;
   /**
    * The published site and the keys of its full-text parts (by site path: `pagefind/`,
@@ -86,7 +86,7 @@ export interface PagefindIndexResult extends FragmentFiles {
   parts: number;
   /** Parts linked from the published site. */
   reused: number;
-  /** Each part's key by its site path (`pagefind/`, `pagefind/part-1/`), for the next build (scripts/lib/page-reuse.ts). */
+  /** Each part's key by its site path (`pagefind/`, `pagefind/part-1/`), for the next build (src/build/page-reuse.ts). */
   keys: Record<string, string>;
 }
 
@@ -155,7 +155,7 @@ const PAGEFIND_CONFIG = { forceLanguage: 'en', includeCharacters: '_' } as const
 /**
  * What a part's bundle is made of: its documents in order and Pagefind's settings. (Pagefind's own
  * version is not in it: a dependency change is a change of code, which the page manifest that
- * carries these keys does not survive: scripts/lib/page-reuse.ts.)
+ * carries these keys does not survive: src/build/page-reuse.ts.)
  */
 function partKey(documents: readonly PagefindDocument[], maxFragments: number | undefined): string {
   const hash = createHash('sha1').update(JSON.stringify({ ...PAGEFIND_CONFIG, maxFragments: maxFragments ?? null }));

@@ -7,7 +7,7 @@
  *
  * A stage module is its own child: the build forks the module's file with its options as JSON; the
  * module's `childMain` runs when the module is the one started. What only the child needs (the schema,
- * Shiki, Pagefind) is imported inside the child's function, so the build script starts children sooner.
+ * Shiki, Pagefind) is imported inside the child's function, so the build starts children sooner.
  */
 import { fork } from 'node:child_process';
 import { setPriority } from 'node:os';

@@ -22,7 +22,7 @@ export interface RenderPartition extends Partition {
   /** The related errors of the snapshot's entries. */
   related: string;
   /**
-   * The manifest's checksum of all JSON twins (src/lib/api.ts), computed once when there are several
+   * The manifest's checksum of all JSON twins (src/views/api.ts), computed once when there are several
    * partitions: each render process then holds only its own partition's texts.
    */
   twinsSha256?: string;

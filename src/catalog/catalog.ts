@@ -43,8 +43,8 @@ export interface Catalog {
   /** Records seen in all: valid + skipped. */
   total: number;
   /**
-   * The manifest's checksum of all JSON twins (src/lib/api.ts), when the build computed it before the
-   * render: a render process of a catalog in several chunks holds only its own partition's texts.
+   * The manifest's checksum of all JSON twins (src/views/api.ts), when the build computed it before the
+   * render: a render process of a catalog in several partitions holds only its own partition's texts.
    */
   twinsSha256?: string;
 }

@@ -5,7 +5,7 @@
  *
  * One SQLite file (node:sqlite) rather than a file per block: a catalog of 100,000 records has
  * ~180,000 blocks, and creating that many small files costs more than highlighting on a busy disk.
- * The build fills it before the render (scripts/lib/highlight-pool.ts); pages read it, and highlight
+ * The build fills it before the render (src/build/highlight-pool.ts); pages read it, and highlight
  * inline (and store the result) on a miss. It sits in the build cache (`ERRDEX_CACHE_DIR`, default
  * `.errdex/cache`), the one folder CI persists between builds.
  */

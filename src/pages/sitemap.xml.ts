@@ -1,4 +1,4 @@
-/** `/sitemap.xml`: every indexable page, or the index of the split sitemaps (src/lib/sitemap.ts). */
+/** `/sitemap.xml`: every indexable page, or the index of the split sitemaps (src/views/sitemap.ts). */
 import type { APIRoute } from 'astro';
 import { getSitemapPlan } from '../views/site-sitemap.ts';
 import { sitemapIndexXml, urlsetXml } from '../views/sitemap.ts';

@@ -5,7 +5,7 @@
  * and its title. Rendering 10,000 of them through Astro cost more than a third of a cold build's
  * render (mostly Astro writing files), so the build has Astro render the page once, with markers in
  * place of the values (src/pages/e/[id].astro), and stamps the record's values into a copy per record
- * (scripts/lib/record-files.ts). The page stays Astro's, layout and assets; the values are escaped here.
+ * (src/build/stages/record-files.ts). The page stays Astro's, layout and assets; the values are escaped here.
  */
 import { escapeHtml, escapeRegExp } from '../util/text.ts';
 
@@ -24,7 +24,7 @@ export const SHORT_LINK_MARKERS = {
 
 export interface ShortLinkValues {
   id: string;
-  /** The error page's root-relative path (src/lib/urls.ts, errorPath). */
+  /** The error page's root-relative path (src/util/urls.ts, errorPath). */
   to: string;
   title: string;
 }

@@ -27,7 +27,7 @@ interface FullTextOptions {
 }
 
 async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> {
-  // What only the child needs is loaded here, not where the build script imports this module (src/build/protocol.ts).
+  // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [pagefind, { snapshotEntries }, { pagefindPartOf, writePagefindIndex }] = await Promise.all([
     import('pagefind'),
     import('../../catalog/snapshot.ts'),

@@ -28,7 +28,7 @@ interface HighlightOptions {
 async function highlight(options: HighlightOptions, send: (m: ChildMessage) => void): Promise<StageSummary> {
   // Listening from the start: the word may come while the raw blocks are highlighted.
   const snapshotReady = options.catalogRoot ? gateOpened('snapshot') : null;
-  // What only the child needs is loaded here, not where the build script imports this module (src/build/protocol.ts).
+  // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [{ snapshotEntries }, { catalogBlocks, catalogBlocksSliced, preHighlight, rawCatalogBlocks }] = await Promise.all([
     import('../../catalog/snapshot.ts'),
     import('../highlight-pool.ts'),

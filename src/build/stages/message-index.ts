@@ -21,7 +21,7 @@ interface MessageIndexOptions {
 }
 
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
-  // What only the child needs is loaded here, not where the build script imports this module (src/build/protocol.ts).
+  // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [{ readHead, readSnapshot }, { ledgerPath, ledgerReport, serializeLedger }, { redirectsFile }, { errorPath, shortPath }, { writeMessageIndex }] = await Promise.all([
     import('../../catalog/snapshot.ts'),
     import('../../catalog/ledger.ts'),

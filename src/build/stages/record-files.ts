@@ -1,7 +1,7 @@
 /**
  * The build's "record files" stage: each record's JSON twin (`api/errors/{id}.json`, the record's text
  * exactly as the catalog gives it) and short-link page (`e/{id}/index.html`, stamped from the template
- * page Astro rendered: src/lib/short-link.ts), written straight from the validated catalog's snapshot.
+ * page Astro rendered: src/views/short-link.ts), written straight from the validated catalog's snapshot.
  *
  * Two of every three files of a site, and each the same for every build of the same record: through
  * Astro they cost more than a third of a cold render, written here a few seconds per 100,000 records.
@@ -24,7 +24,7 @@ import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../render-processes.ts';
 import type { BuildState, RecordFilesResult } from '../state.ts';
 
-/** Where a site path (root-relative, as src/lib/urls.ts gives it) is in the site folder. */
+/** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
 const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);
 
 /** Where the short-link template is in a site folder. */

@@ -37,7 +37,7 @@ interface ValidateResult {
 export class InvalidCatalog extends Error {}
 
 async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessage) => void): Promise<ValidateResult | null> {
-  // What only the child needs is loaded here, not where the build script imports this module (src/build/protocol.ts).
+  // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [{ catalogReport, loadCatalog }, { compareProblems, formatProblem }, { ledgerPlanFor }, { relatedErrors }, { writeHead, writeRelated, writeSnapshot }, { twinsSha256 }, { reportFileText, summaryLine }, { addBacktrackingWarnings }] =
     await Promise.all([
       import('../../catalog/catalog.ts'),

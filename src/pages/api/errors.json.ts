@@ -1,4 +1,4 @@
-/** `/api/errors.json`: the compact index of every error (src/lib/api.ts). */
+/** `/api/errors.json`: the compact index of every error (src/views/api.ts). */
 import { getCatalog } from '../../context.ts';
 import type { APIRoute } from 'astro';
 import { errorsIndexText } from '../../views/api.ts';

@@ -1,4 +1,4 @@
-/** `/api/manifest.json`: counts and checksums (src/lib/api.ts). */
+/** `/api/manifest.json`: counts and checksums (src/views/api.ts). */
 import { getCatalog, getDerived, getLedgerPlan } from '../../context.ts';
 import type { APIRoute } from 'astro';
 import { manifestText } from '../../views/api.ts';

@@ -1,4 +1,4 @@
-/** `/api/repos.json`: every repository with its counts (src/lib/api.ts). */
+/** `/api/repos.json`: every repository with its counts (src/views/api.ts). */
 import { getCatalog, getDerived } from '../../context.ts';
 import type { APIRoute } from 'astro';
 import { reposText } from '../../views/api.ts';

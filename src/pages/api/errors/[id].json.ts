@@ -1,7 +1,7 @@
 /**
  * The JSON twin of an error page: the wrapped record exactly as the catalog gives it.
- * The build script writes the twins itself, straight from the validated catalog
- * (scripts/lib/record-files.ts); this route serves them under `astro dev`.
+ * The build writes the twins itself, straight from the validated catalog
+ * (src/build/stages/record-files.ts); this route serves them under `astro dev`.
  */
 import { getCatalog, partitionEntries, recordFilesByBuild } from '../../../context.ts';
 import type { APIRoute, GetStaticPaths } from 'astro';
