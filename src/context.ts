@@ -43,15 +43,25 @@ export type RenderContext = z.infer<typeof RenderContext>;
 
 let context: RenderContext | null | undefined;
 
+/** Reads and checks a render context file; a file that is not one throws, saying what is wrong. */
+export function readRenderContext(file: string): RenderContext {
+  if (!existsSync(file)) throw new Error(`${CONTEXT_ENV} names ${file}, which does not exist`);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`${file}: not a render context: ${(e as Error).message}`);
+  }
+  const parsed = RenderContext.safeParse(value);
+  if (!parsed.success) throw new Error(`${file}: not a render context:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
 /** The build's context of this render process; null outside `npm run build` (`astro dev`). */
 export function buildContext(): RenderContext | null {
   if (context !== undefined) return context;
   const file = process.env[CONTEXT_ENV];
-  if (!file) return (context = null);
-  if (!existsSync(file)) throw new Error(`${CONTEXT_ENV} names ${file}, which does not exist`);
-  const parsed = RenderContext.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`${file}: not a render context: ${z.prettifyError(parsed.error)}`);
-  return (context = parsed.data);
+  return (context = file ? readRenderContext(file) : null);
 }
 
 /** The render partition of this process: everything, outside the build. */
