@@ -23,7 +23,7 @@ import type { EntryTuple, MessageIndexManifest } from '../src/search/message-ind
 import { NEGATIVE_PASTES } from './lib/bench-negatives.ts';
 import { baseSite, pageOutcomes } from './lib/bench-real-chromium.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex } from './lib/search-index.ts';
-import { syntheticRecords } from './lib/synthetic.ts';
+import { syntheticRecords } from '../bench/lib/synthetic.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

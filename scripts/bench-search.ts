@@ -1,7 +1,7 @@
 /**
  * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --passes pagefind,errdex,address,warm --paste-pause 1000 --misses --heaviest 10]`
  *
- * For each catalog size: generates a synthetic catalog (scripts/lib/synthetic.ts), builds the
+ * For each catalog size: generates a synthetic catalog (bench/lib/synthetic.ts), builds the
  * search artefacts exactly as the build does (message index + Pagefind index, scripts/lib/search-index.ts)
  * next to the real search page (built once with `scripts/build.ts` from a small catalog: the page does
  * not depend on the catalog), generates clean and damaged pastes (scripts/lib/bench-queries.ts), and
@@ -30,7 +30,7 @@ import { benchReal } from './bench-search-real.ts';
 import { launchChromium } from './lib/browser.ts';
 import { serveStatic, type StaticServer } from './lib/static-server.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
-import { syntheticRecords } from './lib/synthetic.ts';
+import { syntheticRecords } from '../bench/lib/synthetic.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

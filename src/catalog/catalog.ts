@@ -3,27 +3,17 @@
  * from here; nothing else opens catalog files.
  */
 import type { FailureClass } from '../schema/failure-class.ts';
+import type { CatalogEntry } from './entry.ts';
 import { recordOf, type DatasetVersionFrom } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
 import { catalogPath, loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
-import { currentShard, inShard } from './shard.ts';
-import { readSnapshot, type SnapshotKeep } from './snapshot.ts';
+export type { CatalogEntry } from './entry.ts';
+import { readHead, readSnapshot, type SnapshotKeep } from './snapshot.ts';
 import { validateEntries } from './validate.ts';
 
-export interface CatalogEntry {
-  record: ErrorRecord;
-  /** The wrapped record's JSON text exactly as it stands in the catalog: the page's JSON twin. */
-  sourceText: string;
-  /** The hash of the text, when a process read the entry without it (src/catalog/snapshot.ts, SnapshotKeep). */
-  textKey?: string;
-  datasetVersion: string;
-  /** Where the dataset version comes from when not from the record's own wrapper (a bare record: src/schema/input-forms.ts). */
-  datasetVersionFrom?: Exclude<DatasetVersionFrom, 'record'>;
-  origin: { file: string; line: number };
-}
 
 export interface SkippedRecord {
   file: string;
@@ -53,8 +43,8 @@ export interface Catalog {
   /** Records seen in all: valid + skipped. */
   total: number;
   /**
-   * The manifest's checksum of all JSON twins (src/lib/api.ts), when the build computed it before the
-   * render: a render process of a catalog in several chunks holds only its own shard's texts.
+   * The manifest's checksum of all JSON twins (src/views/api.ts), when the build computed it before the
+   * render: a render process of a catalog in several partitions holds only its own partition's texts.
    */
   twinsSha256?: string;
 }
@@ -111,8 +101,8 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
 function assemble(
   root: string,
   entries: CatalogEntry[],
-  classes: LoadedClasses,
-  ledger: ReturnType<typeof readLedger>,
+  classes: Pick<LoadedClasses, 'classes'>,
+  ledger: Catalog['ledger'],
   rest: Pick<Catalog, 'files' | 'problems' | 'warnings' | 'skipped' | 'total'>,
 ): Catalog {
   return {
@@ -134,42 +124,13 @@ export function catalogReport(c: Catalog): string {
   return formatReport([...c.problems, ...c.warnings], c.total, c.total - c.entries.length, c.files.length);
 }
 
-let cached: Catalog | undefined;
-
 /**
- * The valid entries of a snapshot the build script wrote after validating (src/catalog/snapshot.ts),
- * with the catalog's failure classes. Problems were reported by the build before it wrote it.
+ * The valid catalog as the build wrote it after validating (src/catalog/snapshot.ts): its entries
+ * (what `keep` asks for of each), and its head, which holds the failure classes and the URL ledger as
+ * validation read them, so no later process reads or checks those files again.
  */
-export function catalogFromSnapshot(file: string, root: string = catalogPath(), keep?: SnapshotKeep): Catalog {
-  const entries = readSnapshot(file, keep);
-  const problems: Problem[] = [];
-  const classes = loadClasses(root, problems);
-  const ledger = readLedger(root);
-  problems.push(...ledger.problems);
-  return assemble(root, entries, classes, ledger, { files: [], problems, warnings: [], skipped: [], total: entries.length });
-}
-
-/**
- * The catalog for this build. Throws a CatalogError listing every problem, unless
- * `ERRDEX_SKIP_INVALID=1` opts into building the valid records only (the build script sets it
- * from `--skip-invalid` after writing the skipped-records report). In a render process of the build
- * script, `ERRDEX_CATALOG_SNAPSHOT` names the already validated entries that process renders, and
- * `ERRDEX_TWINS_SHA256` the twins' checksum when the catalog renders in several shards.
- */
-export function getCatalog(): Catalog {
-  if (cached) return cached;
-  const snapshot = process.env.ERRDEX_CATALOG_SNAPSHOT;
-  // A render process shows the code, the prose and the JSON twin of its own shard's records only
-  // (src/catalog/shard.ts); of the others it keeps what listings and related errors show, and their
-  // text's hash (page keys). At 100k records in 4 shards that is 200 MB less to hold, and to go over
-  // at every full collection.
-  const shard = currentShard();
-  const own = (id: string) => inShard(id, shard);
-  const catalog = snapshot ? catalogFromSnapshot(snapshot, catalogPath(), { code: own, prose: own, text: own }) : loadCatalog();
-  if (snapshot && process.env.ERRDEX_TWINS_SHA256) catalog.twinsSha256 = process.env.ERRDEX_TWINS_SHA256;
-  if (catalog.problems.length > 0 && process.env.ERRDEX_SKIP_INVALID !== '1') {
-    throw new CatalogError(catalogReport(catalog), catalog.problems);
-  }
-  cached = catalog;
-  return catalog;
+export function catalogFromSnapshot(files: { snapshot: string; head: string }, keep?: SnapshotKeep): Catalog {
+  const entries = readSnapshot(files.snapshot, keep);
+  const head = readHead(files.head);
+  return assemble(head.root, entries, head, head.ledger, { files: [], problems: [], warnings: [], skipped: [], total: entries.length });
 }

@@ -9,7 +9,7 @@ import type { z } from 'astro/zod';
 import { isBareRecord, withoutNotes, wrappedTwin, type DatasetVersionFrom } from '../schema/input-forms.ts';
 import { SCHEMA_VERSION, wrappedRecordSchema, type ErrorRecord, type WrappedRecord } from '../schema/record.ts';
 import { githubUrlProblems, recordProblems, sourceSpanProblems, type FieldProblem } from '../schema/record-checks.ts';
-import { RESERVED_OWNERS } from '../lib/urls.ts';
+import { RESERVED_OWNERS } from '../util/urls.ts';
 import { lineOfPath, locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
 import type { RawEntry } from './load.ts';
 import type { Problem, Severity } from './problems.ts';

@@ -10,7 +10,7 @@
  * `/search-index/manifest.json`; the version in the path keeps a cached manifest and its shards together.
  */
 import { languageForPath, languageLabel } from '../highlight/languages.ts';
-import { describe } from '../lib/text.ts';
+import { describe } from '../util/text.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { raiseSite, raiseSites, type RaiseSite } from './raise-site.ts';
 import { hashKey, isPrefixPart, keyWords, shardOf, templateKeys } from './keys.ts';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, cpSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, buildSite, hashTree, listFiles, readText, type BuiltSite } from './support.ts';
+import { FIXTURES, buildSite, hashTree, listFiles, readText, type BuiltSite } from '../support/site.ts';
 
 const pages = [
   { id: 'b024d3d9177721a3', path: 'vllm-project/vllm/unexpected-frame-received-frame-b024d3', start: 1570, end: 1606, mark: 1588 },

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, buildSite, readText, type BuiltSite } from './support.ts';
+import { FIXTURES, buildSite, readText, type BuiltSite } from '../support/site.ts';
 
 describe('a catalog of bare records and arrays', () => {
   let site: BuiltSite;

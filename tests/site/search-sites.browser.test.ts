@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, siteInBrowser } from './support.ts';
+import { FIXTURES, siteInBrowser } from '../support/site.ts';
 
 // One message raised in three places (the `search-sites` catalog), and two other errors.
 const PSYCOPG = '/dbkit/core/unknown-numeric-column-type-psycopg-b00000/';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, listFiles, siteInBrowser } from './support.ts';
+import { FIXTURES, listFiles, siteInBrowser } from '../support/site.ts';
 
 const AUX = '/engine-labs/infer/expected-frames-got-a00000/';
 const AUX_STAGE = '/engine-labs/infer/expected-frames-got-in-stage-a00000/';
