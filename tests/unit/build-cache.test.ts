@@ -200,7 +200,8 @@ describe('catalog snapshots', () => {
   });
 
   it('keep each source text exactly: over several lines, with tabs between values and inside strings', async () => {
-    const record = { id: 'id-1', documentation: 'a\tb', sourceCode: 'x\n\ty' };
+    // As validated: the schema fills in an absent backgroundTag, and a snapshot read gives it back so.
+    const record = { id: 'id-1', documentation: 'a\tb', sourceCode: 'x\n\ty', backgroundTag: null };
     const texts = [
       JSON.stringify({ record }),
       JSON.stringify({ record }, null, 2),
@@ -216,7 +217,7 @@ describe('catalog snapshots', () => {
 
   it('read back whole when lines cross the blocks the file is read in (over 8 MB), and leave out what a process does not need', async () => {
     const entries = Array.from({ length: 3_000 }, (_, i) => {
-      const record = { id: `id-${i}`, sourceCode: 'x'.repeat(3_000 + (i % 7)), exampleFix: 'fix', documentation: `é ${i}` };
+      const record = { id: `id-${i}`, sourceCode: 'x'.repeat(3_000 + (i % 7)), exampleFix: 'fix', documentation: `é ${i}`, backgroundTag: null };
       const sourceText = JSON.stringify({ record });
       return { record, sourceText, datasetVersion: 'v1', origin: { file: 'a.jsonl', line: i + 1 } } as unknown as CatalogEntry;
     });
