@@ -18,9 +18,8 @@ import { catalogPath } from './catalog/load.ts';
 import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
 import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
 import { readHead, readRelated } from './catalog/snapshot.ts';
+import { CONTEXT_ENV } from './context-env.ts';
 
-/** The environment variable that names a render process's context file. */
-export const CONTEXT_ENV = 'ERRDEX_CONTEXT';
 
 export const RenderContext = z.strictObject({
   /** The validated catalog (src/catalog/snapshot.ts): its entries, its head, each entry's related errors. */

@@ -6,11 +6,13 @@
  * sent by src/integration.ts). The process of a one-partition catalog can start with the build,
  * before its input exists (`startEarly`): it bundles the site, then waits at the gates.
  */
-import { cpSync, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONTEXT_ENV, type RenderContext } from '../context.ts';
+import { CONTEXT_ENV } from '../context-env.ts';
+import type { RenderContext } from '../context.ts';
 import { readPageLogs } from './page-reuse.ts';
+import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
 import { startChild, type Child } from './protocol.ts';
 import type { Partition } from '../catalog/partition.ts';
 
@@ -74,12 +76,6 @@ export function renderHeapMb(partition: Pick<RenderPartition, 'snapshot'>): numb
  */
 const renderHeapFlags = (heapMb: number): string[] => [`--max-old-space-size=${heapMb}`, `--initial-old-space-size=${Math.floor(heapMb / 2)}`];
 
-// Each partition renders into a folder below the working folder: Astro puts its server bundle inside the
-// output folder only when that is below the working folder (the bundle must find node_modules), and
-// otherwise into one shared ./.astro/, where partitions running side by side would delete each other's.
-const renderWorkDir = (): string => resolve('.errdex/render', String(process.pid));
-/** The folder a partition's render process writes its pages to, until they are merged into the site. */
-export const renderSiteDir = (p: Pick<RenderPartition, 'index'>): string => join(renderWorkDir(), `partition-${p.index}`);
 const pageLogOf = (p: Pick<RenderPartition, 'index'>): string => join(renderWorkDir(), `pages-${p.index}.jsonl`);
 const contextFileOf = (p: Pick<RenderPartition, 'index'>): string => join(renderWorkDir(), `context-${p.index}.json`);
 
@@ -241,29 +237,5 @@ export class RenderProcesses {
       },
     );
     return { child, done };
-  }
-}
-
-/** Renames a folder; copies it when the destination is on another file system. */
-function moveTree(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
-  try {
-    renameSync(from, to);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-    cpSync(from, to, { recursive: true });
-  }
-}
-
-/**
- * Moves what `from` holds into `into`. Folders only one side has are moved whole; files both have
- * (fixed pages every partition renders, such as the home page, and the shared assets) are kept from `into`.
- */
-export function mergeInto(from: string, into: string): void {
-  for (const name of readdirSync(from)) {
-    const src = join(from, name);
-    const dest = join(into, name);
-    if (!existsSync(dest)) renameSync(src, dest);
-    else if (lstatSync(src).isDirectory() && lstatSync(dest).isDirectory()) mergeInto(src, dest);
   }
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,5 +164,23 @@ describe('a broken catalog', () => {
     expect(skipped.skipped.map((s: { line: number }) => s.line).sort()).toEqual([1, 2]);
     expect(skipped.skipped.find((s: { line: number }) => s.line === 1).reasons.join('\n')).toMatch(/record\.id {2}must be 16 lowercase hex/);
     expect(existsSync(join(run.dist, 'api/errors/1111222233334444.json'))).toBe(true);
+  });
+});
+
+describe('the command line', () => {
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, ['scripts/build.ts', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+
+  it('says what it takes with --help, and refuses unknown options and bad settings before building anything', () => {
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/--skip-invalid\[=FILE\][\s\S]*--max-fragments=N[\s\S]*ERRDEX_PARTITION_RECORDS/);
+    const unknown = run(['--bogus']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--bogus'[\s\S]*Nothing was built/);
+    expect(run(['--max-fragments=0']).stderr).toMatch(/--max-fragments=0: expected a whole number/);
+    const workers = run([], { ERRDEX_WORKERS: 'many' });
+    expect(workers.status).toBe(2);
+    expect(workers.stderr).toContain('ERRDEX_WORKERS must be a whole number of at least 1; got "many".');
   });
 });

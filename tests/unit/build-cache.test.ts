@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mergeInto } from '../../src/build/render-processes.ts';
+import { mergeInto } from '../../src/build/site-folders.ts';
 import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../src/build/highlight-pool.ts';
 import { loadCatalog, type CatalogEntry } from '../../src/catalog/catalog.ts';
 import { entriesIn, partitionOfId, routesIn } from '../../src/catalog/partition.ts';

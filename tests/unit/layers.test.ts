@@ -63,7 +63,7 @@ const LAYERS: string[][] = [
   ['schema'],
   ['util'],
   ['catalog', 'highlight'],
-  ['views', 'search', 'context.ts'],
+  ['views', 'search', 'context.ts', 'context-env.ts'],
   ['components', 'layouts', 'pages', 'scripts', 'styles'],
   ['build', 'integration.ts', 'scan'],
 ];

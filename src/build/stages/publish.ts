@@ -10,7 +10,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { displayPath } from '../../catalog/load.ts';
 import { forgetPageManifest, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
-import { mergeInto } from '../render-processes.ts';
+import { mergeInto } from '../site-folders.ts';
 import type { BuildState } from '../state.ts';
 import { mergeRecordFiles } from './record-files.ts';
 

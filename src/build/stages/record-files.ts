@@ -21,7 +21,7 @@ import { errorPath, jsonPath, shortPath } from '../../util/urls.ts';
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
-import { mergeInto, renderSiteDir } from '../render-processes.ts';
+import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildState, RecordFilesResult } from '../state.ts';
 
 /** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
