@@ -96,10 +96,10 @@ function idStability(older: ScanResult, newer: ScanResult, lines: (r: ErrorRecor
   return { unchanged, kept, keptByMerge };
 }
 
-/** Builds the site from the scanned file and pastes `n` records (spread over the catalog) into its search page in Chromium. */
+/** Builds the site from the scanned file (its own build cache: other builds in this work tree may run meanwhile) and pastes `n` records (spread over the catalog) into its search page in Chromium. */
 async function browserTop1(file: string, records: ErrorRecord[], n: number): Promise<{ found: number; tried: number; misses: string[] }> {
   const dist = join(WORK, `site-${basename(file, '.jsonl')}`);
-  const build = spawnSync(process.execPath, ['scripts/build.ts', '--no-ledger-update'], { encoding: 'utf8', env: { ...process.env, ERRDEX_DATA: file, ERRDEX_DIST: dist }, maxBuffer: 64 * 1024 * 1024 });
+  const build = spawnSync(process.execPath, ['scripts/build.ts', '--no-ledger-update'], { encoding: 'utf8', env: { ...process.env, ERRDEX_DATA: file, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: `${dist}-cache` }, maxBuffer: 64 * 1024 * 1024 });
   if (build.status !== 0) throw new Error(`build of ${file} failed:\n${build.stderr}${build.stdout}`);
   const pathOf = (r: { repo: string; slug: string }) => `/${r.repo}/${r.slug}/`;
   const same = new Map<string, Set<string>>();
