@@ -1,0 +1,163 @@
+/**
+ * Go: `errors.New("...")`, `fmt.Errorf("...", args)` and `panic(...)` with a literal, a
+ * `fmt.Sprintf`/`fmt.Errorf`/`errors.New` call, a `+` concatenation or a name assigned one of those.
+ * A package-level `var ErrX = errors.New(...)` names its error: `ErrX` is the error class.
+ */
+import type { Node } from 'web-tree-sitter';
+import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
+import { decodeEscapes } from './escapes.ts';
+import { hasLiteralWords, hole, printfParts, text, type MessagePart } from './message.ts';
+import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+
+const receiverType = (n: Node): string | null => {
+  const t = n.childForFieldName('receiver')?.namedChildren[0]?.childForFieldName('type')?.text;
+  return t ? t.replace(/^\*/, '').replace(/\[[\s\S]*$/, '') : null;
+};
+
+const shapes: Shapes = {
+  definition(n) {
+    if (n.type === 'function_declaration') return { kind: 'function', name: n.childForFieldName('name')?.text ?? null, isFunction: true };
+    if (n.type === 'method_declaration') {
+      const recv = receiverType(n);
+      const name = n.childForFieldName('name')?.text ?? null;
+      return { kind: 'method', name: recv && name ? `${recv}.${name}` : name, isFunction: true };
+    }
+    if (n.type === 'func_literal') return { kind: 'function', name: null, isFunction: true };
+    return null;
+  },
+  guard(a, child) {
+    if (a.type === 'if_statement') {
+      const consequence = a.childForFieldName('consequence');
+      const condition = a.childForFieldName('condition');
+      const code = condition ? oneLine(condition.text) : '';
+      const alternative = a.childForFieldName('alternative');
+      if (consequence && contains(consequence, child)) return { kind: 'if', code };
+      if (alternative && contains(alternative, child)) return { kind: 'else', code };
+    }
+    if (a.type === 'expression_case' || a.type === 'type_case') {
+      const value = a.childForFieldName('value') ?? a.childForFieldName('type');
+      if (value && !contains(value, child)) return { kind: 'case', code: oneLine(value.text) };
+    }
+    return null;
+  },
+  doc(def) {
+    return commentsAbove(def, shapes);
+  },
+  commentTypes: new Set(['comment']),
+  blockTypes: new Set(['block', 'statement_list', 'source_file', 'expression_case', 'default_case', 'type_case', 'communication_case']),
+  separator: '.',
+};
+
+function literalText(n: Node): string | null {
+  if (n.type === 'interpreted_string_literal') return decodeEscapes(n.text.slice(1, -1), 'go');
+  if (n.type === 'raw_string_literal') return n.text.slice(1, -1).replace(/\r/g, '');
+  return null;
+}
+
+type Call = { pkg: string | null; name: string; args: Node[] };
+
+function callOf(n: Node): Call | null {
+  if (n.type !== 'call_expression') return null;
+  const fn = n.childForFieldName('function');
+  const args = (n.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
+  if (fn?.type === 'identifier') return { pkg: null, name: fn.text, args };
+  if (fn?.type === 'selector_expression') return { pkg: fn.childForFieldName('operand')?.text ?? null, name: fn.childForFieldName('field')?.text ?? '', args };
+  return null;
+}
+
+const isErrorsNew = (c: Call) => c.pkg === 'errors' && c.name === 'New';
+const isFormat = (c: Call) => c.pkg === 'fmt' && (c.name === 'Errorf' || c.name === 'Sprintf');
+
+function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): MessagePart[] | null {
+  if (depth > 6) return null;
+  const literal = literalText(n);
+  if (literal !== null) return [text(literal)];
+  if (n.type === 'parenthesized_expression') return n.namedChildren[0] ? messageParts(n.namedChildren[0], scope, site, depth + 1) : null;
+  if (n.type === 'binary_expression' && n.childForFieldName('operator')?.type === '+') {
+    const left = n.childForFieldName('left');
+    const right = n.childForFieldName('right');
+    if (!left || !right) return null;
+    const l = messageParts(left, scope, site, depth + 1);
+    const r = messageParts(right, scope, site, depth + 1);
+    return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
+  }
+  const call = callOf(n);
+  if (call && isErrorsNew(call) && call.args[0]) return messageParts(call.args[0], scope, site, depth + 1);
+  if (call && isFormat(call) && call.args[0]) {
+    const format = messageParts(call.args[0], scope, site, depth + 1);
+    if (!format || format.some((p) => p.kind === 'hole')) return null;
+    return printfParts(format.map((p) => (p.kind === 'text' ? p.text : '')).join(''), call.args.slice(1).map((a) => a.text), 'go');
+  }
+  if (n.type === 'identifier' && scope) {
+    let best: Node | null = null;
+    for (const a of scope.descendantsOfType(['short_var_declaration', 'assignment_statement', 'var_spec'])) {
+      if (!a || a.startIndex >= site.startIndex) continue;
+      const left = a.type === 'var_spec' ? a.childForFieldName('name') : a.childForFieldName('left')?.namedChildren[0];
+      if (left?.text === n.text && (!best || a.startIndex > best.startIndex)) best = a;
+    }
+    const value = best ? (best.type === 'var_spec' ? best.childForFieldName('value') : best.childForFieldName('right'))?.namedChildren[0] : null;
+    return value ? messageParts(value, null, site, depth + 1) : null;
+  }
+  return null;
+}
+
+function enclosingFunction(n: Node): Node | null {
+  for (let a = n.parent; a; a = a.parent) if (a.type === 'function_declaration' || a.type === 'method_declaration' || a.type === 'func_literal') return a;
+  return null;
+}
+
+/** The call is an argument of `panic(...)` or of another message call: that one is the site. */
+function insideMessageCall(n: Node): boolean {
+  const outer = n.parent?.type === 'argument_list' ? n.parent.parent : null;
+  const call = outer ? callOf(outer) : null;
+  return call !== null && ((call.pkg === null && call.name === 'panic') || isFormat(call) || isErrorsNew(call));
+}
+
+export function goSites(root: Node): FileSites {
+  const out = new SiteCollector();
+  for (const n of root.descendantsOfType('call_expression')) {
+    if (!n) continue;
+    const call = callOf(n);
+    if (!call) continue;
+    const panic = call.pkg === null && call.name === 'panic';
+    if (!panic && !isErrorsNew(call) && !(call.pkg === 'fmt' && call.name === 'Errorf')) continue;
+    if (!panic && insideMessageCall(n)) continue;
+    const message = call.args[0];
+    if (!message) {
+      out.skip('no-message', n);
+      continue;
+    }
+    // errors.New and fmt.Errorf read as a whole (the format and its arguments); panic's argument.
+    const parts = messageParts(panic ? message : n, enclosingFunction(n), n);
+    if (!parts) {
+      out.skip('not-literal', n);
+      continue;
+    }
+    if (!hasLiteralWords(parts)) {
+      out.skip('no-words', n);
+      continue;
+    }
+    const context = siteContext(n, shapes);
+    // A package-level sentinel: `var ErrClosed = errors.New("...")`.
+    let sentinel: Node | null = null;
+    if (!panic && !context.enclosing) {
+      for (let a = n.parent; a; a = a.parent) if (a.type === 'var_spec' || a.type === 'const_spec') sentinel = a;
+    }
+    const sentinelName = sentinel?.childForFieldName('name')?.text ?? null;
+    const declaration = sentinel?.parent?.type === 'var_declaration' ? sentinel.parent : sentinel?.parent?.parent;
+    const doc = sentinel ? (commentsAbove(sentinel, shapes) ?? (declaration ? commentsAbove(declaration, shapes) : null)) : context.doc;
+    if (sentinel && context.comment === doc) context.comment = null;
+    out.sites.push({
+      ...context,
+      ...(sentinelName ? { enclosing: sentinelName, enclosingKind: 'variable' } : {}),
+      doc,
+      line: lineOf(n),
+      endLine: endLineOf(n),
+      form: panic ? 'panic' : `${call.pkg}.${call.name}`,
+      kind: panic ? 'panic' : 'exception',
+      errorClass: panic ? 'panic' : sentinelName,
+      parts,
+    });
+  }
+  return out.result();
+}

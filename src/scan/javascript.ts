@@ -1,0 +1,186 @@
+/**
+ * TypeScript and JavaScript: `throw new X(message)` (and `throw X(message)` for a capitalised
+ * callee) where the message is a string, a template literal, a `+` concatenation, or a name
+ * assigned one of those earlier in the function.
+ */
+import type { Node } from 'web-tree-sitter';
+import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
+import { decodeEscapes } from './escapes.ts';
+import { hasLiteralPhrase, hasLiteralWords, hole, text, type MessagePart } from './message.ts';
+import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+
+const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
+const CLASSES = new Set(['class_declaration', 'class', 'abstract_class_declaration']);
+
+function functionName(n: Node): string | null {
+  const own = n.childForFieldName('name');
+  if (own) return own.text;
+  const p = n.parent;
+  if (!p) return null;
+  if (p.type === 'variable_declarator') return p.childForFieldName('name')?.text ?? null;
+  if (p.type === 'pair') return p.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '') ?? null;
+  if (p.type === 'assignment_expression') return oneLine(p.childForFieldName('left')?.text ?? '', 80) || null;
+  if (p.type === 'public_field_definition' || p.type === 'field_definition') return p.childForFieldName('name')?.text ?? p.childForFieldName('property')?.text ?? null;
+  return null;
+}
+
+const DOC_HOLDERS = new Set(['export_statement', 'lexical_declaration', 'variable_declaration', 'variable_declarator', 'expression_statement', 'assignment_expression', 'pair']);
+
+const shapes: Shapes = {
+  definition(n) {
+    if (FUNCTIONS.has(n.type)) return { kind: n.type === 'method_definition' ? 'method' : 'function', name: functionName(n), isFunction: true };
+    if (CLASSES.has(n.type)) return { kind: 'class', name: n.childForFieldName('name')?.text ?? functionName(n), isFunction: false };
+    return null;
+  },
+  guard(a, child) {
+    if (a.type === 'if_statement') {
+      const consequence = a.childForFieldName('consequence');
+      const condition = a.childForFieldName('condition');
+      const code = condition ? oneLine(condition.text.replace(/^\(([\s\S]*)\)$/, '$1')) : '';
+      if (consequence && contains(consequence, child)) return { kind: 'if', code };
+      if (child.type === 'else_clause') return { kind: 'else', code };
+    }
+    if (a.type === 'catch_clause') return { kind: 'catch', code: oneLine(a.childForFieldName('parameter')?.text ?? '') };
+    if (a.type === 'switch_case') return { kind: 'case', code: oneLine(a.childForFieldName('value')?.text ?? '') };
+    return null;
+  },
+  doc(def) {
+    let holder = def;
+    while (holder.parent && DOC_HOLDERS.has(holder.parent.type)) holder = holder.parent;
+    return commentsAbove(holder, shapes, new Set(['decorator']), true);
+  },
+  commentTypes: new Set(['comment']),
+  blockTypes: new Set(['statement_block', 'program', 'switch_case', 'switch_default', 'class_body']),
+  separator: '.',
+};
+
+function stringParts(n: Node): MessagePart[] {
+  const inner = n.text.slice(1, -1);
+  return [text(decodeEscapes(inner, 'javascript'))];
+}
+
+function templateParts(n: Node): MessagePart[] {
+  const parts: MessagePart[] = [];
+  let raw = '';
+  const flush = () => {
+    parts.push(text(decodeEscapes(raw, 'javascript')));
+    raw = '';
+  };
+  for (const c of n.children) {
+    if (!c || c.type === '`') continue;
+    if (c.type === 'template_substitution') {
+      flush();
+      parts.push(hole(c.namedChildren[0]?.text ?? 'value'));
+    } else raw += c.text;
+  }
+  flush();
+  return parts;
+}
+
+function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): MessagePart[] | null {
+  if (depth > 6) return null;
+  switch (n.type) {
+    case 'string':
+      return stringParts(n);
+    case 'template_string':
+      return templateParts(n);
+    case 'parenthesized_expression': {
+      const inner = n.namedChildren[0];
+      return inner ? messageParts(inner, scope, site, depth + 1) : null;
+    }
+    case 'binary_expression': {
+      if (n.childForFieldName('operator')?.type !== '+') return null;
+      const left = n.childForFieldName('left');
+      const right = n.childForFieldName('right');
+      if (!left || !right) return null;
+      const l = messageParts(left, scope, site, depth + 1);
+      const r = messageParts(right, scope, site, depth + 1);
+      return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
+    }
+    case 'call_expression': {
+      // `[...].join(sep)`: the elements' texts joined.
+      const fn = n.childForFieldName('function');
+      const array = fn?.type === 'member_expression' && fn.childForFieldName('property')?.text === 'join' ? fn.childForFieldName('object') : null;
+      if (array?.type !== 'array') return null;
+      const sepNode = n.childForFieldName('arguments')?.namedChildren[0];
+      const sep = sepNode ? messageParts(sepNode, null, site, depth + 1) : [text(',')];
+      if (!sep || sep.some((p) => p.kind === 'hole')) return null;
+      const parts: MessagePart[] = [];
+      let literal = false;
+      array.namedChildren.forEach((e, i) => {
+        if (!e || e.type === 'comment') return;
+        if (i > 0) parts.push(...sep);
+        const own = messageParts(e, scope, site, depth + 1);
+        literal ||= own !== null;
+        parts.push(...(own ?? [hole(e.text)]));
+      });
+      return literal ? parts : null;
+    }
+    case 'identifier':
+      return scope ? assignedParts(n.text, scope, site, depth) : null;
+    default:
+      return null;
+  }
+}
+
+/** The message parts of the last `name = …` / `const name = …` before the site in the same function. */
+function assignedParts(name: string, scope: Node, site: Node, depth: number): MessagePart[] | null {
+  let best: Node | null = null;
+  for (const a of scope.descendantsOfType(['variable_declarator', 'assignment_expression'])) {
+    if (!a || a.startIndex >= site.startIndex) continue;
+    const target = a.childForFieldName(a.type === 'variable_declarator' ? 'name' : 'left');
+    if (target?.text === name && (!best || a.startIndex > best.startIndex)) best = a;
+  }
+  const value = best?.childForFieldName(best.type === 'variable_declarator' ? 'value' : 'right');
+  return value ? messageParts(value, null, site, depth + 1) : null;
+}
+
+function enclosingFunction(n: Node): Node | null {
+  for (let a = n.parent; a; a = a.parent) if (FUNCTIONS.has(a.type)) return a;
+  return null;
+}
+
+export function javascriptSites(root: Node): FileSites {
+  const out = new SiteCollector();
+  for (const stmt of root.descendantsOfType('throw_statement')) {
+    if (!stmt) continue;
+    let thrown = stmt.namedChildren.find((c) => c?.type !== 'comment');
+    if (!thrown) continue;
+    // `throw Object.assign(new Error('...'), { extra })` throws the error it is given.
+    const assign = thrown.type === 'call_expression' && thrown.childForFieldName('function')?.text === 'Object.assign' ? thrown.childForFieldName('arguments')?.namedChildren[0] : null;
+    if (assign && (assign.type === 'new_expression' || assign.type === 'call_expression')) thrown = assign;
+    const isNew = thrown.type === 'new_expression';
+    if (!isNew && thrown.type !== 'call_expression') {
+      out.skip(thrown.type === 'identifier' || thrown.type === 'member_expression' ? 'rethrow' : 'not-literal', stmt);
+      continue;
+    }
+    const callee = thrown.childForFieldName(isNew ? 'constructor' : 'function');
+    const name = callee?.type === 'member_expression' ? callee.childForFieldName('property')?.text : callee?.type === 'identifier' ? callee.text : null;
+    // `new X(...)` and `X(...)` name the class; a lowercase factory (`throw err('...')`) does not.
+    const errorClass = name && /^[A-Z]/.test(name) ? name : null;
+    const args = (thrown.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
+    if (args.length === 0) {
+      out.skip('no-message', stmt);
+      continue;
+    }
+    // The message: the first argument with literal text (`new AggregateError(errors, 'message')` has it second).
+    const scope = enclosingFunction(stmt);
+    let parts: MessagePart[] | null = null;
+    for (const a of args) if ((parts = messageParts(a, scope, stmt))) break;
+    if (!parts) {
+      out.skip('not-literal', stmt);
+      continue;
+    }
+    if (!hasLiteralWords(parts)) {
+      out.skip('no-words', stmt);
+      continue;
+    }
+    // A factory's literal argument may be a name (`_unexpected_kw("Update.returning()", kw)`), not the message.
+    if (!errorClass && !hasLiteralPhrase(parts)) {
+      out.skip('not-literal', stmt);
+      continue;
+    }
+    out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'throw', kind: 'exception', errorClass, parts });
+  }
+  return out.result();
+}

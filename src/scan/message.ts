@@ -1,0 +1,174 @@
+/**
+ * A message as the code builds it (literal text and placeholders) turned into the catalog's
+ * template (`{name}` placeholders, literal braces doubled) and its `messagePattern` (literal text
+ * escaped, each placeholder a lazy group). The template is read back with the same parser the site
+ * uses (`parseTemplate`), so what the scanner writes is what search and pages understand.
+ */
+import { patternProblem } from '../schema/pattern.ts';
+import { parseTemplate } from '../schema/message-template.ts';
+
+export type MessagePart = { kind: 'text'; text: string } | { kind: 'hole'; name: string };
+
+export const text = (t: string): MessagePart => ({ kind: 'text', text: t });
+export const hole = (name: string): MessagePart => ({ kind: 'hole', name });
+
+/** A placeholder name the template parser reads as one name: one line, no braces, short. */
+export function holeName(expression: string): string {
+  const name = expression.replace(/\s+/g, ' ').trim();
+  if (name === '' || /[{}]/.test(name) || name.length > 60 || /![rsa]$|=$|:/.test(name)) {
+    // Keep the last identifier of a long or awkward expression: `self._config["x"].name` -> `name`.
+    const ids = name.match(/[A-Za-z_][A-Za-z0-9_]*/g);
+    return ids?.at(-1) ?? 'value';
+  }
+  return name;
+}
+
+/** Joins adjacent text parts and drops empty ones. */
+export function normaliseParts(parts: MessagePart[]): MessagePart[] {
+  const out: MessagePart[] = [];
+  for (const p of parts) {
+    if (p.kind === 'text') {
+      if (p.text === '') continue;
+      const last = out.at(-1);
+      if (last?.kind === 'text') last.text += p.text;
+      else out.push({ kind: 'text', text: p.text });
+    } else out.push({ kind: 'hole', name: holeName(p.name) });
+  }
+  return out;
+}
+
+/** True when the literal text reads as prose: two words with a space between (for a factory's argument, which may be a name). */
+export function hasLiteralPhrase(parts: MessagePart[]): boolean {
+  return parts.some((p) => p.kind === 'text' && /\p{L}{2}[^\s]*\s+\S*\p{L}/u.test(p.text)) || parts.filter((p) => p.kind === 'text' && /\p{L}{2}/u.test(p.text)).length > 1;
+}
+
+/** True when the literal text has at least one word (two letters in a row). */
+export function hasLiteralWords(parts: MessagePart[]): boolean {
+  return parts.some((p) => p.kind === 'text' && /\p{L}{2}/u.test(p.text));
+}
+
+function escapeLiteral(t: string): string {
+  let out = '';
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]!;
+    if (c === '{' || c === '}') out += c + c;
+    else if (c === '%' && parseTemplate(t.slice(i, i + 40))[0]?.kind === 'hole') out += '%%';
+    else out += c;
+  }
+  return out;
+}
+
+const REGEX_SPECIAL = /[\\^$.|?*+()[\]{}]/g;
+
+export function escapeRegex(t: string): string {
+  return t.replace(REGEX_SPECIAL, '\\$&').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+}
+
+export interface Template {
+  errorMessage: string;
+  messagePattern: string;
+}
+
+export type TemplateProblem = 'pattern-unsafe' | 'template-unreadable';
+
+/**
+ * The template and pattern of a message, or why none can be written: the parser does not read the
+ * template back as the same parts, or the pattern has a shape the validator rejects (too many
+ * placeholders for a pattern safe to run on a stranger's paste).
+ */
+export function buildTemplate(parts: MessagePart[]): Template | TemplateProblem {
+  const norm = normaliseParts(parts);
+  const errorMessage = norm.map((p) => (p.kind === 'text' ? escapeLiteral(p.text) : `{${p.name}}`)).join('');
+  const read = parseTemplate(errorMessage);
+  // The template syntax reads `#{x}` and `${x}` as one placeholder: a literal `#` or `$` right before a
+  // placeholder (`line #%d`) joins it, and the pattern still matches what the program prints.
+  const expected = norm
+    .map((p, i) => (p.kind === 'text' && norm[i + 1]?.kind === 'hole' && /[#$]$/.test(p.text) ? { ...p, text: p.text.slice(0, -1) } : p))
+    .filter((p) => p.kind === 'hole' || p.text !== '');
+  const same =
+    read.length === expected.length &&
+    read.every((r, i) => {
+      const p = expected[i]!;
+      return r.kind === p.kind && (r.kind === 'hole' || (p.kind === 'text' && r.text === p.text));
+    });
+  if (!same) return 'template-unreadable';
+  const messagePattern = read.map((p) => (p.kind === 'text' ? escapeRegex(p.text) : '(.+?)')).join('');
+  if (patternProblem(messagePattern) !== null) return 'pattern-unsafe';
+  return { errorMessage, messagePattern };
+}
+
+/**
+ * printf-style conversions (Python `%`, Go's fmt): each becomes a placeholder named after the
+ * argument it takes. `%%` is a percent sign; `%(name)s` takes its name.
+ */
+export function printfParts(format: string, args: string[], language: 'python' | 'go'): MessagePart[] {
+  const conv = language === 'python' ? '[diouxXeEfFgGcrsa]' : '[vTtbcdoOqxXUeEfFgGspw]';
+  const re = new RegExp(`%(?:\\(([^)]*)\\))?([-+# 0]*)(\\*|\\d+)?(?:\\.(\\*|\\d+))?(?:hh|h|ll|l|L|q|j|z|t)?(${conv}|%)`, 'y');
+  const parts: MessagePart[] = [];
+  let literal = '';
+  let next = 0;
+  for (let i = 0; i < format.length; ) {
+    if (format[i] !== '%') {
+      literal += format[i++];
+      continue;
+    }
+    re.lastIndex = i;
+    const m = re.exec(format);
+    if (!m) {
+      literal += format[i++];
+      continue;
+    }
+    i += m[0].length;
+    if (m[5] === '%') {
+      literal += '%';
+      continue;
+    }
+    parts.push(text(literal));
+    literal = '';
+    if (m[3] === '*') next++;
+    if (m[4] === '*') next++;
+    parts.push(hole(m[1] ?? args[next++] ?? 'value'));
+  }
+  parts.push(text(literal));
+  return parts;
+}
+
+/**
+ * Brace-style fields (Python `str.format`, Rust's format macros): `{}` takes the next argument,
+ * `{0}` the first, `{name}` a named one; conversions and format specs (`!r`, `:>10`, `:?`) are
+ * dropped. `{{` and `}}` are braces.
+ */
+export function braceParts(format: string, positional: string[], named: ReadonlyMap<string, string> = new Map()): MessagePart[] {
+  const parts: MessagePart[] = [];
+  let literal = '';
+  let next = 0;
+  for (let i = 0; i < format.length; ) {
+    const c = format[i]!;
+    if ((c === '{' || c === '}') && format[i + 1] === c) {
+      literal += c;
+      i += 2;
+      continue;
+    }
+    if (c !== '{') {
+      literal += c;
+      i++;
+      continue;
+    }
+    const close = format.indexOf('}', i);
+    if (close === -1) {
+      literal += format.slice(i);
+      break;
+    }
+    const field = format.slice(i + 1, close).split(/[!:]/)[0]!.trim();
+    i = close + 1;
+    parts.push(text(literal));
+    literal = '';
+    let name: string;
+    if (field === '') name = positional[next++] ?? 'value';
+    else if (/^\d+$/.test(field)) name = positional[Number(field)] ?? field;
+    else name = named.has(field) ? field : field;
+    parts.push(hole(name));
+  }
+  parts.push(text(literal));
+  return parts;
+}

@@ -1,0 +1,33 @@
+/** One file's text -> its raise sites: parse with the language's grammar, then its reader. */
+import type { Node } from 'web-tree-sitter';
+import { goSites } from './go.ts';
+import { javascriptSites } from './javascript.ts';
+import { parserFor } from './parsers.ts';
+import { pythonSites } from './python.ts';
+import { rustSites } from './rust.ts';
+import type { ScanLanguage } from './select.ts';
+import type { FileSites } from './site.ts';
+
+const READERS: Record<ScanLanguage, (root: Node, source: string) => FileSites> = {
+  python: (root) => pythonSites(root),
+  typescript: (root) => javascriptSites(root),
+  tsx: (root) => javascriptSites(root),
+  javascript: (root) => javascriptSites(root),
+  rust: (root, source) => rustSites(root, source),
+  go: (root) => goSites(root),
+};
+
+export interface FileRead extends FileSites {
+  /** The syntax tree has errors (the rest of the file is still read). */
+  parseError: boolean;
+}
+
+export async function readSourceFile(language: ScanLanguage, source: string): Promise<FileRead> {
+  const tree = (await parserFor(language)).parse(source);
+  if (!tree) return { sites: [], skipped: {}, skippedAt: [], parseError: true };
+  try {
+    return { ...READERS[language](tree.rootNode, source), parseError: tree.rootNode.hasError };
+  } finally {
+    tree.delete();
+  }
+}

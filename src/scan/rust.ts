@@ -1,0 +1,210 @@
+/**
+ * Rust: `#[error("...")]` (thiserror) on enum variants and structs, and the message macros:
+ * `panic!`, `unreachable!`, `todo!`, `unimplemented!`, `assert!(cond, ...)` (panics) and anyhow's
+ * `bail!`, `anyhow!`, `format_err!`, `ensure!(cond, ...)`. Format strings follow `format!`.
+ */
+import type { Node } from 'web-tree-sitter';
+import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
+import { decodeEscapes } from './escapes.ts';
+import { braceParts, hasLiteralWords, type MessagePart } from './message.ts';
+import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+
+const PANICS = new Set(['panic', 'unreachable', 'todo', 'unimplemented', 'assert', 'debug_assert']);
+const ERRORS = new Set(['bail', 'anyhow', 'format_err', 'ensure']);
+/** Macros whose first argument is a condition, the message coming after it. */
+const CONDITIONED = new Set(['assert', 'debug_assert', 'ensure']);
+
+const typeName = (t: string | undefined): string | null => (t ? t.replace(/<[\s\S]*$/, '').trim() || null : null);
+
+const shapes: Shapes = {
+  definition(n) {
+    switch (n.type) {
+      case 'function_item': {
+        const inImpl = n.parent?.type === 'declaration_list' && (n.parent.parent?.type === 'impl_item' || n.parent.parent?.type === 'trait_item');
+        return { kind: inImpl ? 'method' : 'function', name: n.childForFieldName('name')?.text ?? null, isFunction: true };
+      }
+      case 'closure_expression':
+        return { kind: 'closure', name: null, isFunction: true };
+      case 'impl_item':
+        return { kind: 'impl', name: typeName(n.childForFieldName('type')?.text), isFunction: false };
+      case 'trait_item':
+      case 'mod_item':
+      case 'enum_item':
+      case 'struct_item':
+        return { kind: n.type.replace('_item', ''), name: n.childForFieldName('name')?.text ?? null, isFunction: false };
+      default:
+        return null;
+    }
+  },
+  guard(a, child) {
+    if (a.type === 'if_expression') {
+      const consequence = a.childForFieldName('consequence');
+      const condition = a.childForFieldName('condition');
+      const code = condition ? oneLine(condition.text) : '';
+      if (consequence && contains(consequence, child)) return { kind: 'if', code };
+      if (child.type === 'else_clause') return { kind: 'else', code };
+    }
+    if (a.type === 'match_arm') {
+      const pattern = a.childForFieldName('pattern');
+      if (pattern && !contains(pattern, child)) return { kind: 'case', code: oneLine(pattern.text) };
+    }
+    if (a.type === 'let_declaration' && a.childForFieldName('alternative') && contains(a.childForFieldName('alternative')!, child)) {
+      return { kind: 'else', code: oneLine(`let ${a.childForFieldName('pattern')?.text ?? ''} = ${a.childForFieldName('value')?.text ?? ''}`) };
+    }
+    return null;
+  },
+  doc(def) {
+    return commentsAbove(def, shapes, new Set(['attribute_item']), true);
+  },
+  commentTypes: new Set(['line_comment', 'block_comment']),
+  blockTypes: new Set(['block', 'source_file', 'declaration_list', 'enum_variant_list', 'field_declaration_list']),
+  separator: '::',
+};
+
+/** The text of a string literal token, escapes decoded (raw strings as written). */
+function literalText(n: Node): string | null {
+  if (n.type === 'string_literal') return decodeEscapes(n.text.replace(/^b?"|"$/g, ''), 'rust');
+  if (n.type === 'raw_string_literal') return n.text.replace(/^b?r(#*)"([\s\S]*)"\1$/, '$2');
+  return null;
+}
+
+/** A macro's arguments, split on top-level commas, each as source text and its tokens. */
+function macroArguments(tree: Node): Node[][] {
+  const args: Node[][] = [[]];
+  const children = tree.children.slice(1, -1);
+  for (const c of children) {
+    if (!c) continue;
+    if (c.type === ',') args.push([]);
+    else args.at(-1)!.push(c);
+  }
+  return args.filter((a) => a.length > 0);
+}
+
+const argText = (tokens: Node[], source: string): string => oneLine(source.slice(tokens[0]!.startIndex, tokens.at(-1)!.endIndex), 80);
+
+/** Parts of `format!`-style arguments: a literal format string, then its arguments. */
+function formatParts(args: Node[][], source: string): MessagePart[] | 'no-message' | 'not-literal' {
+  const first = args[0];
+  if (!first) return 'no-message';
+  const format = first.length === 1 ? literalText(first[0]!) : null;
+  if (format === null) return 'not-literal';
+  const positional: string[] = [];
+  const named = new Map<string, string>();
+  for (const a of args.slice(1)) {
+    if (a.length >= 3 && a[0]!.type === 'identifier' && a[1]!.type === '=') named.set(a[0]!.text, argText(a.slice(2), source));
+    else positional.push(argText(a, source));
+  }
+  return braceParts(format, positional, named);
+}
+
+function inTest(n: Node): boolean {
+  for (let a = n.parent; a; a = a.parent) {
+    if (a.type !== 'mod_item' && a.type !== 'function_item') continue;
+    for (let p = a.previousNamedSibling; p?.type === 'attribute_item' || p?.type === 'line_comment'; p = p.previousNamedSibling) {
+      if (p.type === 'attribute_item' && /^#\[(cfg\(test\)|test|tokio::test|[\w:]*::test)\b/.test(p.text.replace(/\s+/g, ''))) return true;
+    }
+  }
+  return false;
+}
+
+function errorAttributeSite(attr: Node, source: string, out: SiteCollector): void {
+  const tree = attr.namedChildren[0]?.childForFieldName('arguments');
+  if (!tree) return;
+  const parts = formatParts(macroArguments(tree), source);
+  if (typeof parts === 'string') {
+    out.skip(parts === 'not-literal' ? 'no-message' : parts, attr); // #[error(transparent)]
+    return;
+  }
+  let item: Node | null = attr.nextNamedSibling;
+  while (item && (item.type === 'attribute_item' || item.type === 'line_comment' || item.type === 'block_comment')) item = item.nextNamedSibling;
+  if (!item) return;
+  const enumItem = item.type === 'enum_variant' ? item.parent?.parent : null;
+  const owner = item.type === 'enum_variant' ? typeName(enumItem?.childForFieldName('name')?.text) : typeName(item.childForFieldName('name')?.text);
+  const name = item.type === 'enum_variant' ? `${owner}::${item.childForFieldName('name')?.text ?? ''}` : owner;
+  if (!hasLiteralWords(parts)) {
+    out.skip('no-words', attr);
+    return;
+  }
+  const context = siteContext(attr, shapes);
+  const doc = commentsAbove(attr, shapes, new Set(['attribute_item']), true) ?? (enumItem ? shapes.doc(enumItem) : null);
+  const outer = context.enclosing && enumItem ? context.enclosing.replace(/(::)?[^:]+$/, '') : '';
+  out.sites.push({
+    ...context,
+    enclosing: outer ? `${outer}::${name}` : name,
+    enclosingKind: item.type === 'enum_variant' ? 'enum variant' : 'struct',
+    doc,
+    guard: null,
+    line: lineOf(attr),
+    endLine: endLineOf(attr),
+    form: '#[error]',
+    kind: 'exception',
+    errorClass: name,
+    parts,
+  });
+}
+
+/**
+ * Macro calls written inside another macro's tokens (`macro_rules!` bodies, `tokio::select!` arms):
+ * the grammar leaves those as plain tokens, `name` `!` `(...)`, so they are read from the sequence.
+ */
+function nestedInvocations(tree: Node): { at: Node; name: string; tokens: Node }[] {
+  const found: { at: Node; name: string; tokens: Node }[] = [];
+  const children = tree.children;
+  for (let i = 0; i + 2 < children.length; i++) {
+    const [a, bang, t] = [children[i], children[i + 1], children[i + 2]];
+    if (a?.type === 'identifier' && bang?.type === '!' && t?.type === 'token_tree' && (PANICS.has(a.text) || ERRORS.has(a.text))) {
+      if (children[i - 1]?.type === '::' && children[i - 2]?.text !== 'std' && children[i - 2]?.text !== 'core' && children[i - 2]?.text !== 'anyhow') continue;
+      found.push({ at: a, name: a.text, tokens: t });
+    }
+  }
+  return found;
+}
+
+export function rustSites(root: Node, source: string): FileSites {
+  const out = new SiteCollector();
+  const calls: { at: Node; name: string; tokens: Node }[] = [];
+  for (const n of root.descendantsOfType(['attribute_item', 'macro_invocation', 'token_tree'])) {
+    if (!n) continue;
+    if (n.type === 'token_tree') {
+      calls.push(...nestedInvocations(n));
+      continue;
+    }
+    if (n.type === 'attribute_item') {
+      const attr = n.namedChildren[0];
+      if (attr?.type === 'attribute' && attr.namedChildren[0]?.text === 'error') {
+        if (inTest(n)) out.skip('in-test', n);
+        else errorAttributeSite(n, source, out);
+      }
+      continue;
+    }
+    const macro = n.childForFieldName('macro');
+    const name = macro?.type === 'scoped_identifier' ? macro.childForFieldName('name')?.text : macro?.text;
+    if (!name || !(PANICS.has(name) || ERRORS.has(name))) continue;
+    const tree = n.namedChildren.find((c) => c?.type === 'token_tree');
+    if (tree) calls.push({ at: n, name, tokens: tree });
+  }
+  for (const { at: n, name, tokens: tree } of calls.sort((a, b) => a.at.startIndex - b.at.startIndex)) {
+    let args = macroArguments(tree);
+    if (CONDITIONED.has(name)) {
+      if (args.length < 2) continue; // assert!(x) prints the condition, not a message
+      args = args.slice(1);
+    }
+    if (inTest(n)) {
+      out.skip('in-test', n);
+      continue;
+    }
+    const parts = formatParts(args, source);
+    if (typeof parts === 'string') {
+      out.skip(parts, n);
+      continue;
+    }
+    if (!hasLiteralWords(parts)) {
+      out.skip('no-words', n);
+      continue;
+    }
+    const panic = PANICS.has(name);
+    const end = n.type === 'macro_invocation' ? n : tree;
+    out.sites.push({ ...siteContext(n, shapes), line: lineOf(n), endLine: endLineOf(end), form: `${name}!`, kind: panic ? 'panic' : 'exception', errorClass: panic ? 'panic' : null, parts });
+  }
+  return out.result();
+}

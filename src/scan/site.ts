@@ -1,0 +1,54 @@
+/**
+ * A raise site as a language reader finds it: where it is, what it raises, the message's parts and
+ * what the code says around it. Records are written from these (record.ts); nothing here guesses.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { SiteContext } from './context.ts';
+import type { MessagePart } from './message.ts';
+
+export interface Site extends SiteContext {
+  /** First and last line (1-based) of the statement that raises. */
+  line: number;
+  endLine: number;
+  /** The construct: `raise`, `throw`, `#[error]`, `panic!`, `errors.New`, … */
+  form: string;
+  kind: 'exception' | 'panic';
+  errorClass: string | null;
+  parts: MessagePart[];
+}
+
+/** Why a raise site gives no record. */
+export type SiteSkip = 'rethrow' | 'no-message' | 'not-literal' | 'no-words' | 'in-test' | 'pattern-unsafe' | 'template-unreadable';
+
+export const SITE_SKIPS: Record<SiteSkip, string> = {
+  rethrow: 're-raises an error value (`raise e`, `throw err`): not a new message',
+  'no-message': 'raises without a message (`raise X`, `X()`)',
+  'not-literal': 'message computed at run time (a variable or call)',
+  'no-words': 'message with no literal words (only placeholders)',
+  'in-test': 'inside test code (#[cfg(test)], #[test])',
+  'pattern-unsafe': 'too many placeholders for a safe messagePattern',
+  'template-unreadable': 'literal text the template syntax cannot hold',
+};
+
+export interface FileSites {
+  sites: Site[];
+  skipped: Partial<Record<SiteSkip, number>>;
+  /** Where each skipped site is (line), for the `--skipped` list. */
+  skippedAt: { reason: SiteSkip; line: number }[];
+}
+
+export class SiteCollector {
+  readonly sites: Site[] = [];
+  readonly skipped: Partial<Record<SiteSkip, number>> = {};
+  readonly skippedAt: { reason: SiteSkip; line: number }[] = [];
+  skip(reason: SiteSkip, at: Node): void {
+    this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
+    this.skippedAt.push({ reason, line: lineOf(at) });
+  }
+  result(): FileSites {
+    return { sites: this.sites, skipped: this.skipped, skippedAt: this.skippedAt };
+  }
+}
+
+export const lineOf = (n: Node): number => n.startPosition.row + 1;
+export const endLineOf = (n: Node): number => n.endPosition.row + 1 - (n.endPosition.column === 0 && n.endPosition.row > n.startPosition.row ? 1 : 0);

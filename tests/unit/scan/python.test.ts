@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { scanFixture, expectSound } from './records.ts';
+
+describe('scan: Python', async () => {
+  const r = await scanFixture('python');
+
+  it('reads every message form: literal, f-string, %, .format, +, a name assigned before, keyword, second argument', () => {
+    expect(r.byMessage('expected 2 parts, got {len(frame)} in {stage} ({{strict}})').errorClass).toBe('FrameError');
+    expect(r.byMessage('delimiter must be empty, got {frame[0]} at stage {stage}').lineNumber).toBe(17);
+    r.byMessage('empty payload for {stage}');
+    r.byMessage('cannot reach {host}:{port} (retry {attempt})');
+    r.byMessage('client closed: {reason}');
+    expect(r.byMessage('resource not found').errorClass).toBe('LookupError');
+    expect(r.byMessage('payload of {len(data)} bytes is too large').errorClass).toBe('PayloadError');
+    r.byMessage('debug value = {value}');
+    expectSound(r.records);
+  });
+
+  it('writes facts: place, excerpt, pinned link, guard, enclosing method and its docstring', () => {
+    const rec = r.byMessage('expected 2 parts, got {len(frame)} in {stage} ({{strict}})');
+    expect(rec.filePath).toBe('acme/client.py');
+    expect(rec.githubUrl).toBe(`https://github.com/acme/python-demo/blob/${r.summary.sha}/acme/client.py#L15`);
+    expect(rec.sourceCode!.split('\n')[rec.lineNumber! - rec.sourceCodeStart!]).toContain('raise FrameError(');
+    expect(rec.triggerScenarios).toContain('`len(frame) != 2` holds in `Client.receive`');
+    expect(rec.documentation).toContain('"Receive one frame and check its shape."');
+    expect(rec.errorType).toBe('exception');
+    expect(rec.severity).toBe('error');
+    expect(rec.tags).toEqual(['python', 'acme', 'client', 'frame-error']);
+    expect(rec.solutions).toEqual([]);
+    expect(rec.commonSituations).toContain('Generated from the code by errdex scan');
+    expect(r.byMessage('cannot reach {host}:{port} (retry {attempt})').triggerScenarios).toContain('while handling `OSError as exc`');
+    expect(r.byMessage('resource not found').triggerScenarios).toContain('matches `404`');
+  });
+
+  it('gives the same message raised twice in one method two ids', () => {
+    const twice = r.records.filter((x) => x.errorMessage === 'Data must not be None');
+    expect(twice).toHaveLength(2);
+    expect(new Set(twice.map((x) => x.id)).size).toBe(2);
+  });
+
+  it('skips tests, vendored and generated files, and counts the sites it cannot use (a factory given a name, not a message, among them)', () => {
+    expect(r.summary.filesRead).toEqual({ python: 1 });
+    expect(r.summary.filesSkipped).toEqual({ test: 1, vendored: 1, generated: 1 });
+    expect(r.summary.sitesSkipped).toEqual({ 'no-message': 1, rethrow: 1, 'no-words': 1, 'not-literal': 2 });
+    expect(r.records.some((x) => x.errorMessage.includes('never scanned'))).toBe(false);
+  });
+});
