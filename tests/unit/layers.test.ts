@@ -25,7 +25,7 @@ function importsOf(file: string): string[] {
 }
 
 /** Strongly connected components of more than one module, or a module importing itself (Tarjan). */
-export function importLoops(graph: Map<string, string[]>): string[][] {
+function importLoops(graph: Map<string, string[]>): string[][] {
   let next = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
