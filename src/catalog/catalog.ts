@@ -4,8 +4,7 @@
  */
 import type { FailureClass } from '../schema/failure-class.ts';
 import type { CatalogEntry } from './entry.ts';
-import { recordOf, type DatasetVersionFrom } from '../schema/input-forms.ts';
-import type { ErrorRecord } from '../schema/record.ts';
+import { recordOf } from '../schema/input-forms.ts';
 import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
 import { catalogPath, loadCatalogFiles } from './load.ts';
