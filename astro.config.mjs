@@ -1,13 +1,14 @@
 import { defineConfig } from 'astro/config';
 import { siteConfig } from './errdex.config.mjs';
+import { errdex } from './src/integration.ts';
 
 export default defineConfig({
   output: 'static',
   site: siteConfig.siteUrl,
   base: siteConfig.basePath || '/',
   trailingSlash: 'always',
-  // The build script builds into a staging folder and swaps it in, so that a failed build leaves dist/ as it was.
-  outDir: process.env.ERRDEX_OUT_DIR || './dist',
+  // errdex's integration: a render process of `npm run build` is shaped by it, plain `astro build` is stopped.
+  integrations: [errdex()],
   build: {
     format: 'directory',
     // Several pages in flight, so that writing one page's files overlaps rendering the next.
@@ -15,9 +16,7 @@ export default defineConfig({
     // External stylesheets only: the Content-Security-Policy allows no inline style.
     inlineStylesheets: 'never',
   },
-  // The build script gives each render chunk its own cache folder under the build cache (.errdex/cache).
-  // (Unchanged pages are not Astro's incremental build's business: see src/catalog/page-cache.ts.)
-  cacheDir: process.env.ERRDEX_ASTRO_CACHE_DIR || './node_modules/.astro',
+  // (Each render process of the build gives its own output and cache folders: src/build/render-process.ts.)
   devToolbar: { enabled: false },
   vite: {
     // Scripts as files, never inlined: the Content-Security-Policy allows only the hashed theme pre-paint inline.

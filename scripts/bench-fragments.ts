@@ -20,11 +20,11 @@ import type { Browser } from 'playwright-core';
 import { loadCatalog } from '../src/catalog/catalog.ts';
 import type { ErrorRecord } from '../src/schema/record.ts';
 import { launchChromium } from './lib/browser.ts';
-import { fragmentFiles, PAGEFIND_DIR } from './lib/pagefind-bundle.ts';
+import { fragmentFiles, PAGEFIND_DIR } from '../src/build/pagefind-bundle.ts';
 import { writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
-import { treeSize } from './lib/stages.ts';
+import { treeSize } from '../src/build/measure.ts';
 import { serveStatic, type StaticServer } from './lib/static-server.ts';
-import { rng } from './lib/synthetic.ts';
+import { rng } from '../bench/lib/synthetic.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

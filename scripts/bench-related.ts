@@ -1,10 +1,10 @@
 /**
  * `npm run bench:related [-- 10000 50000 100000]`: times the related-errors derivation on synthetic
- * catalogs (scripts/lib/synthetic.ts) and prints a Markdown table for docs/benchmarks.md.
+ * catalogs (bench/lib/synthetic.ts) and prints a Markdown table for docs/benchmarks.md.
  * Generation and JSON parsing are outside the timing: only `relatedErrors` is measured.
  */
 import { relatedErrors, type RelatedInput } from '../src/catalog/derive/related.ts';
-import { syntheticRecords } from './lib/synthetic.ts';
+import { syntheticRecords } from '../bench/lib/synthetic.ts';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 if (sizes.length === 0) sizes.push(10_000, 50_000, 100_000);

@@ -22,7 +22,7 @@ import { mergeRecords } from '../src/scan/merge.ts';
 import { scan, type ScanResult } from '../src/scan/scan.ts';
 import { matchPaste } from '../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../src/search/message-index.ts';
-import { parseTemplate } from '../src/search/template.ts';
+import { parseTemplate } from '../src/schema/message-template.ts';
 
 const WORK = resolve('.errdex/bench-scan');
 const VALUES = ['42', "'alpha'", '/srv/data/input.csv', 'user_id', '3.5'];

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --passes pagefind,errdex,address,warm --paste-pause 1000 --misses --heaviest 10]`
  *
- * For each catalog size: generates a synthetic catalog (scripts/lib/synthetic.ts), builds the
+ * For each catalog size: generates a synthetic catalog (bench/lib/synthetic.ts), builds the
  * search artefacts exactly as the build does (message index + Pagefind index, scripts/lib/search-index.ts)
  * next to the real search page (built once with `scripts/build.ts` from a small catalog: the page does
  * not depend on the catalog), generates clean and damaged pastes (scripts/lib/bench-queries.ts), and
@@ -13,7 +13,8 @@
  * Reports top-1/top-5 accuracy, bytes fetched per query (counted at the static server) and time per
  * query, as a Markdown table (also written to .errdex/bench-search/results.md).
  * The matcher also runs in Node on a larger query set (the same code as the worker; accuracy and
- * index bytes, no browser). `--node-only` skips Chromium: a quick check while tuning.
+ * index bytes, no browser). `--node-only` skips Chromium: a quick check while tuning. Then the
+ * real set (scripts/bench-search-real.ts; `--no-real` skips it).
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,10 +26,11 @@ import { matchPaste } from '../src/search/matcher.ts';
 import { fullTextWanted } from '../src/search/results.ts';
 import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
 import { benchQueries, DAMAGES, type BenchQuery, type Damage } from './lib/bench-queries.ts';
+import { benchReal } from './bench-search-real.ts';
 import { launchChromium } from './lib/browser.ts';
 import { serveStatic, type StaticServer } from './lib/static-server.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
-import { syntheticRecords } from './lib/synthetic.ts';
+import { syntheticRecords } from '../bench/lib/synthetic.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -368,6 +370,15 @@ async function main(): Promise<void> {
           `opened with ?q=: a fresh page per query at /search/?q=…, as the header box sends a paste (bytes include the manifest). ` +
           (warm.length ? `All queries one after another in one page (warm): ${quantile(warm, 0.5).toFixed(1)} / ${quantile(warm, 0.95).toFixed(1)} / ${Math.max(...warm).toFixed(1)} ms (median / p95 / max).` : ''),
       '',
+    );
+  }
+  // The real set (real records and pastes, bench-search-real.ts), when its folder is there.
+  const dev = process.env.ERRDEX_SEARCH_DEV ?? ['../shared/search-dev', '../../shared/search-dev'].find((d) => existsSync(d));
+  if (!process.argv.includes('--no-real') && dev && existsSync(dev)) {
+    report.push(
+      '### Real records and pastes',
+      '',
+      await benchReal({ dev: resolve(dev), distractors: [0, Math.max(...SIZES)], holdOut: ['encode/httpx', 'prettier/prettier'], work: resolve('.errdex/bench-search-real'), misses: new Set(), chromium: NODE_ONLY ? 0 : CLEAN }),
     );
   }
   const text = report.join('\n');

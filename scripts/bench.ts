@@ -1,9 +1,9 @@
 /**
  * `npm run bench [-- --sizes 1000,10000 --no-baseline --no-incremental]`: the build benchmark.
  *
- * For each size: generates a synthetic catalog (scripts/lib/synthetic.ts), runs the full errdex build
+ * For each size: generates a synthetic catalog (bench/lib/synthetic.ts), runs the full errdex build
  * cold (empty cache), again with one record changed (incremental), and the plain baseline (a minimal
- * Astro 7 site with Shiki's <Code>, then the Pagefind CLI; scripts/lib/bench-baseline.ts) on the same
+ * Astro 7 site with Shiki's <Code>, then the Pagefind CLI; bench/lib/baseline.ts) on the same
  * records, in the same run. Reports per stage wall time, items/s, peak RSS of the whole process tree,
  * output files and bytes, and errdex's times as ratios of the baseline's. The stages come from the
  * build's own report (`--report`), so stages added to the build appear here by themselves.
@@ -19,10 +19,10 @@ import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadCatalog } from '../src/catalog/catalog.ts';
-import { writeBaselineProject } from './lib/bench-baseline.ts';
-import { generateCatalog } from './generate-catalog.ts';
-import { formatCount, formatDuration } from './lib/progress.ts';
-import { TreeCpu, treeRss, treeSize, type BuildReport } from './lib/stages.ts';
+import { writeBaselineProject } from '../bench/lib/baseline.ts';
+import { generateCatalog } from '../bench/lib/generate.ts';
+import { formatCount, formatDuration } from '../src/build/progress.ts';
+import { TreeCpu, treeRss, treeSize, type BuildReport } from '../src/build/measure.ts';
 
 const BENCH = resolve('.errdex/bench');
 const TRASH = join(BENCH, '.trash');
@@ -53,7 +53,7 @@ function discard(path: string): void {
 
 /**
  * Waits for the deletion of the site a build replaced (an incremental build publishes, then deletes the
- * old site in the background: scripts/lib/publish.ts) to end, and notes it.
+ * old site in the background: src/build/stages/publish.ts) to end, and notes it.
  */
 async function awaitSiteDeletion(dist: string): Promise<void> {
   const previous = () => existsSync(dirname(dist)) && readdirSync(dirname(dist)).some((n) => n.startsWith(`${basename(dist)}.previous-`));

@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# The browser tests drive Debian's Chromium (never a downloaded browser). Installs it when missing and
-# this user may (root); otherwise says how.
+# Before the browser tests: makes sure a Chromium or Chrome is there (scripts/lib/browser.ts finds it:
+# CHROMIUM_PATH, the system's, then Playwright's installed browsers). Only when none is found and this
+# user may (root with apt-get) does it install the distribution's chromium; otherwise it says how to
+# provide one and fails. Never downloads a browser of its own.
 set -euo pipefail
-CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
-if [ -x "$CHROMIUM" ]; then exit 0; fi
-if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-  echo "Installing Debian's chromium for the browser tests…"
+cd "$(dirname "$0")/.."
+# npm scripts put the project's own Node (24, which runs TypeScript) first on the PATH; run by hand, use it too.
+NODE=node
+if [ -x node_modules/.bin/node ]; then NODE=node_modules/.bin/node; fi
+find_chromium() { "$NODE" scripts/lib/browser.ts; }
+
+if find_chromium 2>/dev/null; then exit 0; fi
+if [ -z "${CHROMIUM_PATH:-}" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "No Chromium found: installing the distribution's chromium with apt-get for the browser tests…"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  exit 0
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+    || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-browser >/dev/null \
+    || true
 fi
-echo "The browser tests need Chromium at $CHROMIUM: run 'sudo apt-get install -y chromium', or set CHROMIUM_PATH." >&2
-exit 1
+find_chromium

@@ -1,16 +1,42 @@
 /**
- * `npm run validate`: check the catalog (ERRDEX_DATA or data/) and list every problem.
- * Exit code 0 when the catalog is valid, 1 when it has problems.
+ * `npm run validate`: check the catalog (ERRDEX_DATA or data/) and list every problem, errors and
+ * warnings (among them, patterns a backtracking engine may take long on: src/catalog/redos.ts).
+ * Exit code 0 when no record has an error (with --strict: nor a warning), 1 otherwise.
+ *
+ *   --strict           warnings fail too
+ *   --format=github    GitHub Actions annotations (::error / ::warning lines) instead of the text report
+ *   --report=FILE      also write the machine-readable report (JSON) to FILE
  */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { catalogReport, loadCatalog } from '../src/catalog/catalog.ts';
 import { catalogPath, displayPath } from '../src/catalog/load.ts';
+import { addBacktrackingWarnings } from '../src/catalog/redos.ts';
+import { githubAnnotations, reportFileText, summaryLine } from '../src/catalog/report.ts';
+
+const { values } = parseArgs({
+  options: { strict: { type: 'boolean', default: false }, format: { type: 'string', default: 'text' }, report: { type: 'string' } },
+  strict: true,
+});
+if (values.format !== 'text' && values.format !== 'github') {
+  console.error(`Unknown --format=${values.format}: use text or github.`);
+  process.exit(2);
+}
 
 const root = catalogPath();
 const started = performance.now();
 const catalog = loadCatalog(root);
+const redos = await addBacktrackingWarnings(catalog);
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
-if (catalog.problems.length > 0) {
-  console.error(catalogReport(catalog));
-  process.exit(1);
+if (values.report) writeFileSync(values.report, reportFileText(catalog, displayPath(root)));
+const failed = catalog.problems.length > 0 || (values.strict && catalog.warnings.length > 0);
+if (values.format === 'github') {
+  const annotations = githubAnnotations([...catalog.problems, ...catalog.warnings]);
+  if (annotations) console.log(annotations);
+} else if (catalog.problems.length + catalog.warnings.length > 0) {
+  (failed ? console.error : console.log)(catalogReport(catalog));
 }
-console.log(`${displayPath(root)}: ${catalog.entries.length} records valid (${seconds} s).`);
+const verdict = failed ? (catalog.problems.length > 0 ? 'errors' : 'warnings, which --strict makes fail') : 'valid';
+const unchecked = redos.unchecked > 0 ? ` ${redos.unchecked} patterns are left for the next run's ReDoS analysis (ERRDEX_REDOS_SECONDS).` : '';
+(failed ? console.error : console.log)(`${displayPath(root)}: ${summaryLine(catalog)}; ${verdict} (${seconds} s).${unchecked}`);
+process.exit(failed ? 1 : 0);

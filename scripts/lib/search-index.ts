@@ -8,13 +8,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
-import { shardOfId } from '../../src/catalog/shard.ts';
+import { partitionOfId } from '../../src/catalog/partition.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../../src/search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../../src/search/pagefind-document.ts';
-import { listFilesBelow } from './files.ts';
-import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, type FragmentFiles } from './pagefind-bundle.ts';
-import { linkReused } from './page-reuse.ts';
+import { listFilesBelow } from '../../src/util/files.ts';
+import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, type FragmentFiles } from '../../src/build/pagefind-bundle.ts';
+import { linkReused } from '../../src/build/page-reuse.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 
@@ -30,7 +30,7 @@ export function writeMessageIndex(records: readonly ErrorRecord[], outDir: strin
 }
 
 export interface PagefindIndexOptions {
-  /** At most this many fragment files (`--max-fragments`): Pagefind bundles the fragments (scripts/lib/pagefind-bundle.ts). */
+  /** At most this many fragment files (`--max-fragments`): Pagefind bundles the fragments (src/build/pagefind-bundle.ts). */
   maxFragments?: number | undefined;
   /**
    * The published site and the keys of its full-text parts (by site path: `pagefind/`,
@@ -67,10 +67,10 @@ export function pagefindPartCount(count: number, partRecords = PAGEFIND_PART_REC
 
 /**
  * The part a record is indexed in: by a hash of its id, as render chunks are dealt
- * (src/catalog/shard.ts), so that a record stays in its part whatever else the catalog gains or
+ * (src/catalog/partition.ts), so that a record stays in its part whatever else the catalog gains or
  * loses, as long as the number of parts is the same.
  */
-export const pagefindPartOf = (id: string, parts: number): number => shardOfId(id, parts);
+export const pagefindPartOf = (id: string, parts: number): number => partitionOfId(id, parts);
 
 /** A part's folder inside `pagefind/`: the first at its root (the search page loads `pagefind.js` from there), the others in `part-N/`. */
 const partDir = (part: number): string => (part === 0 ? '' : `part-${part}/`);
@@ -86,7 +86,7 @@ export interface PagefindIndexResult extends FragmentFiles {
   parts: number;
   /** Parts linked from the published site. */
   reused: number;
-  /** Each part's key by its site path (`pagefind/`, `pagefind/part-1/`), for the next build (scripts/lib/page-reuse.ts). */
+  /** Each part's key by its site path (`pagefind/`, `pagefind/part-1/`), for the next build (src/build/page-reuse.ts). */
   keys: Record<string, string>;
 }
 
@@ -155,7 +155,7 @@ const PAGEFIND_CONFIG = { forceLanguage: 'en', includeCharacters: '_' } as const
 /**
  * What a part's bundle is made of: its documents in order and Pagefind's settings. (Pagefind's own
  * version is not in it: a dependency change is a change of code, which the page manifest that
- * carries these keys does not survive: scripts/lib/page-reuse.ts.)
+ * carries these keys does not survive: src/build/page-reuse.ts.)
  */
 function partKey(documents: readonly PagefindDocument[], maxFragments: number | undefined): string {
   const hash = createHash('sha1').update(JSON.stringify({ ...PAGEFIND_CONFIG, maxFragments: maxFragments ?? null }));

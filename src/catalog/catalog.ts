@@ -3,24 +3,17 @@
  * from here; nothing else opens catalog files.
  */
 import type { FailureClass } from '../schema/failure-class.ts';
+import type { CatalogEntry } from './entry.ts';
+import { recordOf, type DatasetVersionFrom } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
 import { catalogPath, loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
-import { currentShard, inShard } from './shard.ts';
-import { readSnapshot, type SnapshotKeep } from './snapshot.ts';
+export type { CatalogEntry } from './entry.ts';
+import { readHead, readSnapshot, type SnapshotKeep } from './snapshot.ts';
 import { validateEntries } from './validate.ts';
 
-export interface CatalogEntry {
-  record: ErrorRecord;
-  /** The wrapped record's JSON text exactly as it stands in the catalog: the page's JSON twin. */
-  sourceText: string;
-  /** The hash of the text, when a process read the entry without it (src/catalog/snapshot.ts, SnapshotKeep). */
-  textKey?: string;
-  datasetVersion: string;
-  origin: { file: string; line: number };
-}
 
 export interface SkippedRecord {
   file: string;
@@ -42,13 +35,16 @@ export interface Catalog {
   ledger: { file: string; exists: boolean; ledger: Ledger };
   /** The newest `datasetVersion` among the records. */
   datasetVersion: string;
+  /** The errors: each keeps a record (or the whole build, without --skip-invalid) from being built. */
   problems: Problem[];
+  /** The warnings: their records are built and their pages show what is uncertain; --strict makes them errors. */
+  warnings: Problem[];
   skipped: SkippedRecord[];
   /** Records seen in all: valid + skipped. */
   total: number;
   /**
-   * The manifest's checksum of all JSON twins (src/lib/api.ts), when the build computed it before the
-   * render: a render process of a catalog in several chunks holds only its own shard's texts.
+   * The manifest's checksum of all JSON twins (src/views/api.ts), when the build computed it before the
+   * render: a render process of a catalog in several partitions holds only its own partition's texts.
    */
   twinsSha256?: string;
 }
@@ -75,15 +71,16 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
 
   const entries: CatalogEntry[] = validation.valid.map((v) => ({
     record: v.record,
-    sourceText: v.entry.text,
-    datasetVersion: v.wrapped.datasetVersion,
+    sourceText: v.text,
+    datasetVersion: v.datasetVersion,
+    ...(v.datasetVersionFrom === 'record' ? {} : { datasetVersionFrom: v.datasetVersionFrom }),
     origin: { file: v.entry.file, line: v.entry.line },
   }));
   entries.sort((a, b) => cmp(a.record.repo, b.record.repo) || cmp(a.record.slug, b.record.slug) || cmp(a.record.id, b.record.id));
 
   const skipped: SkippedRecord[] = validation.invalid.map(({ entry, problems }) => {
-    const rec = (entry.value as { record?: { id?: unknown } } | null)?.record;
-    return { file: entry.file, line: entry.line, id: typeof rec?.id === 'string' ? rec.id : null, problems, text: entry.text };
+    const id = recordOf(entry.value)?.id;
+    return { file: entry.file, line: entry.line, id: typeof id === 'string' ? id : null, problems, text: entry.text };
   });
   // Unreadable lines and files are skipped records too: report them with their problems. (A folder
   // without catalog files is a problem, but not a record.)
@@ -94,6 +91,7 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
   return assemble(root, entries, classes, ledger, {
     files: loaded.files,
     problems,
+    warnings: validation.warnings,
     skipped,
     total: entries.length + validation.invalid.length + loaded.unreadable,
   });
@@ -103,9 +101,9 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
 function assemble(
   root: string,
   entries: CatalogEntry[],
-  classes: LoadedClasses,
-  ledger: ReturnType<typeof readLedger>,
-  rest: Pick<Catalog, 'files' | 'problems' | 'skipped' | 'total'>,
+  classes: Pick<LoadedClasses, 'classes'>,
+  ledger: Catalog['ledger'],
+  rest: Pick<Catalog, 'files' | 'problems' | 'warnings' | 'skipped' | 'total'>,
 ): Catalog {
   return {
     root,
@@ -123,45 +121,16 @@ function cmp(a: string, b: string): number {
 }
 
 export function catalogReport(c: Catalog): string {
-  return formatReport(c.problems, c.total, c.total - c.entries.length, c.files.length);
-}
-
-let cached: Catalog | undefined;
-
-/**
- * The valid entries of a snapshot the build script wrote after validating (src/catalog/snapshot.ts),
- * with the catalog's failure classes. Problems were reported by the build before it wrote it.
- */
-export function catalogFromSnapshot(file: string, root: string = catalogPath(), keep?: SnapshotKeep): Catalog {
-  const entries = readSnapshot(file, keep);
-  const problems: Problem[] = [];
-  const classes = loadClasses(root, problems);
-  const ledger = readLedger(root);
-  problems.push(...ledger.problems);
-  return assemble(root, entries, classes, ledger, { files: [], problems, skipped: [], total: entries.length });
+  return formatReport([...c.problems, ...c.warnings], c.total, c.total - c.entries.length, c.files.length);
 }
 
 /**
- * The catalog for this build. Throws a CatalogError listing every problem, unless
- * `ERRDEX_SKIP_INVALID=1` opts into building the valid records only (the build script sets it
- * from `--skip-invalid` after writing the skipped-records report). In a render process of the build
- * script, `ERRDEX_CATALOG_SNAPSHOT` names the already validated entries that process renders, and
- * `ERRDEX_TWINS_SHA256` the twins' checksum when the catalog renders in several shards.
+ * The valid catalog as the build wrote it after validating (src/catalog/snapshot.ts): its entries
+ * (what `keep` asks for of each), and its head, which holds the failure classes and the URL ledger as
+ * validation read them, so no later process reads or checks those files again.
  */
-export function getCatalog(): Catalog {
-  if (cached) return cached;
-  const snapshot = process.env.ERRDEX_CATALOG_SNAPSHOT;
-  // A render process shows the code, the prose and the JSON twin of its own shard's records only
-  // (src/catalog/shard.ts); of the others it keeps what listings and related errors show, and their
-  // text's hash (page keys). At 100k records in 4 shards that is 200 MB less to hold, and to go over
-  // at every full collection.
-  const shard = currentShard();
-  const own = (id: string) => inShard(id, shard);
-  const catalog = snapshot ? catalogFromSnapshot(snapshot, catalogPath(), { code: own, prose: own, text: own }) : loadCatalog();
-  if (snapshot && process.env.ERRDEX_TWINS_SHA256) catalog.twinsSha256 = process.env.ERRDEX_TWINS_SHA256;
-  if (catalog.problems.length > 0 && process.env.ERRDEX_SKIP_INVALID !== '1') {
-    throw new CatalogError(catalogReport(catalog), catalog.problems);
-  }
-  cached = catalog;
-  return catalog;
+export function catalogFromSnapshot(files: { snapshot: string; head: string }, keep?: SnapshotKeep): Catalog {
+  const entries = readSnapshot(files.snapshot, keep);
+  const head = readHead(files.head);
+  return assemble(head.root, entries, head, head.ledger, { files: [], problems: [], warnings: [], skipped: [], total: entries.length });
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { failureClassSchema, type FailureClass } from '../schema/failure-class.ts';
-import { lineOfPath, locateJson } from './json-locate.ts';
+import { lineOfPath, locateJson, parseJson } from './json-locate.ts';
 import { catalogFolder, displayPath } from './load.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 import { describeIssue } from './validate.ts';
@@ -32,14 +32,9 @@ export function loadClasses(root: string, problems: Problem[]): LoadedClasses {
 /** The classes in a classes.json text, and every problem with its line. Pure: for tests. */
 export function classProblems(text: string, file: string): { classes: FailureClass[]; problems: Problem[] } {
   const problems: Problem[] = [];
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    const loc = locateJson(text);
-    const at = loc.ok ? { line: 1, message: 'is not valid JSON' } : { line: loc.line, message: `malformed JSON at column ${loc.column}: ${loc.message}` };
-    return { classes: [], problems: [{ file, line: at.line, field: FILE_LEVEL, message: at.message }] };
-  }
+  const parsed = parseJson(text, file);
+  if (!parsed.ok) return { classes: [], problems: [parsed.problem] };
+  const value = parsed.value;
   const loc = locateJson(text);
   // The file is an array, so json-locate names its items `.0`, `.1`, …
   const lineOf = (path: string): number => lineOfPath(loc.ok ? loc.lines : null, path, 1, '.');

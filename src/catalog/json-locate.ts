@@ -4,6 +4,7 @@
  * error, the line of each field so that a problem in a `.json` file points at its field, the keys
  * an object gives twice (JSON.parse keeps the last one silently), and which field holds a given offset.
  */
+import { FILE_LEVEL, type Problem } from './problems.ts';
 
 export interface DuplicateKey {
   /** Dotted path of the key given twice, e.g. `record.id`. */
@@ -20,6 +21,8 @@ export type JsonLocation =
       duplicates: DuplicateKey[];
       /** The path of the key or string value that holds `options.offset`, if any. */
       pathAt?: string;
+      /** When the text is an array: where each of its items starts and ends (character offsets). */
+      items: { start: number; end: number }[];
     }
   | { ok: false; line: number; column: number; message: string };
 
@@ -59,6 +62,7 @@ export function lineOfPath(lines: ReadonlyMap<string, number> | null, path: stri
 export function locateJson(text: string, options: { offset?: number } = {}): JsonLocation {
   const lines = new Map<string, number>();
   const duplicates: DuplicateKey[] = [];
+  const items: { start: number; end: number }[] = [];
   let pathAt: string | undefined;
   const holds = (start: number, end: number) => options.offset !== undefined && options.offset >= start && options.offset < end;
   let pos = 0;
@@ -156,7 +160,9 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
         ws();
         const child = `${path}.${i}`;
         lines.set(child, lineOf(pos));
+        const start = pos;
         value(child);
+        if (path === '') items.push({ start, end: pos });
         ws();
         if (text[pos] === ',') {
           pos++;
@@ -183,7 +189,7 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
     value('');
     ws();
     if (pos < text.length) fail(`unexpected ${describe(pos)} after the end of the JSON value`);
-    return { ok: true, lines, duplicates, pathAt };
+    return { ok: true, lines, duplicates, pathAt, items };
   } catch (e) {
     if (e instanceof RangeError) e = new JsonSyntaxError('nested too deeply to read', pos);
     if (!(e instanceof JsonSyntaxError)) throw e;
@@ -208,4 +214,20 @@ export function mayHaveDuplicateKeys(text: string, value: unknown): boolean {
   let marks = 0;
   for (const _ of text.matchAll(/"\s*:/g)) marks++;
   return marks !== countKeys(value);
+}
+
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; problem: Problem };
+
+/**
+ * JSON.parse of a file's text (or of one line of it, `firstLine` being its line in the file), or the
+ * Problem that says where the text stops being JSON. `hint` may add a sentence for a known mistake.
+ */
+export function parseJson(text: string, file: string, firstLine = 1, hint: (message: string) => string = () => ''): ParsedJson {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    const loc = locateJson(text);
+    if (loc.ok) return { ok: false, problem: { file, line: firstLine, field: FILE_LEVEL, message: 'is not valid JSON', code: 'json' } };
+    return { ok: false, problem: { file, line: firstLine + loc.line - 1, field: FILE_LEVEL, message: `malformed JSON at column ${loc.column}: ${loc.message}${hint(loc.message)}`, code: 'json' } };
+  }
 }

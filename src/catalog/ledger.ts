@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { locateJson } from './json-locate.ts';
+import { locateJson, parseJson } from './json-locate.ts';
 import { catalogFolder, displayPath } from './load.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 
@@ -153,14 +153,12 @@ const HEX16 = /^[0-9a-f]{16}$/;
 export function parseLedger(text: string, file: string): { ledger: Ledger; problems: Problem[] } {
   const problems: Problem[] = [];
   const empty = { ledger: { entries: [] }, problems };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    const loc = locateJson(text);
-    problems.push(loc.ok ? { file, line: 1, field: FILE_LEVEL, message: 'is not valid JSON' } : { file, line: loc.line, field: FILE_LEVEL, message: `malformed JSON at column ${loc.column}: ${loc.message}` });
+  const parsed = parseJson(text, file);
+  if (!parsed.ok) {
+    problems.push(parsed.problem);
     return empty;
   }
+  const value = parsed.value;
   // Located only when a problem needs a line: a valid ledger of 100k entries is read by every
   // render process, and locating it took longer than parsing it (1.5 s against 0.2 at 100k).
   let loc: ReturnType<typeof locateJson> | undefined;

@@ -4,7 +4,7 @@
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { lineAndColumn, locateJson } from './json-locate.ts';
+import { lineAndColumn, locateJson, parseJson } from './json-locate.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 
 /** Files at the root of a catalog folder that are not records. */
@@ -12,9 +12,9 @@ export const RESERVED_FILES = new Set(['classes.json', 'url-ledger.json']);
 
 export interface RawEntry {
   file: string;
-  /** The record's line in a `.jsonl` file; 1 in a `.json` file. */
+  /** The record's line in a `.jsonl` file; in a `.json` file, the line it starts on (1 unless it is an array's item). */
   line: number;
-  /** The JSON text of the wrapped record, exactly as given. */
+  /** The JSON text of the record (wrapped or bare), exactly as given. */
   text: string;
   value: unknown;
   isJsonl: boolean;
@@ -107,7 +107,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): { at: number; length: numbe
  */
 function badUtf8Problem(file: string, bytes: Uint8Array, firstLine: number): Problem {
   const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (utf16) return { file, line: firstLine, field: FILE_LEVEL, message: 'is UTF-16 encoded (it starts with a UTF-16 byte-order mark); save the file as UTF-8' };
+  if (utf16) return { file, line: firstLine, field: FILE_LEVEL, code: 'utf8', message: 'is UTF-16 encoded (it starts with a UTF-16 byte-order mark); save the file as UTF-8' };
   const { at, length } = firstInvalidUtf8(bytes) ?? { at: 0, length: 1 };
   let text = lenientUtf8.decode(bytes);
   let offset = lenientUtf8.decode(bytes.subarray(0, at)).length;
@@ -119,6 +119,7 @@ function badUtf8Problem(file: string, bytes: Uint8Array, firstLine: number): Pro
     file,
     line: firstLine + line - 1,
     field: loc.ok && loc.pathAt ? loc.pathAt : FILE_LEVEL,
+    code: 'utf8',
     message: `is not valid UTF-8: ${length === 1 ? 'the byte' : 'the bytes'} ${hex.join(' ')} at column ${column} ${length === 1 ? 'is' : 'are'} not a UTF-8 character; save the file as UTF-8`,
   };
 }
@@ -128,17 +129,6 @@ function jsonlHint(message: string): string {
   if (message.startsWith('unexpected "{" after the end')) return '; two records on one line? Put each on its own line';
   if (message === 'unterminated string') return '; a raw line break inside a value splits the record over two lines: write it as \\n';
   return '';
-}
-
-function syntaxProblem(file: string, lineBase: number, text: string, isJsonl = false): Problem {
-  const loc = locateJson(text);
-  if (loc.ok) return { file, line: lineBase, field: FILE_LEVEL, message: 'is not valid JSON' };
-  return {
-    file,
-    line: lineBase + loc.line - 1,
-    field: FILE_LEVEL,
-    message: `malformed JSON at column ${loc.column}: ${loc.message}${isJsonl ? jsonlHint(loc.message) : ''}`,
-  };
 }
 
 export function loadCatalogFiles(root: string): LoadResult {
@@ -154,38 +144,87 @@ export function loadCatalogFiles(root: string): LoadResult {
     result.problems.push({ file: displayPath(root), line: 1, field: FILE_LEVEL, message: 'holds no .json or .jsonl catalog files' });
     return result;
   }
+  const sink: ReadSink = {
+    entry: (e) => result.entries.push(e),
+    problem: (p) => result.problems.push(p),
+    unreadable: () => result.unreadable++,
+  };
   for (const abs of files) {
-    const file = displayPath(abs);
-    result.files.push(file);
-    const bytes = readFileSync(abs);
-    const fileProblem = (line: number, message: string) => result.problems.push({ file, line, field: FILE_LEVEL, message });
-    if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
-      fileProblem(1, 'is empty; expected a wrapped record {"record": {...}, "datasetVersion": "..."}' + (abs.endsWith('.jsonl') ? ' per line' : ''));
-      result.unreadable++;
-      continue;
-    }
-    if (abs.endsWith('.jsonl')) loadJsonl(bytes, file, result, fileProblem);
-    else {
-      const decoded = decode(bytes);
-      if (decoded === null) {
-        result.problems.push(badUtf8Problem(file, bytes, 1));
-        result.unreadable++;
-        continue;
-      }
-      // A byte-order mark is allowed by RFC 8259 and carries no data: read past it.
-      const text = decoded.startsWith(BOM) ? decoded.slice(1) : decoded;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        result.problems.push(syntaxProblem(file, 1, text));
-        result.unreadable++;
-        continue;
-      }
-      result.entries.push({ file, line: 1, text, value, isJsonl: false });
-    }
+    result.files.push(displayPath(abs));
+    readCatalogFile(abs, sink);
   }
   return result;
+}
+
+/** Where the reading of one file goes, piece by piece, so that a caller may keep only what it needs. */
+export interface ReadSink {
+  entry(e: RawEntry): void;
+  problem(p: Problem): void;
+  /** A piece of the file that is no record at all (unreadable JSON, bad bytes): it counts as an invalid record. */
+  unreadable(): void;
+}
+
+/**
+ * Reads one catalog file (`abs`, shown in reports as displayPath(abs)) into raw entries and problems:
+ * the only reader of catalog files, used by validation and by the early highlighting alike.
+ */
+export function readCatalogFile(abs: string, sink: ReadSink): void {
+  const file = displayPath(abs);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch (e) {
+    sink.problem({ file, line: 1, field: FILE_LEVEL, message: `cannot be read: ${(e as Error).message}` });
+    sink.unreadable();
+    return;
+  }
+  const fileProblem = (line: number, message: string) => sink.problem({ file, line, field: FILE_LEVEL, message });
+  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
+    fileProblem(1, 'is empty; expected a wrapped record {"record": {...}, "datasetVersion": "..."}' + (abs.endsWith('.jsonl') ? ' per line' : ''));
+    sink.unreadable();
+    return;
+  }
+  if (abs.endsWith('.jsonl')) {
+    readJsonl(bytes, file, sink, fileProblem);
+    return;
+  }
+  const decoded = decode(bytes);
+  if (decoded === null) {
+    sink.problem(badUtf8Problem(file, bytes, 1));
+    sink.unreadable();
+    return;
+  }
+  // A byte-order mark is allowed by RFC 8259 and carries no data: read past it.
+  const text = decoded.startsWith(BOM) ? decoded.slice(1) : decoded;
+  const parsed = parseJson(text, file);
+  if (!parsed.ok) {
+    sink.problem(parsed.problem);
+    sink.unreadable();
+    return;
+  }
+  emit(sink, { file, line: 1, text, value: parsed.value, isJsonl: false });
+}
+
+/**
+ * An entry, or, when its value is an array (a `.json` file or a `.jsonl` line may hold several
+ * records), each of its items as an entry of its own with its exact text and its line.
+ */
+function emit(sink: ReadSink, entry: RawEntry): void {
+  if (!Array.isArray(entry.value)) {
+    sink.entry(entry);
+    return;
+  }
+  const loc = locateJson(entry.text);
+  if (!loc.ok) throw new Error('JSON.parse read a text the scanner cannot'); // both read RFC 8259: never
+  if (entry.value.length === 0) {
+    sink.problem({ file: entry.file, line: entry.line, field: FILE_LEVEL, message: 'is an empty array: it holds no records', code: 'shape' });
+    sink.unreadable();
+    return;
+  }
+  entry.value.forEach((value, i) => {
+    const { start, end } = loc.items[i]!;
+    sink.entry({ ...entry, value, text: entry.text.slice(start, end), line: entry.isJsonl ? entry.line : (loc.lines.get(`.${i}`) ?? 1) });
+  });
 }
 
 /** A `.jsonl` file that is one pretty-printed JSON value: one problem, not one per line. */
@@ -200,11 +239,11 @@ function prettyPrintedJsonl(bytes: Buffer): number | null {
   return text.trimEnd().split('\n').length;
 }
 
-function loadJsonl(bytes: Buffer, file: string, result: LoadResult, fileProblem: (line: number, message: string) => void): void {
+function readJsonl(bytes: Buffer, file: string, sink: ReadSink, fileProblem: (line: number, message: string) => void): void {
   const prettyLines = prettyPrintedJsonl(bytes);
   if (prettyLines !== null) {
     fileProblem(1, `holds one JSON value spread over ${prettyLines} lines; a .jsonl file needs each wrapped record on a single line (or name the file .json)`);
-    result.unreadable++;
+    sink.unreadable();
     return;
   }
   let start = 0;
@@ -220,7 +259,7 @@ function loadJsonl(bytes: Buffer, file: string, result: LoadResult, fileProblem:
       if (line === 1) slice = slice.subarray(3);
       else {
         fileProblem(line, 'starts with a byte-order mark (U+FEFF), which belongs only at the start of a file; was another file appended here? Remove it');
-        result.unreadable++;
+        sink.unreadable();
         continue;
       }
     }
@@ -230,20 +269,18 @@ function loadJsonl(bytes: Buffer, file: string, result: LoadResult, fileProblem:
     }
     const text = decode(slice);
     if (text === null) {
-      result.problems.push(badUtf8Problem(file, slice, line));
-      result.unreadable++;
+      sink.problem(badUtf8Problem(file, slice, line));
+      sink.unreadable();
       continue;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      const truncated = end === bytes.length && !text.trimEnd().endsWith('}');
-      const p = syntaxProblem(file, line, text, !truncated);
-      result.problems.push(truncated ? { ...p, message: `${p.message} (the last line looks cut short)` } : p);
-      result.unreadable++;
+    const truncated = end === bytes.length && !text.trimEnd().endsWith('}');
+    const parsed = parseJson(text, file, line, truncated ? undefined : jsonlHint);
+    if (!parsed.ok) {
+      const p = parsed.problem;
+      sink.problem(truncated ? { ...p, message: `${p.message} (the last line looks cut short)` } : p);
+      sink.unreadable();
       continue;
     }
-    result.entries.push({ file, line, text, value, isJsonl: true });
+    emit(sink, { file, line, text, value: parsed.value, isJsonl: true });
   }
 }

@@ -1,21 +1,19 @@
 /**
  * The page cache, render side: errdex's own incremental build for the error pages, one per record.
- * (A record's JSON twin and short link are written by the build script every time: scripts/lib/record-files.ts.)
+ * (A record's JSON twin and short link are written by the build every time: src/build/stages/record-files.ts.)
  *
- * Each such file has a key (src/catalog/shard.ts, recordCacheKey: the record's text, what the page
+ * Each such file has a key (recordCacheKey below: the record's text, what the page
  * shows of other records, the site settings). When the last published site holds the file under the
  * same key, and the code that renders it is unchanged, the render process leaves it out of Astro's
- * routes and the build script links the published file into the new site instead
- * (scripts/lib/page-reuse.ts). A rebuild then costs Astro only the pages that changed.
- *
- * The build script passes, through the environment:
- *  - ERRDEX_PAGE_MANIFEST: the keys of the last published site's files (JSON: path -> key), only
- *    when that site and the code that rendered it can be reused;
- *  - ERRDEX_PREVIOUS_SITE: that site's folder;
- *  - ERRDEX_PAGE_LOG: where this process appends each file's key and whether it was reused.
+ * routes and the build links the published file into the new site instead (src/build/page-reuse.ts).
+ * A rebuild then costs Astro only the pages that changed. The render context (src/context.ts) says
+ * which site may lend its pages, and where the page log goes.
  */
+import { hash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { siteConfig } from '../../errdex.config.mjs';
+import { textKey, type CatalogEntry } from './entry.ts';
 
 export interface PageFile<T> {
   /** The route Astro renders when the file cannot be reused. */
@@ -33,23 +31,19 @@ export interface PageLogLine {
 
 let previous: { keys: Map<string, string>; site: string } | null | undefined;
 
-function previousSite(env: NodeJS.ProcessEnv): typeof previous {
+function previousSite(reuse: { site: string; keys: string } | null): typeof previous {
   if (previous !== undefined) return previous;
-  const manifest = env.ERRDEX_PAGE_MANIFEST;
-  const site = env.ERRDEX_PREVIOUS_SITE;
-  previous =
-    manifest && site && existsSync(manifest)
-      ? { keys: new Map(Object.entries(JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, string>)), site }
-      : null;
+  previous = reuse && existsSync(reuse.keys) ? { keys: new Map(Object.entries(JSON.parse(readFileSync(reuse.keys, 'utf8')) as Record<string, string>)), site: reuse.site } : null;
   return previous;
 }
 
 /**
- * The routes to render: those whose file the last published site does not hold under the same key.
- * Every file's key, and which were reused, go to the page log for the build script.
+ * The routes to render: those whose file the last published site (`reuse`: its folder, and its files'
+ * keys as a JSON file) does not hold under the same key. Every file's key, and which were reused, go
+ * to the page log for the build.
  */
-export function routesToRender<T>(files: readonly PageFile<T>[], env: NodeJS.ProcessEnv = process.env): T[] {
-  const prev = previousSite(env);
+export function pageFilesToRender<T>(files: readonly PageFile<T>[], reuse: { site: string; keys: string } | null, pageLog: string | null): T[] {
+  const prev = previousSite(reuse);
   const line: PageLogLine = { keys: {}, reused: [] };
   const render: T[] = [];
   for (const f of files) {
@@ -57,6 +51,19 @@ export function routesToRender<T>(files: readonly PageFile<T>[], env: NodeJS.Pro
     if (prev && prev.keys.get(f.file) === f.key && existsSync(join(prev.site, f.file))) line.reused.push(f.file);
     else render.push(f.route);
   }
-  if (env.ERRDEX_PAGE_LOG) appendFileSync(env.ERRDEX_PAGE_LOG, `${JSON.stringify(line)}\n`);
+  if (pageLog) appendFileSync(pageLog, `${JSON.stringify(line)}\n`);
   return render;
+}
+
+/** The site configuration as part of every page key: made once, not per page. */
+const SITE_CONFIG_TEXT = JSON.stringify(siteConfig);
+
+/**
+ * The incremental-build key of a record's page: everything it shows that Astro cannot
+ * see in the code. A build renders the page again when its key or the code changes (src/catalog/page-cache.ts).
+ * A page that comes to show data from other records (related errors) must add that data here.
+ */
+export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText'>, shown: unknown = null): string {
+  const shownText = JSON.stringify(shown, (key, value) => (key === 'entry' && value && typeof value === 'object' && 'sourceText' in value ? textKey(value as CatalogEntry) : value));
+  return hash('sha1', `${SITE_CONFIG_TEXT}\0${entry.sourceText}\0${shownText}`);
 }

@@ -7,30 +7,41 @@ export interface Problem {
   /** Dotted field path such as `record.sourceCode`, or `(file)` for problems with the file itself. */
   field: string;
   message: string;
+  /**
+   * error: the page would be wrong, unsafe or unreachable, so the record is not built. warning: the page
+   * can be built truthfully, showing what is uncertain. Errors when not given.
+   */
+  severity?: Severity;
+  /** What kind of check found it, for machines (CI annotations, the report file): `json`, `schema`, `span`, ... */
+  code?: string;
 }
+
+export type Severity = 'error' | 'warning';
 
 export const FILE_LEVEL = '(file)';
 
-/** `file:line  field.path  what is wrong` — one line per problem, sorted the way the files read. */
+/** `file:line  field.path  what is wrong` — one line per problem; a warning says so. */
 export function formatProblem(p: Problem): string {
-  return `${p.file}:${p.line}  ${p.field}  ${oneLine(p.message)}`;
+  return `${p.file}:${p.line}  ${p.field}  ${p.severity === 'warning' ? 'warning: ' : ''}${oneLine(p.message)}`;
 }
 
 export function compareProblems(a: Problem, b: Problem): number {
   return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0);
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The report: every problem, errors and warnings, in file order, then the counts, errors and warnings apart. */
 export function formatReport(problems: Problem[], recordCount: number, invalidCount: number, fileCount?: number): string {
-  const records = `${recordCount} record${recordCount === 1 ? '' : 's'}`;
-  if (problems.length === 0) return `No problems in ${records}${fileCount === undefined ? '' : ` (${fileCount} file${fileCount === 1 ? '' : 's'})`}.`;
-  const sorted = [...problems].sort(compareProblems);
-  const files = new Set(problems.map((p) => p.file)).size;
-  const lines = sorted.map(formatProblem);
-  lines.push(
-    '',
-    `${problems.length} problem${problems.length === 1 ? '' : 's'} in ${invalidCount} of ${recordCount} record${recordCount === 1 ? '' : 's'} ` +
-      `(${files} file${files === 1 ? '' : 's'}).`,
-  );
+  const records = plural(recordCount, 'record');
+  if (problems.length === 0) return `No problems in ${records}${fileCount === undefined ? '' : ` (${plural(fileCount, 'file')})`}.`;
+  const files = ` (${plural(new Set(problems.map((p) => p.file)).size, 'file')})`;
+  const errors = problems.filter((p) => p.severity !== 'warning').length;
+  const warnings = problems.length - errors;
+  const lines = [...problems].sort(compareProblems).map(formatProblem);
+  const counts = [errors > 0 || warnings === 0 ? `${plural(errors, 'error')} in ${invalidCount} of ${records}` : `No errors in ${records}`];
+  if (warnings > 0) counts.push(plural(warnings, 'warning'));
+  lines.push('', `${counts.join('; ')}${files}.`);
   return lines.join('\n');
 }
 

@@ -11,11 +11,34 @@
  * line, so that entry is written `[file, line, datasetVersion, id, sourceText]` instead. JSON.stringify
  * writes no raw tab, inside strings or between values: a line holds a tab only in the first form.
  */
-import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import type { FailureClass } from '../schema/failure-class.ts';
+import { readTwin } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import type { CatalogEntry } from './catalog.ts';
-import { textHash } from './shard.ts';
+import type { Ledger, LedgerPlan } from './ledger.ts';
+import { textHash, type CatalogEntry } from './entry.ts';
 import type { RelatedLink } from './derive/related.ts';
+
+/**
+ * What the snapshot's processes need of the catalog besides its entries, as validation read it: the
+ * failure classes, the URL ledger and its plan for this catalog (src/catalog/derive/index.ts,
+ * ledgerPlanFor). Written once, beside the entries, so that no later process reads, checks or plans them again.
+ */
+export interface SnapshotHead {
+  /** The catalog folder. */
+  root: string;
+  classes: FailureClass[];
+  ledger: { file: string; exists: boolean; ledger: Ledger };
+  ledgerPlan: LedgerPlan;
+}
+
+export function writeHead(path: string, head: SnapshotHead): void {
+  writeFileSync(path, JSON.stringify(head));
+}
+
+export function readHead(path: string): SnapshotHead {
+  return JSON.parse(readFileSync(path, 'utf8')) as SnapshotHead;
+}
 
 export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): Promise<number> {
   return writeLines(path, map(entries, snapshotLine));
@@ -45,7 +68,7 @@ export interface SnapshotKeep {
   /**
    * Whether the entries' text (`sourceText`, the JSON twin) is needed; '' when not. As a function of the
    * record id: the entries it turns down keep only the hash of their text (`textKey`), which is all a
-   * render process needs of the records whose pages it does not render (src/catalog/shard.ts).
+   * render process needs of the records whose pages it does not render (src/catalog/partition.ts).
    */
   text?: boolean | ((id: string) => boolean);
 }
@@ -70,15 +93,16 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
     const [file, lineNo, datasetVersion, id, escapedText] = JSON.parse(bytes.toString('utf8', 0, tab === -1 ? bytes.length : tab)) as [string, number, string, string, string?];
     if (keep.entry && !keep.entry(id)) continue;
     const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
-    const record = (JSON.parse(sourceText) as { record: ErrorRecord }).record;
+    const { record, datasetVersionFrom } = readTwin(sourceText);
     if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
     if (keep.prose && !keep.prose(id)) {
       for (const field of PROSE_FIELDS) record[field] = '';
       for (const field of PROSE_LIST_FIELDS) record[field] = [];
     }
     const origin = { file, line: lineNo };
-    if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textHash(sourceText), datasetVersion, origin };
-    else yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, origin };
+    const from = datasetVersionFrom === 'record' ? {} : { datasetVersionFrom };
+    if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textHash(sourceText), datasetVersion, ...from, origin };
+    else yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, ...from, origin };
   }
 }
 

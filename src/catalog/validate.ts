@@ -1,27 +1,37 @@
 /**
  * Validate: raw entries -> valid records + one list of every problem.
- * Per record: the zod schema, then the cross-field checks. Across records: unique ids and
- * unique (repo, slug) pairs, and failure classes that exist. Nothing is dropped without a Problem.
+ * Per record (wrapped or bare, see src/schema/input-forms.ts): the zod schema, then the cross-field
+ * checks. Across records: unique ids and unique (repo, slug) pairs, and failure classes that exist.
+ * Each problem is an error (the record is not built) or a warning (it is, and its page shows the
+ * uncertainty). Nothing is dropped without a Problem.
  */
 import type { z } from 'astro/zod';
+import { isBareRecord, withoutNotes, wrappedTwin, type DatasetVersionFrom } from '../schema/input-forms.ts';
 import { SCHEMA_VERSION, wrappedRecordSchema, type ErrorRecord, type WrappedRecord } from '../schema/record.ts';
 import { githubUrlProblems, recordProblems, sourceSpanProblems, type FieldProblem } from '../schema/record-checks.ts';
-import { RESERVED_OWNERS } from '../lib/urls.ts';
+import { RESERVED_OWNERS } from '../util/urls.ts';
 import { lineOfPath, locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
 import type { RawEntry } from './load.ts';
-import type { Problem } from './problems.ts';
+import type { Problem, Severity } from './problems.ts';
 
 export interface ValidEntry {
   entry: RawEntry;
   wrapped: WrappedRecord;
   record: ErrorRecord;
+  /** The record's JSON twin: its text as the catalog gives it, or, for a bare record, the wrapped form (input-forms.ts). */
+  text: string;
+  datasetVersion: string;
+  datasetVersionFrom: DatasetVersionFrom;
 }
 
 export interface ValidationResult {
   valid: ValidEntry[];
   /** Entries rejected, each with all its problems (for the --skip-invalid report). */
   invalid: { entry: RawEntry; problems: Problem[] }[];
+  /** The errors: each keeps its record from being built. */
   problems: Problem[];
+  /** The warnings: their records are built, their pages show what is uncertain. */
+  warnings: Problem[];
 }
 
 export interface ValidateOptions {
@@ -29,6 +39,8 @@ export interface ValidateOptions {
   classIds?: ReadonlySet<string>;
   /** The classes file as shown in reports, or null when the catalog has none (named in the problem). */
   classesFile?: string | null;
+  /** The dataset version of bare records when no wrapped record gives one (default buildDatasetVersion()). */
+  buildDatasetVersion?: string;
 }
 
 const RECORD_FIELDS = Object.keys(wrappedRecordSchema.shape.record.shape);
@@ -124,8 +136,26 @@ function crossFieldProblems(rec: ErrorRecord, badFields: Set<string>): FieldProb
   return [...(sound(SPAN_FIELDS) ? sourceSpanProblems(rec) : []), ...(sound(URL_FIELDS) ? githubUrlProblems(rec) : [])];
 }
 
+/** What a check found, placed: its field path as the file writes it, and its class. */
+interface Finding {
+  field: string;
+  message: string;
+  code: string;
+  severity?: Severity;
+  line?: number;
+}
+
+/** The build's dataset version, for bare records when no wrapped record gives one: SOURCE_DATE_EPOCH (reproducible builds) or now. */
+export function buildDatasetVersion(env: NodeJS.ProcessEnv = process.env): string {
+  const epoch = Number(env.SOURCE_DATE_EPOCH);
+  return new Date(env.SOURCE_DATE_EPOCH && Number.isFinite(epoch) ? epoch * 1000 : Date.now()).toISOString();
+}
+
+/** A placeholder a bare record is validated with; its real dataset version is chosen once all records are read. */
+const PENDING_VERSION = '1970-01-01T00:00:00.000Z';
+
 export function validateEntries(entries: RawEntry[], options: ValidateOptions = {}): ValidationResult {
-  const result: ValidationResult = { valid: [], invalid: [], problems: [] };
+  const result: ValidationResult = { valid: [], invalid: [], problems: [], warnings: [] };
   const perEntry = new Map<RawEntry, Problem[]>();
   const fieldLines = new WeakMap<RawEntry, Map<string, number> | null>();
   const lineOf = (entry: RawEntry, path: string): number => {
@@ -134,92 +164,126 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
       const loc = locateJson(entry.text);
       fieldLines.set(entry, loc.ok ? loc.lines : null);
     }
-    return lineOfPath(fieldLines.get(entry) ?? null, path, entry.line);
+    return entry.line - 1 + lineOfPath(fieldLines.get(entry) ?? null, path, 1);
   };
-  const add = (entry: RawEntry, field: string, message: string, line = lineOf(entry, field)) => {
-    const p: Problem = { file: entry.file, line, field, message };
+  const add = (entry: RawEntry, f: Finding) => {
+    const p: Problem = { file: entry.file, line: f.line ?? lineOf(entry, f.field), field: f.field, message: f.message, code: f.code };
+    if (f.severity === 'warning') p.severity = 'warning';
     let list = perEntry.get(entry);
     if (!list) perEntry.set(entry, (list = []));
     list.push(p);
   };
+  const hasErrors = (entry: RawEntry) => perEntry.get(entry)?.some((p) => p.severity !== 'warning') ?? false;
 
-  const candidates: ValidEntry[] = [];
+  const candidates: (ValidEntry & { bare: boolean })[] = [];
   for (const entry of entries) {
     const v = entry.value;
-    if (Array.isArray(v) && !entry.isJsonl) {
-      add(entry, '(record)', `must be one wrapped record {"record": {...}, "datasetVersion": "..."}; got an array of ${v.length} items. Put several records in a .jsonl file, one per line`);
-      continue;
-    }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-      add(entry, '(record)', `must be a wrapped record {"record": {...}, "datasetVersion": "..."}; got ${describeValue(v)}`);
+      add(entry, { field: '(record)', code: 'shape', message: `must be a record, wrapped {"record": {...}, "datasetVersion": "..."} or bare {"id": ..., ...}; got ${describeValue(v)}` });
       continue;
     }
     // JSON.parse keeps the last of two equal keys without a word: the page would show one value, a reviewer may read the other.
     if (mayHaveDuplicateKeys(entry.text, v)) {
       const loc = locateJson(entry.text);
       for (const d of loc.ok ? loc.duplicates : []) {
-        const message = `is given twice${entry.isJsonl ? '' : ` (first on line ${d.firstLine})`}; JSON keeps only the last value, so one of them would silently vanish`;
-        add(entry, d.path, message, entry.isJsonl ? entry.line : d.line);
+        const message = `is given twice${entry.isJsonl ? '' : ` (first on line ${entry.line - 1 + d.firstLine})`}; JSON keeps only the last value, so one of them would silently vanish`;
+        add(entry, { field: d.path, message, code: 'duplicate-key', line: entry.isJsonl ? entry.line : entry.line - 1 + d.line });
       }
     }
-    const obj = v as Record<string, unknown>;
-    if (!('record' in obj)) {
-      const bare = 'id' in obj && 'errorMessage' in obj;
-      add(entry, 'record', bare
-        ? 'is missing: this is a bare record; wrap it as {"record": {...}, "datasetVersion": "..."}'
-        : 'is missing: the wrapper must be {"record": {...}, "datasetVersion": "..."}');
+    const obj = withoutNotes(v as Record<string, unknown>);
+    const bare = isBareRecord(obj);
+    if (!bare && !('record' in obj)) {
+      add(entry, { field: 'record', code: 'shape', message: 'is missing: give a wrapped record {"record": {...}, "datasetVersion": "..."} or a bare record {"id": ..., ...}' });
       continue;
     }
+    // Problems name fields as the file writes them: `record.severity` in a wrapper, `severity` in a bare record.
+    const named = (path: string) => (bare ? path.replace(/^record\./, '') : path);
+    const rawRecord = bare ? obj : obj.record;
+    const rec = rawRecord !== null && typeof rawRecord === 'object' && !Array.isArray(rawRecord) ? withoutNotes(rawRecord as Record<string, unknown>) : rawRecord;
+    const input = { ...(bare ? { datasetVersion: PENDING_VERSION } : obj), record: rec };
     // A record of another schema version would fail field by field; say the one thing that matters.
-    const rec = obj.record as Record<string, unknown> | null;
-    if (rec && typeof rec === 'object' && 'schemaVersion' in rec && rec.schemaVersion !== SCHEMA_VERSION) {
-      add(entry, 'record.schemaVersion', `unsupported schema version ${JSON.stringify(rec.schemaVersion)}; this build reads schemaVersion ${SCHEMA_VERSION}`);
+    if (rec && typeof rec === 'object' && 'schemaVersion' in rec && (rec as { schemaVersion: unknown }).schemaVersion !== SCHEMA_VERSION) {
+      const version = (rec as { schemaVersion: unknown }).schemaVersion;
+      add(entry, { field: named('record.schemaVersion'), code: 'schema-version', message: `unsupported schema version ${JSON.stringify(version)}; this build reads schemaVersion ${SCHEMA_VERSION}` });
       continue;
     }
-    const parsed = wrappedRecordSchema.safeParse(v);
+    const parsed = wrappedRecordSchema.safeParse(input);
     if (!parsed.success) {
       const badFields = new Set<string>();
       for (const issue of parsed.error.issues) {
         if (issue.path[0] === 'record' && issue.path.length > 1) badFields.add(String(issue.path[1]));
-        for (const d of describeIssue(issue, v)) add(entry, d.field, d.message);
+        const code = issue.path[1] === 'messagePattern' && issue.code === 'custom' ? 'pattern' : 'schema';
+        for (const d of describeIssue(issue, input)) add(entry, { field: named(d.field), message: d.message, code });
       }
       // The cross-field checks still run where the fields they read are sound, so one pass reports everything.
       if (rec && typeof rec === 'object' && !Array.isArray(rec)) {
-        for (const p of crossFieldProblems(rec as unknown as ErrorRecord, badFields)) add(entry, `record.${p.field}`, p.message);
+        for (const p of crossFieldProblems(rec as unknown as ErrorRecord, badFields)) add(entry, { ...p, field: named(`record.${p.field}`) });
       }
       continue;
     }
     const record = parsed.data.record;
-    for (const p of recordProblems(record)) add(entry, `record.${p.field}`, p.message);
+    for (const p of recordProblems(record)) add(entry, { ...p, field: named(`record.${p.field}`) });
     const owner = record.repo.slice(0, record.repo.indexOf('/'));
     if (RESERVED_OWNERS.has(owner.toLowerCase())) {
-      add(entry, 'record.repo', `owner "${owner}" is a folder errdex itself uses (${[...RESERVED_OWNERS].join(', ')}); its pages would collide`);
+      add(entry, { field: named('record.repo'), code: 'reserved-owner', message: `owner "${owner}" is a folder errdex itself uses (${[...RESERVED_OWNERS].join(', ')}); its pages would collide` });
     }
     if (record.backgroundTag !== null && options.classIds && !options.classIds.has(record.backgroundTag)) {
       const where = options.classesFile ? `which ${options.classesFile} does not define` : 'but the catalog has no classes.json defining failure classes';
-      add(entry, 'record.backgroundTag', `names failure class "${record.backgroundTag}", ${where}`);
+      add(entry, { field: named('record.backgroundTag'), code: 'unknown-class', message: `names failure class "${record.backgroundTag}", ${where}` });
     }
-    if (!perEntry.has(entry)) candidates.push({ entry, wrapped: parsed.data, record });
+    if (!hasErrors(entry)) {
+      candidates.push({ entry, wrapped: parsed.data, record, text: entry.text, datasetVersion: parsed.data.datasetVersion, datasetVersionFrom: 'record', bare });
+    }
   }
 
   // Across records: the first occurrence keeps its place, every later one is reported with a pointer back.
   const byId = new Map<string, ValidEntry>();
   const bySlug = new Map<string, ValidEntry>();
   for (const c of candidates) {
+    const idField = c.bare ? 'id' : 'record.id';
     const firstId = byId.get(c.record.id);
-    if (firstId) add(c.entry, 'record.id', `duplicates id ${c.record.id} of the record at ${firstId.entry.file}:${firstId.entry.line}`);
+    if (firstId) add(c.entry, { field: idField, code: 'duplicate-id', message: `duplicates id ${c.record.id} of the record at ${firstId.entry.file}:${firstId.entry.line}` });
     else byId.set(c.record.id, c);
     const slugKey = `${c.record.repo.toLowerCase()}/${c.record.slug}`;
     const firstSlug = bySlug.get(slugKey);
     if (firstSlug) {
-      add(c.entry, 'record.slug', `duplicates slug "${c.record.slug}" in ${c.record.repo} of the record at ${firstSlug.entry.file}:${firstSlug.entry.line}; pages would collide`);
+      add(c.entry, {
+        field: c.bare ? 'slug' : 'record.slug',
+        code: 'duplicate-slug',
+        message: `duplicates slug "${c.record.slug}" in ${c.record.repo} of the record at ${firstSlug.entry.file}:${firstSlug.entry.line}; pages would collide`,
+      });
     } else bySlug.set(slugKey, c);
   }
   // A duplicate taints both sides' pages, but only the later one is rejected: the first stays valid.
-  for (const c of candidates) if (!perEntry.has(c.entry)) result.valid.push(c);
+  const valid = candidates.filter((c) => !hasErrors(c.entry));
+  datasetVersionsOfBareRecords(valid, options.buildDatasetVersion ?? buildDatasetVersion());
+  for (const { bare: _, ...c } of valid) result.valid.push(c);
   for (const [entry, problems] of perEntry) {
-    result.invalid.push({ entry, problems });
-    result.problems.push(...problems);
+    const errors = problems.filter((p) => p.severity !== 'warning');
+    if (errors.length > 0) result.invalid.push({ entry, problems });
+    result.problems.push(...errors);
+    result.warnings.push(...problems.filter((p) => p.severity === 'warning'));
   }
   return result;
+}
+
+/** A bare record's dataset version: the newest of its file's wrapped records, else of the catalog's, else the build's. */
+function datasetVersionsOfBareRecords(valid: (ValidEntry & { bare: boolean })[], build: string): void {
+  const newest = (a: string | undefined, b: string) => (a === undefined || b > a ? b : a);
+  const byFile = new Map<string, string>();
+  let catalog: string | undefined;
+  for (const c of valid) {
+    if (c.bare) continue;
+    byFile.set(c.entry.file, newest(byFile.get(c.entry.file), c.datasetVersion));
+    catalog = newest(catalog, c.datasetVersion);
+  }
+  for (const c of valid) {
+    if (!c.bare) continue;
+    const file = byFile.get(c.entry.file);
+    const [version, from] = file !== undefined ? [file, 'file' as const] : catalog !== undefined ? [catalog, 'catalog' as const] : [build, 'build' as const];
+    c.datasetVersion = version;
+    c.datasetVersionFrom = from;
+    c.wrapped = { ...c.wrapped, datasetVersion: version };
+    c.text = wrappedTwin(c.entry.text, version, from);
+  }
 }

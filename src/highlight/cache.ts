@@ -5,7 +5,7 @@
  *
  * One SQLite file (node:sqlite) rather than a file per block: a catalog of 100,000 records has
  * ~180,000 blocks, and creating that many small files costs more than highlighting on a busy disk.
- * The build fills it before the render (scripts/lib/highlight-pool.ts); pages read it, and highlight
+ * The build fills it before the render (src/build/highlight-pool.ts); pages read it, and highlight
  * inline (and store the result) on a miss. It sits in the build cache (`ERRDEX_CACHE_DIR`, default
  * `.errdex/cache`), the one folder CI persists between builds.
  */
@@ -18,8 +18,8 @@ export function buildCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.ERRDEX_CACHE_DIR && env.ERRDEX_CACHE_DIR.trim() !== '' ? env.ERRDEX_CACHE_DIR : '.errdex/cache');
 }
 
-export function highlightCacheFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(buildCacheDir(env), 'highlight.sqlite');
+export function highlightCacheFile(cacheDir: string = buildCacheDir()): string {
+  return join(cacheDir, 'highlight.sqlite');
 }
 
 let shikiVersion: string | undefined;

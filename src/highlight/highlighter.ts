@@ -16,7 +16,7 @@ import {
 import { BIDI_CONTROLS, characterName, codePoint } from '../schema/text-safety.ts';
 import { HighlightStore, highlightCacheFile, highlightKey, storedText } from './cache.ts';
 import { PLAIN_TEXT } from './languages.ts';
-import { escapeHtml } from '../lib/text.ts';
+import { escapeHtml } from '../util/text.ts';
 
 const THEME = 'errdex';
 

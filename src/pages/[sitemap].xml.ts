@@ -1,11 +1,11 @@
 /** `/sitemap-site.xml` (and `-2`, …): the pages outside repositories, once the sitemap is split. */
+import { partitionRoutes } from '../context.ts';
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { shardRoutes } from '../catalog/shard.ts';
-import { getSitemapPlan } from '../lib/site-sitemap.ts';
-import { urlsetXml, type SitemapFile } from '../lib/sitemap.ts';
+import { getSitemapPlan } from '../views/site-sitemap.ts';
+import { urlsetXml, type SitemapFile } from '../views/sitemap.ts';
 
 export const getStaticPaths = (() =>
-  shardRoutes(getSitemapPlan()
+  partitionRoutes(getSitemapPlan()
     .files.filter((f) => /^\/[^/]+\.xml$/.test(f.path))
     .map((file) => ({ params: { sitemap: file.path.slice(1, -4) }, props: { file } })))) satisfies GetStaticPaths;
 

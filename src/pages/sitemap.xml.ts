@@ -1,7 +1,7 @@
-/** `/sitemap.xml`: every indexable page, or the index of the split sitemaps (src/lib/sitemap.ts). */
+/** `/sitemap.xml`: every indexable page, or the index of the split sitemaps (src/views/sitemap.ts). */
 import type { APIRoute } from 'astro';
-import { getSitemapPlan } from '../lib/site-sitemap.ts';
-import { sitemapIndexXml, urlsetXml } from '../lib/sitemap.ts';
+import { getSitemapPlan } from '../views/site-sitemap.ts';
+import { sitemapIndexXml, urlsetXml } from '../views/sitemap.ts';
 
 export const GET: APIRoute = () => {
   const { root } = getSitemapPlan();

@@ -4,8 +4,8 @@
  * escaped, each placeholder a lazy group). The template is read back with the same parser the site
  * uses (`parseTemplate`), so what the scanner writes is what search and pages understand.
  */
-import { isSafeRegexSource } from '../schema/regex-safety.ts';
-import { parseTemplate } from '../search/template.ts';
+import { patternProblem } from '../schema/pattern.ts';
+import { parseTemplate } from '../schema/message-template.ts';
 
 export type MessagePart = { kind: 'text'; text: string } | { kind: 'hole'; name: string };
 
@@ -93,7 +93,7 @@ export function buildTemplate(parts: MessagePart[]): Template | TemplateProblem 
     });
   if (!same) return 'template-unreadable';
   const messagePattern = read.map((p) => (p.kind === 'text' ? escapeRegex(p.text) : '(.+?)')).join('');
-  if (isSafeRegexSource(messagePattern) !== null) return 'pattern-unsafe';
+  if (patternProblem(messagePattern) !== null) return 'pattern-unsafe';
   return { errorMessage, messagePattern };
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ErrorRecord, Severity } from '../schema/record.ts';
 import { LIMITS, SCHEMA_VERSION } from '../schema/record.ts';
-import { encodeRepoPath } from '../schema/record-checks.ts';
+import { encodeRepoPath } from '../schema/field-checks.ts';
 import { slugOf } from './ids.ts';
 import type { Template } from './message.ts';
 import type { ScanLanguage } from './select.ts';

@@ -2,18 +2,17 @@
  * Checks across the fields of one record, run after the schema accepted its shape.
  * Each returns problems as (field, message) so the validator can place them in the file.
  */
+import { countLines, githubUrlShapeProblem, truncate } from './field-checks.ts';
 import type { ErrorRecord } from './record.ts';
 
 export interface FieldProblem {
   /** Path below `record`, e.g. `sourceCode`. */
   field: string;
   message: string;
-}
-
-export function countLines(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+  /** The kind of check, for machines: `span`, `github-url`. */
+  code: string;
+  /** A warning: the page can still be shown truthfully (see excerpt.ts). An error when not given. */
+  severity?: 'warning';
 }
 
 /** `sourceCode` has exactly end - start + 1 lines, and `lineNumber` lies inside the span. */
@@ -22,94 +21,67 @@ export function sourceSpanProblems(r: ErrorRecord): FieldProblem[] {
   const { sourceCode, sourceCodeStart: start, sourceCodeEnd: end, lineNumber } = r;
   if (sourceCode === null) {
     if (start !== null || end !== null) {
-      problems.push({ field: 'sourceCode', message: 'is null but sourceCodeStart/sourceCodeEnd are set; give the excerpt or set all three to null' });
+      problems.push({ field: 'sourceCode', code: 'span', message: 'is null but sourceCodeStart/sourceCodeEnd are set; give the excerpt or set all three to null' });
     }
     return problems;
   }
   if (start === null || end === null) {
     problems.push({
       field: start === null ? 'sourceCodeStart' : 'sourceCodeEnd',
+      code: 'span',
       message: 'is null but sourceCode is set; the excerpt needs its first and last line numbers',
     });
     return problems;
   }
   if (end < start) {
-    problems.push({ field: 'sourceCodeEnd', message: `is ${end}, before sourceCodeStart ${start}` });
+    problems.push({ field: 'sourceCodeEnd', code: 'span', message: `is ${end}, before sourceCodeStart ${start}` });
     return problems;
   }
   const expected = end - start + 1;
   const actual = countLines(sourceCode);
   if (actual !== expected) {
+    // The page can still show the excerpt, numbered from sourceCodeStart and marked as unverified.
     problems.push({
       field: 'sourceCode',
-      message: `has ${actual} lines, expected ${expected} (sourceCodeEnd ${end} - sourceCodeStart ${start} + 1)`,
+      code: 'span',
+      severity: 'warning',
+      message: `has ${actual} lines, expected ${expected} (sourceCodeEnd ${end} - sourceCodeStart ${start} + 1); its page numbers it from line ${start} and says the numbering is unverified`,
     });
   }
   if (lineNumber !== null && (lineNumber < start || lineNumber > end)) {
-    problems.push({ field: 'lineNumber', message: `is ${lineNumber}, outside the excerpt's lines ${start}-${end}` });
+    problems.push({ field: 'lineNumber', code: 'span', message: `is ${lineNumber}, outside the excerpt's lines ${start}-${end}` });
   }
   return problems;
-}
-
-/** Encodes a repository path for a GitHub URL: each segment percent-encoded, '/' kept. */
-export function encodeRepoPath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
-}
-
-const PERMALINK_FORM = 'https://github.com/{repo}/blob/{analyzedSha}/{filePath}';
-
-/**
- * What is wrong with a githubUrl on its own, whatever the other fields say: not a URL, or not an
- * https://github.com/ one (`javascript:`, `data:`, `http:`, another host, credentials).
- */
-export function githubUrlShapeProblem(githubUrl: string): string | null {
-  if (githubUrl === '') return `must not be empty; expected ${PERMALINK_FORM}`;
-  // The URL parser silently drops tabs and line breaks and trims spaces; the page would link the raw string.
-  if (/[\s\u0000-\u001f\u007f]/.test(githubUrl)) return `contains white space or a control character; expected ${PERMALINK_FORM}`;
-  let url: URL;
-  try {
-    url = new URL(githubUrl);
-  } catch {
-    return `is not a URL; expected ${PERMALINK_FORM}`;
-  }
-  if (url.protocol !== 'https:' || url.hostname !== 'github.com' || url.username || url.password || url.port) {
-    return `must be an https://github.com/ URL; got ${JSON.stringify(truncate(githubUrl))}`;
-  }
-  return null;
 }
 
 /** The permalink errdex expects: https://github.com/{repo}/blob/{sha}/{path}, optionally #Ln or #Ln-Lm. */
 export function githubUrlProblems(r: ErrorRecord): FieldProblem[] {
   const expectedBase = `https://github.com/${r.repo}/blob/${r.analyzedSha}/`;
   const shape = githubUrlShapeProblem(r.githubUrl);
-  if (shape) return [{ field: 'githubUrl', message: shape }];
+  if (shape) return [{ field: 'githubUrl', code: 'github-url', message: shape }];
   const url = new URL(r.githubUrl);
   const parts = url.pathname.split('/');
   // ['', owner, name, 'blob', sha, ...path]
   const [, owner, name, blob, sha, ...pathParts] = parts;
   if (`${owner}/${name}`.toLowerCase() !== r.repo.toLowerCase()) {
-    return [{ field: 'githubUrl', message: `points at repository ${owner}/${name}, not ${r.repo}` }];
+    return [{ field: 'githubUrl', code: 'github-url', message: `points at repository ${owner}/${name}, not ${r.repo}` }];
   }
   if (blob !== 'blob' || sha !== r.analyzedSha) {
-    return [{ field: 'githubUrl', message: `must be pinned to analyzedSha: expected ${expectedBase}...; got ${JSON.stringify(truncate(r.githubUrl))}` }];
+    return [{ field: 'githubUrl', code: 'github-url', message: `must be pinned to analyzedSha: expected ${expectedBase}...; got ${JSON.stringify(truncate(r.githubUrl))}` }];
   }
   let path: string;
   try {
     path = pathParts.map(decodeURIComponent).join('/');
   } catch {
-    return [{ field: 'githubUrl', message: 'has a malformed percent-encoding in its path' }];
+    return [{ field: 'githubUrl', code: 'github-url', message: 'has a malformed percent-encoding in its path' }];
   }
   if (path !== r.filePath) {
-    return [{ field: 'githubUrl', message: `points at file ${JSON.stringify(truncate(path))}, not filePath ${JSON.stringify(truncate(r.filePath))}` }];
+    return [{ field: 'githubUrl', code: 'github-url', message: `points at file ${JSON.stringify(truncate(path))}, not filePath ${JSON.stringify(truncate(r.filePath))}` }];
   }
   if (url.search || (url.hash && !/^#L\d+(-L\d+)?$/.test(url.hash))) {
-    return [{ field: 'githubUrl', message: `may only end in a line anchor such as #L12 or #L10-L20; got ${JSON.stringify(truncate(url.search + url.hash))}` }];
+    return [{ field: 'githubUrl', code: 'github-url', message: `may only end in a line anchor such as #L12 or #L10-L20; got ${JSON.stringify(truncate(url.search + url.hash))}` }];
   }
   return [];
-}
-
-function truncate(s: string, n = 120): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 
 export function recordProblems(r: ErrorRecord): FieldProblem[] {

@@ -3,11 +3,11 @@
  * published JSON Schema (`/schema/error-record.json`).
  *
  * Checks that need more than one field (source span, GitHub permalink) live in `record-checks.ts`,
- * so that this file stays a plain description of the format.
+ * so that this file stays a plain description of the format; single-field checks in `field-checks.ts`.
  */
 import { z } from 'astro/zod';
-import { isSafeRegexSource } from './regex-safety.ts';
-import { countLines, githubUrlShapeProblem } from './record-checks.ts';
+import { countLines, githubUrlShapeProblem } from './field-checks.ts';
+import { patternProblem } from './pattern.ts';
 import { textProblem, type TextKind } from './text-safety.ts';
 
 export const SCHEMA_VERSION = 2;
@@ -88,10 +88,16 @@ export const errorRecordSchema = z
       .regex(SLUG, { error: 'must be lowercase kebab case (a-z, 0-9 and single hyphens), e.g. "unexpected-frame-b024d3"' }),
     errorCode: nonBlank(200, 'label').nullable(),
     errorMessage: nonBlank(LIMITS.message),
-    messagePattern: nonBlank(LIMITS.message).superRefine((source, ctx) => {
-      const problem = isSafeRegexSource(source);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+    messagePattern: nonBlank(LIMITS.message)
+      .superRefine((source, ctx) => {
+        const problem = patternProblem(source);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .meta({
+        description:
+          'A regular expression in JavaScript RegExp syntax that must compile on RE2 (no look-around, no back-references). ' +
+          'errdex matches it on RE2, in time linear in the length of the text; on a backtracking engine it may be slow (see redos in /api/errors.json).',
+      }),
     errorType: z.enum(errorTypes),
     errorClass: nonBlank(200, 'label').nullable(),
     httpStatus: z.int().min(100).max(599).nullable(),
@@ -129,10 +135,12 @@ export const errorRecordSchema = z
           .regex(TAG, { error: 'must be lowercase kebab case (a-z, 0-9 and single hyphens), e.g. "kv-transfer"' }),
       )
       .max(LIMITS.tags),
+    // Optional: catalogs written for other sites have no failure classes.
     backgroundTag: z
       .string()
       .regex(TAG, { error: 'must be the id of a failure class: lowercase kebab case' })
-      .nullable(),
+      .nullable()
+      .default(null),
     analyzedSha: z.string().regex(HEX40, { error: 'must be a full 40-character lowercase hex commit sha' }),
     analyzedAt: z.iso.datetime({ error: 'must be an ISO-8601 UTC timestamp, e.g. "2026-08-14T21:17:39.825Z"' }),
     schemaVersion: z.literal(SCHEMA_VERSION, {
@@ -141,7 +149,7 @@ export const errorRecordSchema = z
   })
   .meta({ title: 'errdex error record', description: 'One place where an open-source codebase raises an error, analysed.' });
 
-/** The input format: one wrapped record per `.json` file or `.jsonl` line. */
+/** The wrapped form of a record: what errdex publishes as a record's JSON twin, and one of the input forms (see input-forms.ts). */
 export const wrappedRecordSchema = z
   .strictObject({
     record: errorRecordSchema,
@@ -157,15 +165,37 @@ export type ErrorRecord = z.infer<typeof errorRecordSchema>;
 export type WrappedRecord = z.infer<typeof wrappedRecordSchema>;
 export type Severity = (typeof severities)[number];
 
-/** The JSON Schema published with the site. Cross-field checks (record-checks.ts) are described in prose. */
+/** Keys starting with `$` (`$schema`, `$comment`) are notes: allowed in a record and its wrapper, and ignored. */
+const NOTES = { '^\\$': {} };
+
+/**
+ * The JSON Schema published with the site: what a catalog file (or a `.jsonl` line) may hold, a wrapped
+ * record, a bare record or an array of either. Cross-field checks (record-checks.ts) are described in prose.
+ */
 export function errorRecordJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(wrappedRecordSchema, { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  type ObjectSchema = Record<string, unknown> & { properties: Record<string, unknown> };
+  const wrapped = z.toJSONSchema(wrappedRecordSchema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as ObjectSchema;
+  const { $schema, $id, title, description, ...wrapper } = wrapped;
+  const record = { ...(wrapper.properties.record as Record<string, unknown>), patternProperties: NOTES };
+  const one = { anyOf: [{ $ref: '#/$defs/wrappedRecord' }, { $ref: '#/$defs/record' }] };
   return {
-    ...schema,
+    $schema,
+    $id,
+    title,
+    description: 'A catalog file (.json) or line (.jsonl): a wrapped record {"record": {...}, "datasetVersion": ISO-8601}, a bare record, or an array of either.',
+    anyOf: [...one.anyOf, { type: 'array', minItems: 1, items: one }],
+    $defs: {
+      wrappedRecord: { ...wrapper, properties: { ...wrapper.properties, record: { $ref: '#/$defs/record' } }, patternProperties: NOTES },
+      record,
+    },
     $comment:
-      'Also checked by errdex, beyond this schema: sourceCode has exactly sourceCodeEnd - sourceCodeStart + 1 lines and ' +
-      'lineNumber lies inside that span; githubUrl is https://github.com/{repo}/blob/{analyzedSha}/{filePath}[#Ln[-Lm]]; ' +
-      'messagePattern compiles as a JavaScript RegExp and is not prone to catastrophic backtracking; ids and (repo, slug) ' +
-      'pairs are unique; backgroundTag names a failure class defined in the catalog.',
+      'Also checked by errdex, beyond this schema: sourceCode has exactly sourceCodeEnd - sourceCodeStart + 1 lines (a warning: ' +
+      'the page shows the numbering as unverified) and lineNumber lies inside that span; githubUrl is ' +
+      'https://github.com/{repo}/blob/{analyzedSha}/{filePath}[#Ln[-Lm]]; ' +
+      'messagePattern is written in JavaScript RegExp syntax and compiles on RE2 (no look-around, no back-references): ' +
+      'errdex matches it on RE2, in time linear in the length of the text whatever the pattern; a backtracking engine ' +
+      '(JavaScript, Python, PCRE) may take far longer on some patterns, which /api/errors.json flags; ids and (repo, slug) ' +
+      'pairs are unique; backgroundTag names a failure class defined in the catalog. A bare record takes its datasetVersion ' +
+      "from the newest wrapped record of its file, else of the catalog, else the build's (SOURCE_DATE_EPOCH or its start).",
   };
 }

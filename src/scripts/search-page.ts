@@ -1,7 +1,9 @@
 /**
  * The search page: runs the paste matcher (in a worker, with a deadline) and, when the matcher is
- * not conclusive or the user asks, Pagefind; renders one ranked list; keeps `?q=` in the address
- * bar so a search can be shared; filters by keyboard with native selects.
+ * not conclusive or the user asks, Pagefind; renders one ranked list, or says plainly that the
+ * catalog has no entry for the error (confidence.ts) with a few possibly related rows; keeps the
+ * query in the address's fragment (`#q=`, never sent to a server; `?q=` is read too) so a search
+ * can be shared; filters by keyboard with native selects.
  */
 import { FILTER_LABEL, SEARCH_FILTERS, type SearchFilter } from '../search/filters.ts';
 import type { MatchResult } from '../search/matcher.ts';
@@ -13,12 +15,16 @@ import {
   hitFromPagefind,
   hitHref,
   fullTextWanted,
+  matchAttribute,
   mergeHits,
+  siteLabel,
   valueLabel,
   type SearchHit,
 } from '../search/results.ts';
-import { parseTemplate } from '../search/template.ts';
+import { parseTemplate } from '../schema/message-template.ts';
+import { noConfidentMatch, POSSIBLY_RELATED } from '../search/confidence.ts';
 import { pagefindSearch } from './pagefind-client.ts';
+import { addressValue, grow } from './paste-box.ts';
 import type { MatchRequest, MatchResponse, WarmRequest } from './search-worker.ts';
 
 /** A matcher answer later than this is given up: the worker is replaced and full-text results shown. */
@@ -26,7 +32,7 @@ const DEADLINE_MS = 4_000;
 const TYPING_DELAY_MS = 250;
 /** Full-text results loaded (Pagefind fetches a fragment for each). */
 const FULL_TEXT_RESULTS = 10;
-/** Longest query kept in the address bar as `?q=`. */
+/** Longest query kept in the address bar as `#q=`. */
 const MAX_ADDRESS_QUERY = 8_000;
 
 const root = document.querySelector<HTMLElement>('[data-search]');
@@ -52,6 +58,8 @@ function setUp(root: HTMLElement): void {
   let textSearched = false;
   let fullTextWords: string[] | null = null;
   let typing: number | undefined;
+  /** The fragment the page itself last wrote. */
+  let current = location.hash;
 
   function newWorker(): Worker {
     return new Worker(new URL('./search-worker.ts', import.meta.url), { type: 'module', name: 'errdex-matcher' });
@@ -132,18 +140,26 @@ function setUp(root: HTMLElement): void {
   }
 
   function render(started: number, note: string | null): void {
-    const all = mergeHits(matches, textHits);
+    const q = box.value.trim();
+    // Nothing matched with confidence: say so, and show only a few possibly related near misses
+    // (full-text results, when searched, after them).
+    const noMatch = Boolean(q) && noConfidentMatch(matches);
+    const all = mergeHits(noMatch ? matches.slice(0, POSSIBLY_RELATED) : matches, textHits);
     renderFacets(all);
     const shown = applyFilters(all, chosenFilters());
     list.replaceChildren(...shown.map((h) => resultItem(h)));
-    const q = box.value.trim();
+    list.toggleAttribute('data-no-match', noMatch);
     more.hidden = textSearched || !q;
+    more.textContent = noMatch ? 'Search the full text' : 'Also search the full text';
     const exact = shown.filter((h) => h.kind === 'exact').length;
+    const tail = note ? ` ${note}` : '';
     status.textContent = !q
       ? 'Paste an error message, a log line or a whole traceback, or type words to search for.'
-      : shown.length === 0
-        ? `No error matches${all.length ? ' these filters' : ''}.${note ? ` ${note}` : ''}`
-        : `${shown.length} result${shown.length === 1 ? '' : 's'}${exact ? `, ${exact} with the exact template` : ''}.${note ? ` ${note}` : ''}`;
+      : noMatch
+        ? `The catalog has no entry for this error.${shown.length ? ` Possibly related: ${shown.length} result${shown.length === 1 ? '' : 's'}.` : ''}${textSearched ? '' : ' You can also search the full text.'}${tail}`
+        : shown.length === 0
+          ? `No error matches${all.length ? ' these filters' : ''}.${tail}`
+          : `${shown.length} result${shown.length === 1 ? '' : 's'}${exact ? `, ${exact} with the exact template` : ''}.${tail}`;
     list.dataset.state = 'done';
     list.dataset.query = q;
     list.dataset.engines = textSearched ? 'matcher+pagefind' : 'matcher';
@@ -173,6 +189,7 @@ function setUp(root: HTMLElement): void {
     const a = document.createElement('a');
     a.href = hitHref(hit, base);
     a.className = 'result-link';
+    a.dataset.match = matchAttribute(hit.kind);
     const message = document.createElement('span');
     message.className = 'result-message';
     for (const p of parseTemplate(hit.template)) {
@@ -194,6 +211,13 @@ function setUp(root: HTMLElement): void {
       const cls = document.createElement('code');
       cls.textContent = hit.errorClass;
       meta.append(' · ', cls);
+    }
+    if (hit.site) {
+      // Records printing the same message differ here: the file, line and function raising it.
+      const site = document.createElement('code');
+      site.className = 'result-site';
+      site.textContent = siteLabel(hit.site);
+      meta.append(' · ', site);
     }
     a.append(message, meta);
     if (hit.values && hit.values.length > 0) {
@@ -224,10 +248,12 @@ function setUp(root: HTMLElement): void {
 
   function syncAddress(query: string): void {
     const url = new URL(location.href);
+    // The fragment form only: a `?q=` the page was opened with leaves the address.
+    url.searchParams.delete('q');
     // A huge paste stays out of the address: encoding it costs the main thread hundreds of
     // milliseconds for a link too long to share anyway.
-    if (query.trim() && query.length <= MAX_ADDRESS_QUERY) url.searchParams.set('q', query);
-    else url.searchParams.delete('q');
+    url.hash = query.trim() && query.length <= MAX_ADDRESS_QUERY ? `q=${encodeURIComponent(query)}` : '';
+    current = url.hash;
     history.replaceState(null, '', url);
     // Cut before collapsing spaces: the title needs 60 characters, not a pass over a 1 MB paste.
     const short = query.trimStart().slice(0, 240).replace(/\s+/g, ' ').trim().slice(0, 60);
@@ -240,6 +266,7 @@ function setUp(root: HTMLElement): void {
     void search(box.value);
   });
   box.addEventListener('input', () => {
+    grow(box);
     clearTimeout(typing);
     typing = window.setTimeout(() => void search(box.value), TYPING_DELAY_MS);
   });
@@ -283,8 +310,17 @@ function setUp(root: HTMLElement): void {
     void fullText(box.value.trim(), mySeq).then(() => mySeq === seq && render(performance.now(), null));
   });
 
-  const initial = new URL(location.href).searchParams.get('q') ?? '';
+  // Another search box of this page's header, or a link, may change the fragment: search it.
+  window.addEventListener('hashchange', () => {
+    if (location.hash === current) return;
+    const q = addressValue('q') ?? '';
+    box.value = q;
+    grow(box);
+    void search(q);
+  });
+  const initial = addressValue('q') ?? '';
   box.value = initial;
+  grow(box);
   if (initial.trim()) void search(initial);
   else {
     render(performance.now(), null);

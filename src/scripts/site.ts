@@ -1,5 +1,6 @@
-/** Behaviour every page shares: the theme toggle, the `/` shortcut to the search box, and the copy controls. */
+/** Behaviour every page shares: the theme toggle, the `/` shortcut to the search box, the copy controls and the search boxes (paste-box.ts). */
 import './copy.ts';
+import './paste-box.ts';
 
 const STORAGE_KEY = 'errdex-theme';
 const root = document.documentElement;
@@ -41,18 +42,4 @@ document.addEventListener('keydown', (event) => {
   event.preventDefault();
   box.focus();
   box.select();
-});
-
-// A one-line box would flatten a pasted traceback into one line: take a paste with line breaks
-// straight to the search page, lines intact (the head and tail of a huge one: errors sit at the ends).
-const headerBox = document.querySelector<HTMLInputElement>('input#site-search');
-headerBox?.addEventListener('paste', (event) => {
-  const text = event.clipboardData?.getData('text/plain') ?? '';
-  if (!/[\r\n]/.test(text.trim()) || !headerBox.form) return;
-  event.preventDefault();
-  const max = 16_000;
-  const q = text.length > max ? `${text.slice(0, max / 4)}\n…\n${text.slice(text.length - (max * 3) / 4)}` : text;
-  const url = new URL(headerBox.form.action, location.href);
-  url.searchParams.set('q', q);
-  location.assign(url);
 });

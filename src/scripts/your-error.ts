@@ -1,14 +1,16 @@
 /**
- * Fills the "Your error" box of an error page from `?m=`: the template with the pasted values put
+ * Fills the "Your error" box of an error page from `#m=` (search results link so: the fragment
+ * never reaches a server's log) or `?m=` (links shared before): the template with the pasted values put
  * in, and each placeholder's value listed (`frame_count = 3`). Text only, never HTML.
  */
-import { fillTemplate, parseTemplate } from '../search/template.ts';
+import { fillTemplate, parseTemplate } from '../schema/message-template.ts';
+import { addressValue } from './paste-box.ts';
 
 /** A pasted message longer than this is cut: it is shown, not processed. */
 const MAX_MESSAGE = 4_000;
 
 const box = document.querySelector<HTMLElement>('[data-your-error]');
-const pasted = new URL(location.href).searchParams.get('m')?.trim().slice(0, MAX_MESSAGE);
+const pasted = addressValue('m')?.trim().slice(0, MAX_MESSAGE);
 if (box && pasted) show(box, pasted);
 
 function show(box: HTMLElement, message: string): void {

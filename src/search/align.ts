@@ -17,7 +17,7 @@
  * and its last.
  */
 import { wordKey } from './keys.ts';
-import { parseTemplate } from './template.ts';
+import { parseTemplate } from '../schema/message-template.ts';
 
 /** A word added to or dropped from the template, or changed into another. */
 export const WORD_EDIT = 1;

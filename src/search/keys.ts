@@ -8,7 +8,7 @@
  * and long hex strings are skipped, and a template's words glued to a placeholder (`{name}s`)
  * are left out because the printed word differs.
  */
-import { parseTemplate } from './template.ts';
+import { parseTemplate } from '../schema/message-template.ts';
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 

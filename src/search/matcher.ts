@@ -15,13 +15,14 @@
  *    candidates' literal text, with the word edits that turn the template into the line (align.ts).
  */
 import Fuse from 'fuse.js/basic';
-import { RE2JS } from 're2js';
+import { compilePattern } from '../schema/pattern.ts';
+import { orderBySite } from './frames.ts';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
 import { mayMatch } from './literals.ts';
 import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
-import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from './template.ts';
+import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from '../schema/message-template.ts';
 
 /** `exact`: the whole error line is the template; `contained`: the template is inside a longer line; `close`: a near miss. */
 export type MatchKind = 'exact' | 'contained' | 'close';
@@ -55,7 +56,13 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
   for (const m of paste.messages) {
     // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
     // And the starts of long words with the word before each: a typo past the start, or a cut.
-    for (const k of [...textKeys(withoutValues(m.withPrefix)), ...prefixKeys(m.text)]) {
+    // The text too: a message printed in quotes as a whole (`KeyError: '…'`) is a value in `withPrefix`.
+    const all = [...new Set([...textKeys(withoutValues(m.withPrefix)), ...textKeys(withoutValues(m.text)), ...prefixKeys(m.text)])];
+    // A long message has more keys than a query looks up: its words first, the longest first (records
+    // are filed under rare keys, and longer words are rarer), so that the end of the message counts too.
+    const words = all.filter((k) => !k.includes(' ')).sort((a, b) => b.length - a.length);
+    const ordered = all.length + keys.size > MAX_QUERY_KEYS ? [...words, ...all.filter((k) => k.includes(' '))] : all;
+    for (const k of ordered) {
       if (keys.size >= MAX_QUERY_KEYS) return [...keys];
       if (!common.has(k)) keys.add(k);
     }
@@ -101,8 +108,9 @@ function compiled(pattern: string): Compiled | null {
   let re = regexCache.get(pattern);
   if (re === undefined) {
     try {
-      const any = RE2JS.compile(RE2JS.translateRegExp(pattern));
-      re = { full: (line) => any.matches(line), find: (line) => (any.exec(line)?.[0] as string | undefined) ?? null };
+      const c = compilePattern(pattern);
+      const any = c.ok ? c.re : null;
+      re = any && { full: (line) => any.matches(line), find: (line) => (any.exec(line)?.[0] as string | undefined) ?? null };
     } catch {
       re = null; // beyond RE2 (or broken): never matches exactly, see above
     }
@@ -145,6 +153,14 @@ function variants(m: PastedMessage): string[] {
  * `common`: the index's common keys (its manifest), which weigh less in close matches (align.ts).
  */
 export function rankCandidates(paste: NormalisedPaste, candidates: readonly IndexEntry[], limit = 20, common?: ReadonlySet<string>): MatchResult[] {
+  // Ranked beyond the limit first: records sharing the top message are then ordered by the frames.
+  return orderBySite(rankByMessage(paste, candidates, Math.max(limit, SITE_POOL), common), paste.frames).slice(0, limit);
+}
+
+/** Results ranked before the frames order records that share a message: as many as one message has raise sites, usually. */
+const SITE_POOL = 40;
+
+function rankByMessage(paste: NormalisedPaste, candidates: readonly IndexEntry[], limit: number, common?: ReadonlySet<string>): MatchResult[] {
   const messages = paste.messages;
   if (messages.length === 0 || candidates.length === 0) return [];
   const pasteClasses = messages.map((m) => m.errorClass);

@@ -10,11 +10,12 @@
  * `/search-index/manifest.json`; the version in the path keeps a cached manifest and its shards together.
  */
 import { languageForPath, languageLabel } from '../highlight/languages.ts';
-import { describe } from '../lib/text.ts';
+import { describe } from '../util/text.ts';
 import type { ErrorRecord } from '../schema/record.ts';
+import { raiseSite, raiseSites, type RaiseSite } from './raise-site.ts';
 import { hashKey, isPrefixPart, keyWords, shardOf, templateKeys } from './keys.ts';
 
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 
 /** A record as the matcher sees it. */
 export interface IndexEntry {
@@ -30,16 +31,20 @@ export interface IndexEntry {
   tags: string[];
   /** The start of the record's explanation, shown under a result. */
   summary: string;
+  /** Where it is raised (raise-site.ts): ranks records sharing a message by a pasted trace's frames, and shows on each row. */
+  file: string;
+  line: number | null;
+  scope: string | null;
 }
 
 /** How an entry is stored in a shard: a tuple, since field names would double the bytes. */
-export type EntryTuple = [string, string, string, string, string, string | null, string, string, string, string[], string];
+export type EntryTuple = [string, string, string, string, string, string | null, string, string, string, string[], string, string, number | null, string | null];
 
-export const toTuple = (e: IndexEntry): EntryTuple => [e.id, e.repo, e.slug, e.template, e.pattern, e.errorClass, e.severity, e.errorType, e.language, e.tags, e.summary];
+export const toTuple = (e: IndexEntry): EntryTuple => [e.id, e.repo, e.slug, e.template, e.pattern, e.errorClass, e.severity, e.errorType, e.language, e.tags, e.summary, e.file, e.line, e.scope];
 
 export function fromTuple(t: EntryTuple): IndexEntry {
-  const [id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary] = t;
-  return { id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary };
+  const [id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary, file, line, scope] = t;
+  return { id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary, file: file ?? '', line: line ?? null, scope: scope ?? null };
 }
 
 export interface MessageIndexManifest {
@@ -79,7 +84,8 @@ export interface MessageIndexOptions {
 
 export const SUMMARY_MAX = 110;
 
-export function indexEntry(r: ErrorRecord): IndexEntry {
+/** A record's entry; `site`: its raise site as `raiseSites` reads it over the whole catalog (else from its own excerpt). */
+export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r)): IndexEntry {
   return {
     id: r.id,
     repo: r.repo,
@@ -92,6 +98,7 @@ export function indexEntry(r: ErrorRecord): IndexEntry {
     language: languageLabel(languageForPath(r.filePath)),
     tags: r.tags,
     summary: describe(r.documentation, SUMMARY_MAX),
+    ...site,
   };
 }
 
@@ -175,7 +182,8 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   const df = new Map<string, number>();
   for (const keys of recordKeys) for (const k of keys) df.set(k, (df.get(k) ?? 0) + 1);
 
-  const entries = records.map((r) => JSON.stringify(toTuple(indexEntry(r))));
+  const sites = raiseSites(records);
+  const entries = records.map((r, i) => JSON.stringify(toTuple(indexEntry(r, sites[i]))));
   let total = 0;
   const filed: { entry: number; keys: string[] }[] = [];
   const used = new Set<string>();

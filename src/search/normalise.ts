@@ -6,14 +6,13 @@
  * on a 1 MB paste in the browser as well as in Node.
  */
 
-export interface PastedMessage {
-  /** The message as the program printed it, without log prefix or exception class. */
-  text: string;
-  /** The class or kind that prefixed it (`ValueError`, `java.lang.IllegalStateException`, `panic`), if any. */
-  errorClass: string | null;
-  /** The line with the class prefix kept: tried too, since `timeout: …` may be part of the message. */
-  withPrefix: string;
-}
+import { splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
+import { pasteFrames, type Frame } from './frames.ts';
+import { stripLinePrefixes, stripLogPrefix } from './log-prefix.ts';
+
+export type { PastedMessage } from './class-prefix.ts';
+export { splitClassPrefix } from './class-prefix.ts';
+export { stripLogPrefix, structuredLogMessage } from './log-prefix.ts';
 
 export interface NormalisedPaste {
   /** The error messages found, the most likely first. Empty only for a blank paste. */
@@ -22,6 +21,8 @@ export interface NormalisedPaste {
   lines: string[];
   /** True when the paste looked like a traceback/stack trace and the error lines were picked out of it. */
   traceback: boolean;
+  /** Its stack frames, innermost first (frames.ts). */
+  frames: Frame[];
 }
 
 /** A paste longer than this keeps its head and tail: errors sit at one end of a trace. */
@@ -35,7 +36,7 @@ const MAX_MESSAGES = 12;
 // CSI (colours, cursor moves), OSC (titles, hyperlinks) and two-character escapes; also the 8-bit CSI.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 // Escapes that lost their ESC byte when copied through some tools: `[31m`, `[0m`, `[1;33m`.
-const ORPHAN_SGR = /\[(?:\d{1,3}(?:;\d{1,3}){0,4})?m/g;
+const ORPHAN_SGR = /\[(?:\d{1,3}(?:;\d{1,3}){0,4}m|m(?![\p{L}\p{N}_]))/gu;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200d\u2060\ufeff]/g;
 const QUOTES: Record<string, string> = {
   '\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'", '\u2032': "'", '\u00b4': "'", '\u0060\u0060': '"',
@@ -60,106 +61,6 @@ export function cleanText(text: string): string {
     .replace(CONTROL, '')
     .replace(/\t/g, '    ')
     .replace(QUOTE_RE, (c) => QUOTES[c] ?? c);
-}
-
-// --- log prefixes -------------------------------------------------------------------------------
-
-const LEVEL = '(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG)';
-// [module] or [file.py:123] or [module.sub]
-const MODULE_PREFIX = /^\[[\w.:/<>-]{1,80}\]:?\s+/;
-
-const PREFIXES: RegExp[] = [
-  // ISO-8601 timestamps, bracketed or not: 2026-08-14T21:17:39.825Z, [2026-08-14 21:17:39,825 +0200]
-  /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?\]?[\s|:-]*/,
-  // env_logger, log4rs and similar: [2026-08-14T21:17:39Z ERROR my_crate::module] message
-  new RegExp(`^\\[\\d{4}-\\d{2}-\\d{2}[^\\]]{0,60}?${LEVEL}?[^\\]]{0,120}\\]\\s*`, 'i'),
-  // Go's log package: 2026/08/14 21:17:39.123456 message
-  /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?\s+/,
-  // syslog: Aug 14 21:17:39 host program[123]: message
-  /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S{1,64} [^\s:[]{1,64}(?:\[\d+\])?: /,
-  // Short dates and times: 08-14 21:17:39 (vLLM), 21:17:39.825, [21:17:39]
-  /^\[?(?:\d{2}[-/]\d{2} )?\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\]?[\s|:-]+/,
-  // Unix epoch seconds or milliseconds
-  /^\[?\d{10}(?:\.\d{1,9}|\d{3})?\]?\s+/,
-  // glog: E0814 21:17:39.825012  1234 file.cc:12] message
-  /^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s+\d+ [^\]\s]{1,200}\] /,
-  // Ruby Logger: E, [2026-08-14T21:17:39.825 #1234] ERROR -- progname: message
-  /^[DIWEFA], \[[^\]]{1,80}\]\s+\w+ -- [^:]{0,80}: /,
-  // Python logging's default: ERROR:root:message, WARNING:vllm.engine:message
-  new RegExp(`^${LEVEL}:[\\w.]{1,120}:`, 'i'),
-  // Level words: [ERROR], ERROR, ERROR:, <E>, level=error; lower or mixed case only with a colon
-  // (`error: …`), since `Error [ERR_X]: …` names a class.
-  new RegExp(`^(?:\\[${LEVEL}\\]|<${LEVEL}>|level=${LEVEL})[\\s:|\\]-]*`, 'i'),
-  new RegExp(`^${LEVEL}(?=[\\s:|\\]-])[\\s:|\\]-]*`),
-  new RegExp(`^${LEVEL}:\\s*`, 'i'),
-  // Python logging's common `%(asctime)s - %(name)s - %(levelname)s - %(message)s` after its time
-  new RegExp(`^(?:[\\w.-]{1,80} - )?${LEVEL} - `, 'i'),
-  // Process ids: [1234], (pid=1234), pid 1234:, [pid 1234]
-  /^(?:\[(?:pid[= ]?)?\d{1,9}\]|\((?:pid=)?\d{1,9}\)|pid[= ]\d{1,9}:?)\s*/i,
-  // Ray/vLLM actor prefixes: (EngineCore_0 pid=1234), (RayWorkerWrapper pid=99, ip=10.0.0.1)
-  /^\((?:[\w.-]{1,80} )?pid=\d{1,9}(?:, ip=[\d.:a-f]{1,45})?\)\s*/i,
-  // Docker compose / kubectl logs: service-1  | message
-  /^[\w.-]{1,64}\s+\| /,
-  MODULE_PREFIX,
-];
-
-// A dotted logger name after a level: `WARN vllm.engine.core: message`.
-const LOGGER_NAME = /^[a-z_][\w-]*(?:[.:]{1,2}[\w-]+){1,8}(?::\d+)?(?:\]|:)\s+/i;
-// Any logger or thread name after a level, when a class or a traceback follows it: `ERROR worker-3
-// KeyError: …`, `ERROR worker-1 [vllm.worker] Traceback (most recent call last):`.
-const NAME_BEFORE_CLASS = /^[\w.:[\]()<>-]{1,80}\s+/;
-
-/** Whether a line (past the log prefix) starts the error itself: a class prefix, or a Python traceback's header (after a module). */
-const startsError = (s: string): boolean => looksLikeClassPrefix(s) || PY_TRACEBACK.test(s.replace(MODULE_PREFIX, ''));
-
-/**
- * The message of a structured log line: logfmt (`level=error msg="…"`, logrus, slog) or JSON
- * (`{"level":"error","msg":"…"}`, zap, pino, bunyan). Null for any other line.
- */
-export function structuredLogMessage(line: string): string | null {
-  const s = line.trim();
-  if (s.startsWith('{') && s.endsWith('}')) {
-    try {
-      const value = JSON.parse(s) as Record<string, unknown>;
-      for (const key of ['msg', 'message', 'error', 'err']) if (typeof value[key] === 'string') return value[key];
-    } catch {
-      return null;
-    }
-    return null;
-  }
-  const m = /(?:^|\s)(?:msg|message|error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
-  if (m && /(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return m[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, ' ');
-  return null;
-}
-
-/** Strips any chain of log prefixes (timestamp, level, pid, module) from the start of a line. */
-export function stripLogPrefix(line: string): string {
-  const structured = structuredLogMessage(line);
-  if (structured !== null) return structured;
-  let s = line.trimStart();
-  let sawLevelOrTime = false;
-  for (let round = 0; round < 8; round++) {
-    let changed = false;
-    for (const re of PREFIXES) {
-      const m = re.exec(s);
-      if (m && m[0].length > 0 && m[0].length < s.length) {
-        s = s.slice(m[0].length).trimStart();
-        changed = true;
-        sawLevelOrTime = true;
-        break;
-      }
-    }
-    if (!changed && sawLevelOrTime) {
-      const name = NAME_BEFORE_CLASS.exec(s);
-      const m = LOGGER_NAME.exec(s) ?? (name && startsError(s.slice(name[0].length)) ? name : null);
-      if (m && m[0].length < s.length && !looksLikeClassPrefix(s)) {
-        s = s.slice(m[0].length).trimStart();
-        changed = true;
-      }
-    }
-    if (!changed) break;
-  }
-  return s;
 }
 
 // --- wrapped lines ------------------------------------------------------------------------------
@@ -196,46 +97,15 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
-    while (lines[i]!.length === width && i + 1 < lines.length && continues(lines[i]!, lines[i + 1]!)) {
+    // A word-wrapping terminal or editor breaks at a space and leaves it at the end of the line,
+    // whatever the line's width; a line a program printed seldom ends with one.
+    while ((lines[i]!.length === width || / $/.test(lines[i]!)) && i + 1 < lines.length && continues(lines[i]!, lines[i + 1]!)) {
       i++;
       line += lines[i]!;
     }
     out.push(line);
   }
   return out;
-}
-
-// --- exception classes --------------------------------------------------------------------------
-
-// `ValueError: …`, `pkg.mod.HandshakeError: …`, `java.lang.IllegalStateException: …`, `std::runtime_error: …`,
-// `Error [ERR_INVALID_ARG_TYPE]: …`, `Uncaught TypeError: …`, `panic: …`, `error[E0382]: …`.
-const CLASS_PREFIX =
-  /^(?:Uncaught (?:\(in promise\) )?)?((?:[A-Za-z_$][\w$]*(?:\.|::|\$))*[A-Za-z_$][\w$]*)(?: \[[A-Z][A-Z0-9_]*\]|\[E\d{4}\])?: (.+)$/s;
-const KIND_WORDS = /^(?:panic|fatal error|fatal|error|Error|ERROR|warning|Warning|exception|Exception|thread panicked|E)$/;
-
-function looksLikeClassName(name: string): boolean {
-  const last = name.split(/\.|::|\$/).pop() ?? name;
-  if (KIND_WORDS.test(name) || /^(?:std|boost)::\w+$/.test(name)) return true;
-  if (/(?:Error|Exception|Warning|Fault|Failure|Panic|Interrupt|Exit|Timeout|Abort|Rejection|_error|_exception)$/.test(last)) return true;
-  // Qualified CamelCase names: `pkg.module.HandshakeError`, `io.grpc.StatusRuntimeException`.
-  return /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/.test(last) && name !== last;
-}
-
-function looksLikeClassPrefix(line: string): boolean {
-  const m = CLASS_PREFIX.exec(line);
-  return m !== null && looksLikeClassName(m[1]!);
-}
-
-/** Splits `Class: message` into its parts; the class is null when the prefix does not look like one. */
-export function splitClassPrefix(line: string): PastedMessage {
-  const trimmed = line.trim();
-  const m = CLASS_PREFIX.exec(trimmed);
-  if (m && looksLikeClassName(m[1]!)) {
-    return { text: m[2]!.trim(), errorClass: m[1]!, withPrefix: trimmed };
-  }
-  const panic = /^(?:fatal error|panic): (.+)$/s.exec(trimmed);
-  if (panic) return { text: panic[1]!.replace(/ \[recovered\]$/, '').trim(), errorClass: 'panic', withPrefix: trimmed };
-  return { text: trimmed, errorClass: null, withPrefix: trimmed };
 }
 
 // --- tracebacks ---------------------------------------------------------------------------------
@@ -386,11 +256,7 @@ export function normalisePaste(paste: string): NormalisedPaste {
 function read(wrapped: string[]): NormalisedPaste {
   // Wrapped lines are joined first (a wrap can fall anywhere, even inside a log prefix), then prefixes
   // stripped, keeping the indentation of lines without one (it marks frames and continuations).
-  const joined = wrapped.map((l) => {
-    const line = l.replace(/\s+$/, '').slice(0, MAX_LINE);
-    const s = stripLogPrefix(line);
-    return s.length === line.trimStart().length ? line : s;
-  });
+  const joined = stripLinePrefixes(wrapped.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE)));
   const lines = joined.map((l) => l.trim()).filter((l) => l !== '');
 
   const fromTrace = tracebackMessages(joined);
@@ -403,8 +269,14 @@ function read(wrapped: string[]): NormalisedPaste {
     const errorish = (m: PastedMessage) => (m.errorClass ? 0 : /\b(?:error|fail|cannot|could not|unable|invalid|unexpected|not found)\b/i.test(m.text) ? 1 : 2);
     messages = candidates.map((m, i) => ({ m, i })).sort((a, b) => errorish(a.m) - errorish(b.m) || a.i - b.i).map((x) => x.m);
   }
-  messages = dedupe(messages.map(unquoted)).slice(0, MAX_MESSAGES);
-  return { messages, lines, traceback: fromTrace !== null && fromTrace.length > 0 };
+  // Also each message without the name of an API call before it, and with its runs of spaces as one
+  // (a terminal or a copy doubles spaces; some messages have two after a full stop, so both are read).
+  messages = dedupe(messages.flatMap((m) => [m, withoutApiCall(m)]).filter((m) => m !== null).flatMap((m) => [m, singleSpaced(m)]).map(unquoted)).slice(0, MAX_MESSAGES);
+  return { messages, lines, traceback: fromTrace !== null && fromTrace.length > 0, frames: pasteFrames(joined) };
+}
+
+function singleSpaced(m: PastedMessage): PastedMessage {
+  return / {2}/.test(m.text) ? { text: m.text.replace(/ {2,}/g, ' '), errorClass: m.errorClass, withPrefix: m.withPrefix.replace(/ {2,}/g, ' ') } : m;
 }
 
 /** A message printed in quotes as a whole (Python's `KeyError: 'frame 9 not found'` shows its repr): the text inside. */

@@ -7,10 +7,10 @@
  * site build and the benchmark, and Pagefind's memory grows with what it reads (a full page costs
  * ~170 KB of it; this document a fraction).
  */
-import { escapeHtml } from '../lib/text.ts';
-import { errorPath } from '../lib/urls.ts';
+import { escapeHtml } from '../util/text.ts';
+import { errorPath } from '../util/urls.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import { errorHeadline } from '../lib/error-view.ts';
+import { errorHeadline } from '../catalog/headline.ts';
 import type { SearchFilter } from './filters.ts';
 import { indexEntry } from './message-index.ts';
 

@@ -6,9 +6,10 @@
 import type { SearchFilter } from './filters.ts';
 import type { MatchKind, MatchResult } from './matcher.ts';
 import { wordsWithoutValues } from './keys.ts';
-import type { FilledHole } from './template.ts';
+import type { FilledHole } from '../schema/message-template.ts';
 
 export type HitKind = MatchKind | 'text';
+
 
 export interface SearchHit {
   /** Root-relative page path without the base path. */
@@ -23,6 +24,8 @@ export interface SearchHit {
   line: string | null;
   /** Plain text, or Pagefind's excerpt as text segments with the matched words marked. */
   snippet: ExcerptSegment[];
+  /** Where the record raises it (matcher results): tells apart records that print the same message. */
+  site: { file: string; line: number | null; scope: string | null } | null;
   filters: Partial<Record<SearchFilter, string[]>>;
 }
 
@@ -61,6 +64,7 @@ export function hitFromMatch(m: MatchResult): SearchHit {
     values: m.values,
     line: m.line,
     snippet: [{ text: e.summary, mark: false }],
+    site: e.file ? { file: e.file, line: e.line, scope: e.scope } : null,
     filters: {
       repo: [e.repo],
       severity: [e.severity],
@@ -89,6 +93,7 @@ export function hitFromPagefind(p: PagefindHit, base: string): SearchHit {
     values: null,
     line: null,
     snippet: excerptSegments(p.excerpt),
+    site: null,
     filters: p.filters as SearchHit['filters'],
   };
 }
@@ -174,10 +179,23 @@ export function excerptSegments(excerpt: string): ExcerptSegment[] {
   return out.filter((s) => s.text !== '');
 }
 
-/** The error page's link for a hit: with `?m=` so the page shows the pasted values. */
+/**
+ * The error page's link for a hit: with `#m=` so the page shows the pasted values (in the
+ * fragment, which never reaches a server's log).
+ */
 export function hitHref(hit: SearchHit, base: string): string {
   const path = `${base}${hit.path}`;
-  return hit.line ? `${path}?m=${encodeURIComponent(hit.line)}` : path;
+  return hit.line ? `${path}#m=${encodeURIComponent(hit.line)}` : path;
+}
+
+/** What a row's `data-match` says: the pattern matched, an alignment found it close, or full text found it. */
+export function matchAttribute(kind: HitKind): 'exact' | 'close' | 'text' {
+  return kind === 'close' ? 'close' : kind === 'text' ? 'text' : 'exact';
+}
+
+/** `path/to/file.py:12 · in Class.method`: where a row's record raises its error. */
+export function siteLabel(site: NonNullable<SearchHit['site']>): string {
+  return `${site.file}${site.line !== null ? `:${site.line}` : ''}${site.scope ? ` · in ${site.scope}` : ''}`;
 }
 
 /** `frame_count = 3`: how a filled placeholder reads. */

@@ -19,6 +19,9 @@ const entry = (id: string, template: string, pattern: string, errorClass: string
   language: 'Python',
   tags: [],
   summary: '',
+  file: `warm/${id}.py`,
+  line: 1,
+  scope: null,
 });
 
 const ENTRIES = [

@@ -3,8 +3,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/lib/browser.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
-import { BIG_REPO, bigRepoCatalog } from './support-big.ts';
-import { FIXTURES, buildSite } from './support.ts';
+import { BIG_REPO, bigRepoCatalog } from '../support/big-repo.ts';
+import { FIXTURES, buildSite } from '../support/site.ts';
 
 const LOCK = '/acme/widgets/widget-store-locked-222200/';
 

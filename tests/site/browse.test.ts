@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkSite } from '../../scripts/lib/link-check.ts';
-import { LIST_PAGE_LIMIT } from '../../src/lib/paginate.ts';
-import { SHORT_LINK_TEMPLATE_ID } from '../../src/lib/short-link.ts';
-import { BIG_REPO, bigRepoCatalog } from './support-big.ts';
-import { FIXTURES, buildSite, listFiles, readText, type BuiltSite } from './support.ts';
+import { checkSite } from '../support/link-check.ts';
+import { LIST_PAGE_LIMIT } from '../../src/util/paginate.ts';
+import { SHORT_LINK_TEMPLATE_ID } from '../../src/views/short-link.ts';
+import { BIG_REPO, bigRepoCatalog } from '../support/big-repo.ts';
+import { FIXTURES, buildSite, listFiles, readText, type BuiltSite } from '../support/site.ts';
 
 const SITE_URL = 'https://errdex.example';
 const LOCK = 'acme/widgets/widget-store-locked-222200';

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, buildSite, hashTree, listFiles, readText, type BuiltSite } from './support.ts';
+import { FIXTURES, buildSite, hashTree, listFiles, readText, type BuiltSite } from '../support/site.ts';
 
 const pages = [
   { id: 'b024d3d9177721a3', path: 'vllm-project/vllm/unexpected-frame-received-frame-b024d3', start: 1570, end: 1606, mark: 1588 },
@@ -73,7 +73,7 @@ describe('building the basic fixture catalog', () => {
 
   it('publishes the JSON Schema', () => {
     const schema = JSON.parse(readText(join(site.dist, 'schema/error-record.json')));
-    expect(schema.properties.record.required).toContain('messagePattern');
+    expect(schema.$defs.record.required).toContain('messagePattern');
   });
 });
 
@@ -98,12 +98,12 @@ describe('a broken catalog', () => {
     expect(report).toEqual(
       expect.arrayContaining([
         `${file}:2  record.severity  must be one of "critical", "error", "warning", "info"; got the string "fatal"`,
-        expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2  record.sourceCode  has 37 lines, expected 60`)),
+        expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2  record.sourceCode  warning: has 37 lines, expected 60`)),
         expect.stringMatching(/:3 {2}\(file\) {2}malformed JSON at column 12/),
         expect.stringMatching(/:5 {2}record\.id {2}duplicates id 0a6c72d63cdb2574 of the record at .*samples\.jsonl:4/),
       ]),
     );
-    expect(run.stderr).toMatch(/^5 problems in 3 of 6 records \(1 file\)\.$/m);
+    expect(run.stderr).toMatch(/^4 errors in 3 of 6 records; 1 warning \(1 file\)\.$/m);
     expect(hashTree(dist)).toEqual(before); // every byte of every file
     expect(existsSync(`${dist}.staging`)).toBe(false);
   });
@@ -164,5 +164,23 @@ describe('a broken catalog', () => {
     expect(skipped.skipped.map((s: { line: number }) => s.line).sort()).toEqual([1, 2]);
     expect(skipped.skipped.find((s: { line: number }) => s.line === 1).reasons.join('\n')).toMatch(/record\.id {2}must be 16 lowercase hex/);
     expect(existsSync(join(run.dist, 'api/errors/1111222233334444.json'))).toBe(true);
+  });
+});
+
+describe('the command line', () => {
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, ['scripts/build.ts', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+
+  it('says what it takes with --help, and refuses unknown options and bad settings before building anything', () => {
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/--skip-invalid\[=FILE\][\s\S]*--max-fragments=N[\s\S]*ERRDEX_PARTITION_RECORDS/);
+    const unknown = run(['--bogus']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--bogus'[\s\S]*Nothing was built/);
+    expect(run(['--max-fragments=0']).stderr).toMatch(/--max-fragments=0: expected a whole number/);
+    const workers = run([], { ERRDEX_WORKERS: 'many' });
+    expect(workers.status).toBe(2);
+    expect(workers.stderr).toContain('ERRDEX_WORKERS must be a whole number of at least 1; got "many".');
   });
 });

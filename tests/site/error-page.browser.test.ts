@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/lib/browser.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
-import { FIXTURES, buildSite } from './support.ts';
+import { FIXTURES, buildSite } from '../support/site.ts';
 
 const PAGE = '/vllm-project/vllm/unsupported-auxiliary-frame-s-expected-1-frame-got-frame-count-70cbd4/';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { pagefindPartOf } from '../../scripts/lib/search-index.ts';
-import { FIXTURES, buildSite, listFiles, siteInBrowser } from './support.ts';
+import { FIXTURES, buildSite, listFiles, siteInBrowser } from '../support/site.ts';
 
 const CATALOG = join(FIXTURES, 'search');
 const MAX = 3;

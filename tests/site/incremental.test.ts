@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
-import { buildSite, listFiles, readText, type BuiltSite } from './support.ts';
+import { syntheticRecords } from '../../bench/lib/synthetic.ts';
+import { buildSite, listFiles, readText, type BuiltSite } from '../support/site.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'errdex-incremental-'));
 const catalogDir = join(root, 'catalog');
@@ -38,7 +38,7 @@ function build(name: string, workers: number, cache: string, args: string[] = []
   return site;
 }
 
-describe('sharded and incremental builds', () => {
+describe('partitioned and incremental builds', () => {
   const cache = join(root, 'cache');
   let sharded: BuiltSite;
   let first: Map<string, string>;
@@ -50,7 +50,7 @@ describe('sharded and incremental builds', () => {
   });
 
   it('renders in two processes and publishes every page, JSON twin and asset', () => {
-    // Each shard renders its per-record pages and JSON twins, and every site-wide page (one copy is kept).
+    // Each partition renders its per-record pages and JSON twins, and every site-wide page (one copy is kept).
     expect(sharded.stdout).toMatch(/\d+ pages rendered, 0 unchanged \(2 processes, 2 at a time\)/);
     expect(sharded.stdout).toMatch(/highlighted, 0 cached/);
     expect(sharded.stdout).toMatch(/full-text index of 12 pages in 3 parts, /);
@@ -68,18 +68,18 @@ describe('sharded and incremental builds', () => {
     expect(snapshot(single.dist)).toEqual(first);
   });
 
-  it('builds the same site again when the catalog is cut into more chunks than there are workers', () => {
-    const chunked = build('chunks-3', 2, join(root, 'cache-chunked'), [], { ERRDEX_CHUNK_RECORDS: '4' });
+  it('builds the same site again when the catalog is cut into more partitions than there are workers', () => {
+    const chunked = build('chunks-3', 2, join(root, 'cache-chunked'), [], { ERRDEX_PARTITION_RECORDS: '4' });
     expect(chunked.stdout).toMatch(/\(3 processes, 2 at a time\)/);
     expect(snapshot(chunked.dist)).toEqual(first);
   });
 
   it('builds the same site when highlighting begins beside validation, from the catalog files as they are', () => {
-    const early = build('early-highlight', 2, join(root, 'cache-early'), [], { ERRDEX_CHUNK_RECORDS: '4', ERRDEX_EARLY_HIGHLIGHT_BYTES: '1' });
+    const early = build('early-highlight', 2, join(root, 'cache-early'), [], { ERRDEX_PARTITION_RECORDS: '4', ERRDEX_EARLY_HIGHLIGHT_BYTES: '1' });
     expect(early.stdout).toMatch(/(\d+) code blocks: \1 highlighted, 0 cached; begun beside validation/);
     expect(snapshot(early.dist)).toEqual(first);
     // Again, with every block cached: nothing is highlighted.
-    const again = build('early-highlight-2', 2, join(root, 'cache-early'), [], { ERRDEX_CHUNK_RECORDS: '4', ERRDEX_EARLY_HIGHLIGHT_BYTES: '1' });
+    const again = build('early-highlight-2', 2, join(root, 'cache-early'), [], { ERRDEX_PARTITION_RECORDS: '4', ERRDEX_EARLY_HIGHLIGHT_BYTES: '1' });
     expect(again.stdout).toMatch(/(\d+) code blocks: 0 highlighted, \1 cached; begun beside validation/);
   });
 

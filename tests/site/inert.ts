@@ -6,7 +6,7 @@
  * went wrong (empty when the page is inert), so a test can show every problem at once.
  */
 import type { Page } from 'playwright-core';
-import { THEME_PREPAINT_SCRIPT } from '../../src/lib/csp.ts';
+import { THEME_PREPAINT_SCRIPT } from '../../src/util/csp.ts';
 
 export interface PageWatch {
   dialogs: string[];

@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pageDescription, pageTitle } from '../../src/lib/error-view.ts';
-import { errorPath, jsonPath, repoPath, shortPath, tagPath } from '../../src/lib/urls.ts';
+import { pageDescription, pageTitle } from '../../src/views/error-view.ts';
+import { errorPath, jsonPath, repoPath, shortPath, tagPath } from '../../src/util/urls.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { inertnessProblems, provokeHandlers, watchPage } from './inert.ts';
-import { FIXTURES, holdRedirects, siteInBrowser } from './support.ts';
+import { FIXTURES, holdRedirects, siteInBrowser } from '../support/site.ts';
 
 const CATALOG = join(FIXTURES, 'hostile');
 const lines = readFileSync(join(CATALOG, 'payloads.jsonl'), 'utf8').trimEnd().split('\n');

@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkSite } from '../../scripts/lib/link-check.ts';
-import { FIXTURES, buildSite, readText, type BuiltSite } from './support.ts';
+import { checkSite } from '../support/link-check.ts';
+import { FIXTURES, buildSite, readText, type BuiltSite } from '../support/site.ts';
 
 const V2 = '2026-09-01T00:00:00Z';
 const OLD = '/acme/ledger/frame-lost-333300/';

@@ -10,7 +10,7 @@ import type { ErrorRecord } from '../../src/schema/record.ts';
 import { runScan } from '../../src/scan/run.ts';
 import { fixtureRepo } from '../unit/scan/fixture-repo.ts';
 import { filled } from '../unit/scan/records.ts';
-import { siteInBrowser } from './support.ts';
+import { siteInBrowser } from '../support/site.ts';
 
 const CATALOG = resolve('.errdex/test-sites/scan-catalog');
 const records: ErrorRecord[] = [];

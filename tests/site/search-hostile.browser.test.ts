@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_INPUTS, SHARD, type HostileInput } from '../../scripts/lib/search-hostile-inputs.ts';
-import { FIXTURES, siteInBrowser } from './support.ts';
+import { FIXTURES, siteInBrowser } from '../support/site.ts';
 
 describe('search under hostile input, in Chromium', () => {
   const ctx = siteInBrowser('search-hostile', join(FIXTURES, 'search-hostile'));

@@ -3,7 +3,8 @@
  * case, exactly; and for every case, that no record vanished without a problem naming it.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORPUS, baseRecord, caseCatalog, caseNames, caseReport } from '../fixtures/bad-catalogs/cases.ts';
@@ -28,7 +29,7 @@ describe('the bad-catalog corpus', () => {
 
   it.each(names)('%s: every record is either valid or skipped with its problems; none vanishes', (name) => {
     const { catalog } = caseReport(name);
-    const skippedRecords = new Set(catalog.skipped.map((s) => `${s.file}:${s.line}`));
+    const skippedRecords = new Set(catalog.skipped.map((s) => `${s.file}:${s.line}:${s.text}`));
     expect(catalog.entries.length + skippedRecords.size).toBe(catalog.total);
     for (const s of catalog.skipped) expect(s.problems.length).toBeGreaterThan(0);
     for (const p of catalog.problems) {
@@ -81,6 +82,34 @@ describe('npm run validate on a bad catalog', () => {
     });
     expect(run.status).toBe(1);
     const shown = root.replace(`${process.cwd()}/`, '');
-    expect(run.stderr.trimEnd().split(`${shown}/`).join('')).toBe(expected('github-url'));
+    const [summary, ...report] = run.stderr.trimEnd().split(`${shown}/`).join('').split('\n').reverse();
+    expect(report.reverse().join('\n')).toBe(expected('github-url'));
+    expect(summary).toMatch(/^\S+: 18 records read: 0 built, 18 skipped \(schema 11, github-url 7\), 0 warnings; errors \(/);
+  }, 30_000);
+
+  const run = (name: string, ...args: string[]) =>
+    spawnSync(process.execPath, ['scripts/validate.ts', ...args], { encoding: 'utf8', env: { ...process.env, ERRDEX_DATA: caseCatalog(name) } });
+
+  it('--format=github prints one annotation per problem, errors and warnings', () => {
+    const github = run('source-span', '--format=github');
+    expect(github.status).toBe(1);
+    const lines = github.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^::warning file=\S+records\.jsonl,line=1,title=span%3A record\.sourceCode::record\.sourceCode has 3 lines, expected 4/);
+    expect(lines.slice(1).every((l) => l.startsWith('::error file='))).toBe(true);
+  }, 30_000);
+
+  it('warnings pass, and fail with --strict', () => {
+    const root = caseCatalog('source-span');
+    const onlyWarning = spawnSync(process.execPath, ['-e', `process.stdout.write(require('fs').readFileSync(${JSON.stringify(`${root}/records.jsonl`)}, 'utf8').split('\\n')[0])`], { encoding: 'utf8' }).stdout;
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-strict-'));
+    writeFileSync(join(dir, 'one.jsonl'), `${onlyWarning}\n`);
+    const env = { ...process.env, ERRDEX_DATA: dir };
+    const plain = spawnSync(process.execPath, ['scripts/validate.ts'], { encoding: 'utf8', env });
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain('1 record read: 1 built, 0 skipped, 1 warning (span 1); valid');
+    const strict = spawnSync(process.execPath, ['scripts/validate.ts', '--strict'], { encoding: 'utf8', env });
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toContain('warnings, which --strict makes fail');
   }, 30_000);
 });

@@ -2,19 +2,20 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mergeInto } from '../../scripts/lib/astro-render.ts';
-import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../scripts/lib/highlight-pool.ts';
-import { chunkCount } from '../../scripts/lib/prepare.ts';
+import { mergeInto } from '../../src/build/site-folders.ts';
+import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../src/build/highlight-pool.ts';
 import { loadCatalog, type CatalogEntry } from '../../src/catalog/catalog.ts';
-import { parseShard, recordCacheKey, shardEntries, shardOfId, shardRoutes, textKey } from '../../src/catalog/shard.ts';
-import { twinsSha256 } from '../../src/lib/api.ts';
+import { entriesIn, partitionOfId, routesIn } from '../../src/catalog/partition.ts';
+import { textKey } from '../../src/catalog/entry.ts';
+import { recordCacheKey } from '../../src/catalog/page-cache.ts';
+import { twinsSha256 } from '../../src/views/api.ts';
 import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../src/catalog/derive/related.ts';
-import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
+import { syntheticRecords } from '../../bench/lib/synthetic.ts';
 import { HighlightStore, highlightKey, storedText } from '../../src/highlight/cache.ts';
 import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
-import { highlightedCode } from '../../src/lib/error-view.ts';
+import { highlightedCode } from '../../src/views/error-view.ts';
 import { SAMPLE_CATALOG } from './helpers.ts';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'errdex-cache-'));
@@ -136,34 +137,27 @@ describe('pre-highlighting a catalog', () => {
   });
 });
 
-describe('render shards', () => {
-  it('parses ERRDEX_SHARD and rejects nonsense', () => {
-    expect(parseShard(undefined)).toEqual({ index: 0, count: 1 });
-    expect(parseShard('1/2')).toEqual({ index: 1, count: 2 });
-    expect(() => parseShard('2/2')).toThrow(/ERRDEX_SHARD/);
-    expect(() => parseShard('half')).toThrow(/ERRDEX_SHARD/);
-  });
-
-  it('puts every record in exactly one shard, the same one every time, and splits evenly', () => {
+describe('render partitions', () => {
+  it('puts every record in exactly one partition, the same one every time, and splits evenly', () => {
     const ids = Array.from({ length: 2000 }, (_, i) => `${i.toString(16).padStart(16, '0')}`);
     const counts = [0, 0];
     for (const id of ids) {
-      const s = shardOfId(id, 2);
-      expect(shardOfId(id, 2)).toBe(s);
+      const s = partitionOfId(id, 2);
+      expect(partitionOfId(id, 2)).toBe(s);
       counts[s]!++;
     }
     expect(Math.min(...counts)).toBeGreaterThan(800);
     const entries = loadCatalog(SAMPLE_CATALOG).entries;
-    const parts = [shardEntries(entries, { index: 0, count: 2 }), shardEntries(entries, { index: 1, count: 2 })];
+    const parts = [entriesIn(entries, { index: 0, count: 2 }), entriesIn(entries, { index: 1, count: 2 })];
     expect([...parts[0]!, ...parts[1]!].map((e) => e.record.id).sort()).toEqual(entries.map((e) => e.record.id).sort());
   });
 
-  it('gives each site-wide page (a route and its parameters) to exactly one of three shards', () => {
+  it('gives each site-wide page (a route and its parameters) to exactly one of three partitions', () => {
     const routes = Array.from({ length: 300 }, (_, i) => ({ params: { owner: 'acme', repo: `r${i % 7}`, page: String(i) } }));
-    const parts = [0, 1, 2].map((index) => shardRoutes(routes, { index, count: 3 }));
+    const parts = [0, 1, 2].map((index) => routesIn(routes, { index, count: 3 }));
     expect(parts.flat().map((r) => r.params.page).sort()).toEqual(routes.map((r) => r.params.page).sort());
     for (const part of parts) expect(part.length).toBeGreaterThan(60);
-    expect(shardRoutes(routes, { index: 0, count: 1 })).toEqual(routes);
+    expect(routesIn(routes, { index: 0, count: 1 })).toEqual(routes);
   });
 
   it('keys a record for the incremental build by its exact text', () => {
@@ -177,20 +171,20 @@ describe('render shards', () => {
     expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).not.toBe(recordCacheKey(page, shown('{"b":1}', 'same class')));
   });
 
-  it('merges a shard into the site: its own folders moved, shared files kept once', () => {
+  it('merges a partition into the site: its own folders moved, shared files kept once', () => {
     const a = tempDir();
     const b = tempDir();
     const put = (root: string, path: string, text: string) => {
       mkdirSync(join(root, path, '..'), { recursive: true });
       writeFileSync(join(root, path), text);
     };
-    put(a, 'index.html', 'home from shard 0');
+    put(a, 'index.html', 'home from partition 0');
     put(a, 'acme/app/one/index.html', 'one');
-    put(b, 'index.html', 'home from shard 1');
+    put(b, 'index.html', 'home from partition 1');
     put(b, 'acme/app/two/index.html', 'two');
     put(b, 'zeta/lib/three/index.html', 'three');
     mergeInto(b, a);
-    expect(readFileSync(join(a, 'index.html'), 'utf8')).toBe('home from shard 0');
+    expect(readFileSync(join(a, 'index.html'), 'utf8')).toBe('home from partition 0');
     expect(readFileSync(join(a, 'acme/app/two/index.html'), 'utf8')).toBe('two');
     expect(readFileSync(join(a, 'zeta/lib/three/index.html'), 'utf8')).toBe('three');
     expect(existsSync(join(a, 'acme/app/one/index.html'))).toBe(true);
@@ -206,7 +200,8 @@ describe('catalog snapshots', () => {
   });
 
   it('keep each source text exactly: over several lines, with tabs between values and inside strings', async () => {
-    const record = { id: 'id-1', documentation: 'a\tb', sourceCode: 'x\n\ty' };
+    // As validated: the schema fills in an absent backgroundTag, and a snapshot read gives it back so.
+    const record = { id: 'id-1', documentation: 'a\tb', sourceCode: 'x\n\ty', backgroundTag: null };
     const texts = [
       JSON.stringify({ record }),
       JSON.stringify({ record }, null, 2),
@@ -222,7 +217,7 @@ describe('catalog snapshots', () => {
 
   it('read back whole when lines cross the blocks the file is read in (over 8 MB), and leave out what a process does not need', async () => {
     const entries = Array.from({ length: 3_000 }, (_, i) => {
-      const record = { id: `id-${i}`, sourceCode: 'x'.repeat(3_000 + (i % 7)), exampleFix: 'fix', documentation: `é ${i}` };
+      const record = { id: `id-${i}`, sourceCode: 'x'.repeat(3_000 + (i % 7)), exampleFix: 'fix', documentation: `é ${i}`, backgroundTag: null };
       const sourceText = JSON.stringify({ record });
       return { record, sourceText, datasetVersion: 'v1', origin: { file: 'a.jsonl', line: i + 1 } } as unknown as CatalogEntry;
     });
@@ -240,18 +235,18 @@ describe('catalog snapshots', () => {
     expect(light.every((e) => e.sourceText === '')).toBe(true);
     // Only the entries asked for (a full-text index part: scripts/lib/search-index.ts).
     expect(readSnapshot(file, { entry: (id) => id.endsWith('7') })).toEqual(entries.filter((e) => e.record.id.endsWith('7')));
-    // A render process's read: the other shards' texts are left out, their hashes kept for the page keys.
-    const own = (id: string) => shardOfId(id, 4) === 1;
-    const shard = readSnapshot(file, { code: own, prose: own, text: own });
-    expect(shard.filter((e) => own(e.record.id))).toEqual(entries.filter((e) => own(e.record.id)));
-    const other = shard.findIndex((e) => !own(e.record.id));
-    expect(shard[other]!.sourceText).toBe('');
-    expect(shard[other]!.textKey).toBe(textKey(entries[other]!));
+    // A render process's read: the other partitions' texts are left out, their hashes kept for the page keys.
+    const own = (id: string) => partitionOfId(id, 4) === 1;
+    const partition = readSnapshot(file, { code: own, prose: own, text: own });
+    expect(partition.filter((e) => own(e.record.id))).toEqual(entries.filter((e) => own(e.record.id)));
+    const other = partition.findIndex((e) => !own(e.record.id));
+    expect(partition[other]!.sourceText).toBe('');
+    expect(partition[other]!.textKey).toBe(textKey(entries[other]!));
     // So another record's page that shows it gets the same key as from the whole entry.
-    expect(recordCacheKey(entries[1]!, { related: [{ entry: shard[other] }] })).toBe(recordCacheKey(entries[1]!, { related: [{ entry: entries[other] }] }));
-    expect(recordCacheKey(entries[1]!, { related: [{ entry: shard[other] }] })).not.toBe(recordCacheKey(entries[1]!, { related: [{ entry: entries[other + 1] }] }));
-    // The manifest's checksum of the twins needs every text: a shard's read cannot make it up.
-    expect(() => twinsSha256(shard)).toThrow(/was not read .*ERRDEX_TWINS_SHA256/);
+    expect(recordCacheKey(entries[1]!, { related: [{ entry: partition[other] }] })).toBe(recordCacheKey(entries[1]!, { related: [{ entry: entries[other] }] }));
+    expect(recordCacheKey(entries[1]!, { related: [{ entry: partition[other] }] })).not.toBe(recordCacheKey(entries[1]!, { related: [{ entry: entries[other + 1] }] }));
+    // The manifest's checksum of the twins needs every text: a partition's read cannot make it up.
+    expect(() => twinsSha256(partition)).toThrow(/was not read .*the render context/);
     expect(twinsSha256(readSnapshot(file, { code: own, prose: own }))).toBe(twinsSha256(entries));
   });
 
@@ -265,27 +260,10 @@ describe('catalog snapshots', () => {
     const file = join(dir, 'related.jsonl');
     expect(await writeRelated(file, links)).toBe(catalog.entries.length);
     expect(readRelated(file)).toEqual(links);
-    // A render process reads only its own shard's links.
-    const own = (i: number) => shardOfId(catalog.entries[i]!.record.id, 3) === 2;
+    // A render process reads only its own partition's links.
+    const own = (i: number) => partitionOfId(catalog.entries[i]!.record.id, 3) === 2;
     expect(readRelated(file, own)).toEqual(links.map((l, i) => (own(i) ? l : [])));
     expect(deriveCatalog(catalog, readRelated(file)).related).toEqual(deriveCatalog(catalog).related);
     expect(() => deriveCatalog(catalog, links.slice(1))).toThrow(/related errors for 59 records, but the catalog has 60/);
-  });
-});
-
-describe('render chunks', () => {
-  it('renders a catalog of up to one process in one, a larger one in chunks of at most the chunk size, a multiple of the workers', () => {
-    const opts = { explicit: false, single: 25_000, size: 50_000 };
-    expect(chunkCount(3, 2, opts)).toBe(1);
-    expect(chunkCount(10_000, 2, opts)).toBe(1);
-    expect(chunkCount(25_000, 2, opts)).toBe(1);
-    expect(chunkCount(25_001, 2, opts)).toBe(2);
-    expect(chunkCount(100_000, 2, opts)).toBe(2);
-    expect(chunkCount(100_001, 2, opts)).toBe(4);
-    expect(chunkCount(300_000, 2, opts)).toBe(6);
-    expect(chunkCount(300_000, 4, opts)).toBe(8);
-    expect(chunkCount(100_000, 2, { explicit: false, single: 25_000, size: 25_000 })).toBe(4);
-    expect(chunkCount(12, 2, { explicit: true, single: 4, size: 4 })).toBe(3);
-    expect(chunkCount(12, 2, { explicit: true, single: 25_000, size: 50_000 })).toBe(2);
   });
 });

@@ -10,7 +10,7 @@ import {
   fragmentFiles,
   largeBundleWarning,
   parseMaxFragments,
-} from '../../scripts/lib/pagefind-bundle.ts';
+} from '../../src/build/pagefind-bundle.ts';
 import { writePagefindIndex } from '../../scripts/lib/search-index.ts';
 import { wrappedRecordSchema, type ErrorRecord } from '../../src/schema/record.ts';
 import { sampleWrapped } from './helpers.ts';

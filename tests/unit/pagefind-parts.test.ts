@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listFilesBelow } from '../../scripts/lib/files.ts';
-import { syntheticRecords } from '../../scripts/lib/synthetic.ts';
+import { listFilesBelow } from '../../src/util/files.ts';
+import { syntheticRecords } from '../../bench/lib/synthetic.ts';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 
 // Parts of at most 3 records, so that 12 records make several (read when the module loads).

@@ -2,13 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mergeRecordFiles, missingTemplate, templateFileIn, writeRecordFiles } from '../../scripts/lib/record-files.ts';
+import { describe, expect, it } from 'vitest';
+import { mergeRecordFiles, missingTemplate, templateFileIn, writeRecordFiles } from '../../src/build/stages/record-files.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { writeSnapshot } from '../../src/catalog/snapshot.ts';
-import { pageRendered, RENDERED_MARK } from '../../src/lib/render-progress.ts';
-import { SHORT_LINK_MARKERS as M } from '../../src/lib/short-link.ts';
-import { errorPath } from '../../src/lib/urls.ts';
+import { SHORT_LINK_MARKERS as M } from '../../src/views/short-link.ts';
+import { errorPath } from '../../src/util/urls.ts';
 import { SAMPLE_CATALOG } from './helpers.ts';
 
 const template = `<!DOCTYPE html><html><head><title>${M.title}</title><meta http-equiv="refresh" content="0; url=${M.to}"></head><body><a href="${M.to}">${M.title}</a> /e/${M.id}/</body></html>`;
@@ -70,17 +69,5 @@ describe('the record files stage', () => {
     expect(existsSync(join(templateFileIn(site), '..'))).toBe(false);
     expect(readdirSync(join(site, 'e')).sort()).toEqual(catalog.entries.map((e) => e.record.id).sort());
     expect(readdirSync(join(site, 'api')).sort()).toEqual(['errors', 'manifest.json']);
-  });
-});
-
-describe('render progress', () => {
-  afterEach(() => vi.restoreAllMocks());
-
-  it('tells the build script every hundred pages, and only when it asks', () => {
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    for (let i = 0; i < 250; i++) pageRendered({});
-    expect(write).not.toHaveBeenCalled();
-    for (let i = 0; i < 250; i++) pageRendered({ ERRDEX_RENDER_PROGRESS: '1' });
-    expect(write.mock.calls.map((c) => c[0])).toEqual([`${RENDERED_MARK}100\n`, `${RENDERED_MARK}200\n`]);
   });
 });

@@ -1,8 +1,10 @@
-import { PassThrough } from 'node:stream';
+import { EventEmitter } from 'node:events';
 import type { AstroPrerenderer } from 'astro';
 import { describe, expect, it } from 'vitest';
-import { gatedPrerenderer, gateLine, readGates } from '../../scripts/lib/render-gate.ts';
-import { firstShardRendersFixedPages } from '../../scripts/lib/shard-prerenderer.ts';
+import { gatedPrerenderer, readGates, type RenderGate } from '../../src/build/render-gate.ts';
+
+const open = (channel: EventEmitter, gate: RenderGate) => channel.emit('message', { type: 'open', gate });
+import { firstPartitionRendersFixedPages } from '../../src/build/partition-prerenderer.ts';
 
 const settled = async (p: Promise<unknown>): Promise<boolean> => {
   let done = false;
@@ -12,28 +14,30 @@ const settled = async (p: Promise<unknown>): Promise<boolean> => {
 };
 
 describe('the render gates', () => {
-  it('each opens when its line arrives, even when the line comes in pieces', async () => {
-    const input = new PassThrough();
-    const gates = readGates(input, () => {});
+  it('each opens when the build says so, and not before', async () => {
+    const channel = new EventEmitter();
+    const gates = readGates(channel, () => {});
     expect([await settled(gates.catalog), await settled(gates.pages)]).toEqual([false, false]);
-    const line = gateLine('catalog');
-    input.write(line.slice(0, 5));
-    expect(await settled(gates.catalog)).toBe(false);
-    input.write(line.slice(5));
+    channel.emit('message', { type: 'open', gate: 'snapshot' });
+    channel.emit('message', { type: 'partitions', count: 2 });
+    expect([await settled(gates.catalog), await settled(gates.pages)]).toEqual([false, false]);
+    open(channel, 'catalog');
     expect([await settled(gates.catalog), await settled(gates.pages)]).toEqual([true, false]);
-    input.end(gateLine('pages'));
+    open(channel, 'pages');
     expect(await settled(gates.pages)).toBe(true);
   });
 
-  it('says the process is orphaned when its input ends with a gate still shut, and only then', async () => {
+  it('says the process is orphaned when the build goes with a gate still shut, and only then', async () => {
     const orphaned: string[] = [];
-    const early = new PassThrough();
+    const early = new EventEmitter();
     readGates(early, () => orphaned.push('early'));
-    early.end(gateLine('catalog'));
-    const done = new PassThrough();
+    open(early, 'catalog');
+    early.emit('disconnect');
+    const done = new EventEmitter();
     readGates(done, () => orphaned.push('done'));
-    done.write(gateLine('catalog'));
-    done.end(gateLine('pages'));
+    open(done, 'catalog');
+    open(done, 'pages');
+    done.emit('disconnect');
     await new Promise((r) => setImmediate(r));
     expect(orphaned).toEqual(['early']);
   });
@@ -47,25 +51,25 @@ describe('the render gates', () => {
       render: async () => (calls.push('render'), new Response('page')),
       teardown: async () => void calls.push('teardown'),
     };
-    const input = new PassThrough();
-    const gated = gatedPrerenderer(inner, readGates(input, () => {}));
+    const channel = new EventEmitter();
+    const gated = gatedPrerenderer(inner, readGates(channel, () => {}));
     expect(gated.name).toBe('errdex:gated');
     await gated.setup!();
     const paths = gated.getStaticPaths();
     const page = gated.render(new Request('http://x/'), { routeData: {} as never });
     await new Promise((r) => setImmediate(r));
     expect(calls).toEqual(['setup']);
-    input.write(gateLine('catalog'));
+    open(channel, 'catalog');
     await paths;
     expect(calls).toEqual(['setup', 'paths']);
-    input.end(gateLine('pages'));
+    open(channel, 'pages');
     expect(await ((await page) as Response).text()).toBe('page');
     await gated.teardown!();
     expect(calls).toEqual(['setup', 'paths', 'render', 'teardown']);
   });
 });
 
-describe('the site-wide pages of a sharded render', () => {
+describe('the site-wide pages of a partitioned render', () => {
   const route = (params: string[]) => ({ params }) as never;
   const inner: AstroPrerenderer = {
     name: 'inner',
@@ -78,8 +82,8 @@ describe('the site-wide pages of a sharded render', () => {
     render: async () => new Response('page'),
   };
 
-  it('are rendered by the first shard only; every shard renders its routes with parameters', async () => {
-    const paths = async (index: number, count: number) => (await firstShardRendersFixedPages(inner, { index, count }).getStaticPaths()).map((p) => p.pathname);
+  it('are rendered by the first partition only; every partition renders its routes with parameters', async () => {
+    const paths = async (index: number, count: number) => (await firstPartitionRendersFixedPages(inner, { index, count }).getStaticPaths()).map((p) => p.pathname);
     expect(await paths(0, 1)).toEqual(['/', '/api/manifest.json', '/a/b/c/', '/tags/x/']);
     expect(await paths(0, 3)).toEqual(['/', '/api/manifest.json', '/a/b/c/', '/tags/x/']);
     expect(await paths(1, 3)).toEqual(['/a/b/c/', '/tags/x/']);

@@ -5,9 +5,11 @@ import { validateEntries } from '../../src/catalog/validate.ts';
 import type { RawEntry } from '../../src/catalog/load.ts';
 import { sampleWrapped } from './helpers.ts';
 
+/** Every problem of one record, errors and warnings (a warning's message starts with `warning: `). */
 function problemsOf(value: unknown) {
   const entry: RawEntry = { file: 'x.jsonl', line: 7, text: JSON.stringify(value), value, isJsonl: true };
-  return validateEntries([entry]).problems.map((p) => `${p.field}: ${p.message}`);
+  const { problems, warnings } = validateEntries([entry]);
+  return [...problems, ...warnings].map((p) => `${p.field}: ${p.severity === 'warning' ? 'warning: ' : ''}${p.message}`);
 }
 
 describe('the record schema', () => {
@@ -33,7 +35,7 @@ describe('the record schema', () => {
     ['slug with a slash', (w) => (w.record.slug = 'a/b'), 'record.slug', /kebab/],
     ['empty message', (w) => (w.record.errorMessage = '   '), 'record.errorMessage', /empty/],
     ['pattern that does not compile', (w) => (w.record.messagePattern = 'unexpected (frame'), 'record.messagePattern', /does not compile/],
-    ['catastrophic pattern', (w) => (w.record.messagePattern = '^(\\w+\\s?)*$'), 'record.messagePattern', /catastrophic/],
+    ['pattern RE2 cannot run', (w) => (w.record.messagePattern = '(?<=x)\\w+'), 'record.messagePattern', /look-behind "\(\?<=" at character 1/],
     ['unknown errorType', (w) => (w.record.errorType = 'crash'), 'record.errorType', /must be one of "exception"/],
     ['httpStatus out of range', (w) => (w.record.httpStatus = 700), 'record.httpStatus', /at most 599/],
     ['httpStatus not an integer', (w) => (w.record.httpStatus = 404.5), 'record.httpStatus', /integer/],
@@ -52,7 +54,7 @@ describe('the record schema', () => {
     ['unknown field (typo)', (w) => (w.record.solution = []), 'record.solution', /did you mean "solutions"/],
     ['unknown wrapper field', (w) => ((w as Record<string, unknown>).version = 1), 'version', /not a field of the wrapper/],
     ['datasetVersion missing', (w) => delete (w as Partial<typeof w>).datasetVersion, 'datasetVersion', /missing/],
-    ['excerpt one line short', (w) => (w.record.sourceCodeEnd = 1607), 'record.sourceCode', /has 37 lines, expected 38/],
+    ['excerpt one line short', (w) => (w.record.sourceCodeEnd = 1607), 'record.sourceCode', /: warning: has 37 lines, expected 38/],
     ['lineNumber outside the excerpt', (w) => (w.record.lineNumber = 1500), 'record.lineNumber', /outside the excerpt's lines 1570-1606/],
     ['excerpt without its span', (w) => (w.record.sourceCodeStart = null), 'record.sourceCodeStart', /is null but sourceCode is set/],
     ['githubUrl javascript:', (w) => (w.record.githubUrl = 'javascript:alert(1)'), 'record.githubUrl', /https:\/\/github.com/],
@@ -82,10 +84,19 @@ describe('the record schema', () => {
     expect(fields).toEqual(expect.arrayContaining(['record.slug', 'record.severity', 'record.sourceCode', 'record.githubUrl']));
   });
 
-  it('publishes a JSON Schema that describes the wrapper and every record field', () => {
-    const schema = errorRecordJsonSchema() as { properties: { record: { properties: Record<string, unknown>; additionalProperties: boolean } } };
-    expect(Object.keys(schema.properties.record.properties)).toContain('messagePattern');
-    expect(Object.keys(schema.properties.record.properties)).toHaveLength(31);
-    expect(schema.properties.record.additionalProperties).toBe(false);
+  it('publishes a JSON Schema that describes the wrapper, every record field, and the forms a file may hold', () => {
+    type Obj = { properties: Record<string, unknown>; additionalProperties: boolean; required: string[]; patternProperties: Record<string, unknown> };
+    const schema = errorRecordJsonSchema() as { anyOf: unknown[]; $defs: { record: Obj; wrappedRecord: Obj } };
+    const { record, wrappedRecord } = schema.$defs;
+    expect(Object.keys(record.properties)).toContain('messagePattern');
+    expect(Object.keys(record.properties)).toHaveLength(31);
+    expect(record.additionalProperties).toBe(false);
+    // `$` keys are notes; backgroundTag may be left out; a file holds a wrapped record, a bare one, or an array.
+    expect(Object.keys(record.patternProperties)).toEqual(['^\\$']);
+    expect(Object.keys(wrappedRecord.patternProperties)).toEqual(['^\\$']);
+    expect(record.required).not.toContain('backgroundTag');
+    expect(record.required).toContain('messagePattern');
+    expect(schema.anyOf).toHaveLength(3);
+    expect(JSON.stringify(record.properties.messagePattern)).toContain('RE2');
   });
 });

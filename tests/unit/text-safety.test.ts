@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstInvalidUtf8 } from '../../src/catalog/load.ts';
 import { locateJson, mayHaveDuplicateKeys } from '../../src/catalog/json-locate.ts';
-import { CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_HEADER, THEME_PREPAINT_SCRIPT, scriptHash } from '../../src/lib/csp.ts';
+import { CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_HEADER, THEME_PREPAINT_SCRIPT, scriptHash } from '../../src/util/csp.ts';
 import { escapeCode } from '../../src/highlight/highlighter.ts';
 import { textProblem } from '../../src/schema/text-safety.ts';
 

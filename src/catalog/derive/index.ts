@@ -1,17 +1,15 @@
 /**
  * Derive: everything the browse pages show that is computed from the whole catalog, once per
- * build. Pure over a Catalog; `getDerived()` memoises it like `getCatalog()`. Pages only read it.
+ * process. Pure over a Catalog; pages read it through the render context (src/context.ts).
  */
 import type { FailureClass } from '../../schema/failure-class.ts';
 import type { Severity } from '../../schema/record.ts';
-import { getCatalog, type Catalog, type CatalogEntry } from '../catalog.ts';
-import { errorHeadline } from '../../lib/error-view.ts';
-import { directoryOf } from '../../lib/text.ts';
-import { errorPath } from '../../lib/urls.ts';
-import { shortenOnWord } from '../../search/template.ts';
+import type { Catalog, CatalogEntry } from '../catalog.ts';
+import { errorHeadline } from '../headline.ts';
+import { directoryOf } from '../../util/text.ts';
+import { errorPath } from '../../util/urls.ts';
+import { shortenOnWord } from '../../schema/message-template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
-import { currentShard, inShard } from '../shard.ts';
-import { readRelated } from '../snapshot.ts';
 import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';
 
 export interface RepoSummary {
@@ -128,30 +126,4 @@ function compareDirectoryOrder(a: CatalogEntry, b: CatalogEntry): number {
   const x = a.record;
   const y = b.record;
   return cmp(directoryOf(x.filePath), directoryOf(y.filePath)) || cmp(x.filePath, y.filePath) || (x.lineNumber ?? 0) - (y.lineNumber ?? 0) || cmp(x.id, y.id);
-}
-
-let cached: Derived | undefined;
-let cachedPlan: LedgerPlan | undefined;
-
-export function getDerived(): Derived {
-  if (cached) return cached;
-  const catalog = getCatalog();
-  return (cached = deriveCatalog(catalog, precomputedRelated(catalog)));
-}
-
-/**
- * The build computes related errors once, before the render (scripts/lib/prepare.ts), and hands each
- * render process the result (ERRDEX_RELATED: each snapshot entry's links, in snapshot order;
- * src/catalog/snapshot.ts) instead of every process computing it again: at 100k records that takes seconds each.
- * Only the error pages show related errors, so a process reads the links of its own shard's records
- * (src/catalog/shard.ts); the others' stay empty.
- */
-function precomputedRelated(catalog: Catalog, env: NodeJS.ProcessEnv = process.env): RelatedLink[][] | undefined {
-  if (!env.ERRDEX_RELATED) return undefined;
-  const shard = currentShard(env);
-  return readRelated(env.ERRDEX_RELATED, (i) => inShard(catalog.entries[i]!.record.id, shard));
-}
-
-export function getLedgerPlan(): LedgerPlan {
-  return (cachedPlan ??= ledgerPlanFor(getCatalog()));
 }

@@ -14,8 +14,8 @@
  * each record looks at a bounded number of candidates whatever the catalog's size.
  */
 import type { ErrorRecord } from '../../schema/record.ts';
-import { directoryOf } from '../../lib/text.ts';
-import { parseTemplate } from '../../search/template.ts';
+import { directoryOf } from '../../util/text.ts';
+import { parseTemplate } from '../../schema/message-template.ts';
 
 export type RelatedInput = Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber' | 'backgroundTag' | 'tags' | 'errorMessage'>;
 

@@ -1,6 +1,6 @@
-/** `/api/errors.json`: the compact index of every error (src/lib/api.ts). */
+/** `/api/errors.json`: the compact index of every error (src/views/api.ts). */
+import { getCatalog } from '../../context.ts';
 import type { APIRoute } from 'astro';
-import { getCatalog } from '../../catalog/catalog.ts';
-import { errorsIndexText } from '../../lib/api.ts';
+import { errorsIndexText } from '../../views/api.ts';
 
 export const GET: APIRoute = () => new Response(errorsIndexText(getCatalog()), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });

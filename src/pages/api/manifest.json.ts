@@ -1,8 +1,7 @@
-/** `/api/manifest.json`: counts and checksums (src/lib/api.ts). */
+/** `/api/manifest.json`: counts and checksums (src/views/api.ts). */
+import { getCatalog, getDerived, getLedgerPlan } from '../../context.ts';
 import type { APIRoute } from 'astro';
-import { getCatalog } from '../../catalog/catalog.ts';
-import { getDerived, getLedgerPlan } from '../../catalog/derive/index.ts';
-import { manifestText } from '../../lib/api.ts';
+import { manifestText } from '../../views/api.ts';
 
 export const GET: APIRoute = () =>
   new Response(manifestText(getCatalog(), getDerived(), getLedgerPlan()), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });

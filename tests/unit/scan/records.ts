@@ -2,7 +2,7 @@
 import { RE2JS } from 're2js';
 import { expect } from 'vitest';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
-import { parseTemplate } from '../../../src/search/template.ts';
+import { parseTemplate } from '../../../src/schema/message-template.ts';
 import { recordCheck, scan, type ScanResult } from '../../../src/scan/scan.ts';
 import { fixtureRepo } from './fixture-repo.ts';
 

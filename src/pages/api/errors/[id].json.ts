@@ -1,15 +1,14 @@
 /**
  * The JSON twin of an error page: the wrapped record exactly as the catalog gives it.
- * The build script writes the twins itself, straight from the validated catalog
- * (scripts/lib/record-files.ts); this route serves them under `astro dev`.
+ * The build writes the twins itself, straight from the validated catalog
+ * (src/build/stages/record-files.ts); this route serves them under `astro dev`.
  */
+import { getCatalog, partitionEntries, recordFilesByBuild } from '../../../context.ts';
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { getCatalog, type CatalogEntry } from '../../../catalog/catalog.ts';
-import { shardEntries } from '../../../catalog/shard.ts';
-import { recordFilesByScript } from '../../../lib/short-link.ts';
+import type { CatalogEntry } from '../../../catalog/catalog.ts';
 
 export const getStaticPaths = (() =>
-  recordFilesByScript() ? [] : shardEntries(getCatalog().entries).map((entry) => ({ params: { id: entry.record.id }, props: { entry } }))) satisfies GetStaticPaths;
+  recordFilesByBuild() ? [] : partitionEntries(getCatalog().entries).map((entry) => ({ params: { id: entry.record.id }, props: { entry } }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ entry: CatalogEntry }> = ({ props }) =>
   new Response(props.entry.sourceText, { headers: { 'Content-Type': 'application/json; charset=utf-8' } });

@@ -1,0 +1,248 @@
+/**
+ * `npm run bench:search-real [-- --dev ../shared/search-dev --distractors 0,100000 --hold-out encode/httpx,prettier/prettier --chromium 150 --misses damage --dump]`
+ *
+ * The paste matcher on real records and real pastes (the search-dev folder: records of seven public
+ * codebases, pastes clean, damaged, and damaged the way real tools print them; its README), in Node
+ * with the worker's code, on that catalog alone and mixed into a synthetic catalog of
+ * `--distractors` records. Also run at the end of `npm run bench:search`.
+ *
+ * Scores per query file and per `damage`: top-1 and top-5 (the first result is the record or one
+ * whose message is identical), the right raise site first for pastes with a stack frame of a
+ * message raised in several places, and negatives: pastes whose records are left out of the built
+ * catalog (the `--hold-out` repositories), and hand-written pastes of other tools' common errors
+ * (scripts/lib/bench-negatives.ts), scored as "no match shown" (`noConfidentMatch`).
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ErrorRecord } from '../src/schema/record.ts';
+import { wrappedRecordSchema } from '../src/schema/record.ts';
+import { matchPaste, type PasteMatch } from '../src/search/matcher.ts';
+import { evidence, noConfidentMatch } from '../src/search/confidence.ts';
+import { literalLength } from '../src/schema/message-template.ts';
+import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
+import { NEGATIVE_PASTES } from './lib/bench-negatives.ts';
+import { baseSite, pageOutcomes } from './lib/bench-real-chromium.ts';
+import { MESSAGE_INDEX_DIR, writeMessageIndex } from './lib/search-index.ts';
+import { syntheticRecords } from '../bench/lib/synthetic.ts';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i !== -1 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+
+export interface RealQuery {
+  id: string;
+  query: string;
+  ambiguousWith: string[];
+  form: string;
+  damage?: string;
+  repo: string;
+}
+
+interface Scored {
+  file: string;
+  damage: string;
+  rank: number;
+  siteFirst: boolean | null;
+  noMatch: boolean;
+  bytes: number;
+  ms: number;
+}
+
+const DUMP = process.argv.includes('--dump');
+const dumped: string[] = [];
+
+const readJsonl = <T>(path: string): T[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
+
+export function loadDevRecords(dir: string): ErrorRecord[] {
+  return readJsonl<unknown>(join(dir, 'records.jsonl')).map((raw, i) => {
+    const parsed = wrappedRecordSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`${dir}/records.jsonl line ${i + 1}: ${parsed.error.message}`);
+    return parsed.data.record;
+  });
+}
+
+function synthetic(count: number): ErrorRecord[] {
+  const out: ErrorRecord[] = [];
+  for (const line of syntheticRecords({ count })) out.push(wrappedRecordSchema.parse(JSON.parse(line)).record);
+  return out;
+}
+
+/** Whether the paste shows a stack frame (a file and a line number in a frame line). */
+const FRAME_LINE = /File "[^"]+", line \d+|\bat .*:\d+(?::\d+)?\)?\s*$|panicked at \S+:\d+:\d+|\.go:\d+|\(\w+\.java:\d+\)/m;
+
+async function run(dir: string, queries: { file: string; q: RealQuery }[], records: ErrorRecord[], negatives: boolean, misses: Set<string>): Promise<Scored[]> {
+  const root = join(dir, MESSAGE_INDEX_DIR);
+  const manifestText = readFileSync(join(root, 'manifest.json'), 'utf8');
+  const manifest = JSON.parse(manifestText) as MessageIndexManifest;
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const out: Scored[] = [];
+  for (const { file, q } of queries) {
+    let bytes = Buffer.byteLength(manifestText);
+    const load = async (n: number) => {
+      const text = readFileSync(join(root, manifest.version, `${n}.json`), 'utf8');
+      bytes += Buffer.byteLength(text);
+      return JSON.parse(text) as EntryTuple[];
+    };
+    const r: PasteMatch = await matchPaste(q.query, manifest, load, 5);
+    const noMatch = noConfidentMatch(r.results);
+    const right = new Set([q.id, ...q.ambiguousWith].map((id) => byId.get(id)).filter((x) => x !== undefined).map((x) => x.id));
+    const rank = negatives ? 0 : r.results.findIndex((x) => right.has(x.entry.id)) + 1;
+    const siteFirst = !negatives && q.ambiguousWith.length > 0 && FRAME_LINE.test(q.query) ? r.results[0]?.entry.id === q.id : null;
+    const damage = q.damage ?? q.form;
+    if (misses.has(damage) || misses.has('all') || (misses.has('site') && siteFirst === false) || (misses.has('neg') && negatives && !noMatch) || (misses.has('fp') && !negatives && noMatch)) {
+      if (negatives ? !noMatch : rank !== 1 || siteFirst === false || noMatch) {
+        console.log(
+          [
+            `MISS ${file} ${damage} rank=${rank || '>5'} site=${siteFirst} noMatch=${noMatch}`,
+            negatives ? '' : `  target : ${byId.get(q.id)?.errorMessage} (${byId.get(q.id)?.filePath}:${byId.get(q.id)?.lineNumber})`,
+            `  paste  : ${JSON.stringify(q.query.length > 400 ? `${q.query.slice(0, 400)}…` : q.query)}`,
+            `  msgs   : ${JSON.stringify(r.paste.messages.slice(0, 2).map((m) => m.text))}`,
+            ...r.results.slice(0, 3).map((x, i) => `  #${i + 1} ${x.kind} ${x.score.toFixed(3)}: ${x.entry.template} (${x.entry.file}:${x.entry.line} ${x.entry.scope ?? ''})`),
+          ].join('\n'),
+        );
+      }
+    }
+    out.push({ file, damage, rank, siteFirst, noMatch, bytes, ms: r.timings.normaliseMs + r.timings.rankMs });
+    if (DUMP) {
+      const top = r.results[0];
+      dumped.push(JSON.stringify({ negative: negatives, file, damage, rank, kind: top?.kind ?? null, score: top?.score ?? null, literal: top ? literalLength(top.entry.template) : 0, line: top?.line.length ?? 0, template: top?.entry.template ?? null, msg: r.paste.messages[0]?.text ?? '', second: r.results[1] ? [r.results[1].kind, r.results[1].score] : null, evidence: r.results.slice(0, 5).map((x) => ({ kind: x.kind, score: x.score, literal: literalLength(x.entry.template), ...evidence(x) })) }));
+    }
+  }
+  return out;
+}
+
+const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : '–');
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
+};
+const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+
+function table(label: string, positives: Scored[], negatives: Scored[]): string[] {
+  const files = [...new Set(positives.map((s) => s.file))];
+  const lines = [
+    `#### ${label}`,
+    '',
+    row(['pastes', 'queries', 'top-1', 'top-5', 'no match shown (wrongly)', 'right raise site first (multi-site, with a frame)', 'bytes p95', 'matching p95 (Node)']),
+    row(Array(8).fill('---')),
+  ];
+  const line = (name: string, xs: Scored[]) => {
+    const site = xs.filter((x) => x.siteFirst !== null);
+    return row([
+      name,
+      String(xs.length),
+      pct(xs.filter((x) => x.rank === 1).length, xs.length),
+      pct(xs.filter((x) => x.rank >= 1 && x.rank <= 5).length, xs.length),
+      pct(xs.filter((x) => x.noMatch).length, xs.length),
+      site.length ? `${pct(site.filter((x) => x.siteFirst).length, site.length)} of ${site.length}` : '–',
+      `${(quantile(xs.map((x) => x.bytes), 0.95) / 1024).toFixed(0)} KB`,
+      `${quantile(xs.map((x) => x.ms), 0.95).toFixed(1)} ms`,
+    ]);
+  };
+  for (const f of files) lines.push(line(f, positives.filter((s) => s.file === f)));
+  lines.push('', 'Top-1 by damage:', '', row(['pastes', 'damage', 'queries', 'top-1', 'top-5']), row(Array(5).fill('---')));
+  for (const f of files) {
+    const xs = positives.filter((s) => s.file === f);
+    for (const d of [...new Set(xs.map((x) => x.damage))].sort()) {
+      const ys = xs.filter((x) => x.damage === d);
+      lines.push(row([f, d, String(ys.length), pct(ys.filter((x) => x.rank === 1).length, ys.length), pct(ys.filter((x) => x.rank >= 1 && x.rank <= 5).length, ys.length)]));
+    }
+  }
+  const negFiles = [...new Set(negatives.map((s) => s.file))];
+  lines.push('', row(['negatives', 'queries', 'no match shown', 'bytes p95', 'matching p95 (Node)']), row(Array(5).fill('---')));
+  for (const f of negFiles) {
+    const xs = negatives.filter((s) => s.file === f);
+    lines.push(row([f, String(xs.length), pct(xs.filter((x) => x.noMatch).length, xs.length), `${(quantile(xs.map((x) => x.bytes), 0.95) / 1024).toFixed(0)} KB`, `${quantile(xs.map((x) => x.ms), 0.95).toFixed(1)} ms`]));
+  }
+  return [...lines, ''];
+}
+
+/** Every n-th of `xs`, to take `count` spread over the list. */
+const spread = <T>(xs: readonly T[], count: number): T[] => (count >= xs.length ? [...xs] : Array.from({ length: count }, (_, i) => xs[Math.floor((i * xs.length) / count)]!));
+
+async function chromiumTable(options: BenchRealOptions, catalog: ErrorRecord[], partial: ErrorRecord[], queries: { file: string; q: RealQuery }[], negatives: { file: string; q: RealQuery }[]): Promise<string[]> {
+  const t = performance.now();
+  const base = baseSite(options.work, catalog.slice(-20));
+  const pos = spread(queries, options.chromium);
+  const neg = spread(negatives, Math.ceil(options.chromium / 3));
+  const posOut = await pageOutcomes(base, options.work, catalog, pos.map(({ q }) => q.query));
+  const negOut = await pageOutcomes(base, options.work, partial, neg.map(({ q }) => q.query));
+  const byId = new Map(catalog.map((r) => [r.id, `/${r.repo}/${r.slug}/`]));
+  const right = posOut.filter((o, i) => [pos[i]!.q.id, ...pos[i]!.q.ambiguousWith].some((id) => byId.get(id) === o.firstPath)).length;
+  const all = [...posOut, ...negOut];
+  const q3 = (xs: number[], f: (n: number) => string) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))} / ${f(Math.max(...xs))}`;
+  console.log(`  Chromium: ${all.length} queries in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  return [
+    `In Chromium (a fresh page per query, cold cache, pasted a second after the page opened; index bytes after the manifest; the message index only): ${pos.length} pastes spread over the three files, and ${neg.length} negatives on the catalog without the held-out repositories.`,
+    '',
+    row(['pastes', 'top-1', 'no match shown', 'index bytes per query (median / p95 / max)', 'matching in the worker (median / p95 / max)']),
+    row(Array(5).fill('---')),
+    row(['positives', pct(right, pos.length), pct(posOut.filter((o) => o.noMatch).length, pos.length), q3(posOut.map((o) => o.bytes), (b) => `${(b / 1024).toFixed(0)} KB`), q3(posOut.map((o) => o.matchMs), (m) => `${m.toFixed(1)} ms`)]),
+    row(['negatives', '–', pct(negOut.filter((o) => o.noMatch).length, neg.length), q3(negOut.map((o) => o.bytes), (b) => `${(b / 1024).toFixed(0)} KB`), q3(negOut.map((o) => o.matchMs), (m) => `${m.toFixed(1)} ms`)]),
+    '',
+  ];
+}
+
+export interface BenchRealOptions {
+  dev: string;
+  distractors: number[];
+  holdOut: string[];
+  work: string;
+  misses: Set<string>;
+  /** Pastes measured in Chromium on the largest catalog (0: none). */
+  chromium: number;
+}
+
+export async function benchReal(options: BenchRealOptions): Promise<string> {
+  const all = loadDevRecords(options.dev);
+  const files = ['queries-clean.jsonl', 'queries-damaged.jsonl', 'queries-real.jsonl'];
+  const queries = files.flatMap((file) => readJsonl<RealQuery>(join(options.dev, file)).map((q) => ({ file: file.replace(/^queries-|\.jsonl$/g, ''), q })));
+  const held = new Set(options.holdOut);
+  const kept = all.filter((r) => !held.has(r.repo));
+  const heldQueries = queries.filter(({ q }) => held.has(q.repo)).map(({ file, q }) => ({ file: `${[...held].join(' + ')} left out (${file})`, q }));
+  const written = NEGATIVE_PASTES.map((query, i) => ({ file: 'hand-written, other tools', q: { id: `neg-${i}`, query, ambiguousWith: [], form: 'negative', repo: '' } }));
+  const report: string[] = [];
+  for (const size of options.distractors) {
+    const distractors = size > 0 ? synthetic(size) : [];
+    const label = size > 0 ? `Real records (${all.length.toLocaleString('en-US')}) among ${size.toLocaleString('en-US')} synthetic` : `Real records alone (${all.length.toLocaleString('en-US')})`;
+    console.log(label);
+    const full = join(options.work, `real-${size}`);
+    const partial = join(options.work, `real-${size}-held-out`);
+    for (const d of [full, partial]) rmSync(d, { recursive: true, force: true });
+    mkdirSync(full, { recursive: true });
+    mkdirSync(partial, { recursive: true });
+    const catalog = [...distractors, ...all];
+    writeMessageIndex(catalog, full);
+    writeMessageIndex([...distractors, ...kept], partial);
+    const t = performance.now();
+    const positives = await run(full, queries, catalog, false, options.misses);
+    const negatives = [...(await run(partial, heldQueries, catalog, true, options.misses)), ...(await run(partial, written, catalog, true, options.misses))];
+    console.log(`  ${positives.length + negatives.length} queries in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    report.push(...table(label, positives, negatives));
+    if (options.chromium > 0 && size === Math.max(...options.distractors)) {
+      report.push(...(await chromiumTable(options, catalog, [...distractors, ...kept], queries, [...heldQueries, ...written])));
+    }
+  }
+  return report.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const work = resolve('.errdex/bench-search-real');
+  mkdirSync(work, { recursive: true });
+  const text = await benchReal({
+    dev: resolve(arg('dev', process.env.ERRDEX_SEARCH_DEV ?? (['../shared/search-dev', '../../shared/search-dev'].find((d) => existsSync(d)) ?? '../shared/search-dev'))),
+    distractors: arg('distractors', '0,100000').split(',').map(Number),
+    holdOut: arg('hold-out', 'encode/httpx,prettier/prettier').split(','),
+    work,
+    misses: new Set(arg('misses', '').split(',').filter(Boolean)),
+    chromium: Number(arg('chromium', '0')),
+  });
+  writeFileSync(join(work, 'results.md'), text);
+  if (DUMP) writeFileSync(join(work, 'top-results.jsonl'), `${dumped.join('\n')}\n`);
+  console.log(`\n${text}`);
+}

@@ -1,0 +1,241 @@
+/**
+ * The render processes: one `astro build` per render partition (src/catalog/partition.ts), a few at a
+ * time, each into its own folder, merged into the site as soon as it ends. Each gets its render
+ * context (src/context.ts) as one JSON file; Astro's own output goes to a log per partition, shown in
+ * part when it fails; its progress and result come back as protocol messages (src/build/protocol.ts,
+ * sent by src/integration.ts). The process of a one-partition catalog can start with the build,
+ * before its input exists (`startEarly`): it bundles the site, then waits at the gates.
+ */
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONTEXT_ENV } from '../context-env.ts';
+import type { RenderContext } from '../context.ts';
+import { readPageLogs } from './page-reuse.ts';
+import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
+import { startChild, type Child } from './protocol.ts';
+import type { Partition } from '../catalog/partition.ts';
+
+/** A render partition: one Astro process renders the error pages of the records whose ids hash to it (src/catalog/partition.ts). */
+export interface RenderPartition extends Partition {
+  /** The validated catalog (src/catalog/snapshot.ts). */
+  snapshot: string;
+  head: string;
+  /** The related errors of the snapshot's entries. */
+  related: string;
+  /**
+   * The manifest's checksum of all JSON twins (src/views/api.ts), computed once when there are several
+   * partitions: each render process then holds only its own partition's texts.
+   */
+  twinsSha256?: string;
+}
+
+export interface RenderOptions {
+  /** The merged site goes here. */
+  outDir: string;
+  /** How many run at once. */
+  parallel: number;
+  /** The build cache: the highlight cache, and per-partition Astro caches below `astro/`. */
+  cacheDir: string;
+  /** Astro's output of each partition is kept here. */
+  logDir: string;
+  /** The published site and its pages' keys file, when its unchanged pages may be reused. */
+  reuse: RenderContext['reuse'];
+  /** Called with the number of error pages rendered so far by all partitions together. */
+  onPages?: (done: number) => void;
+}
+
+export interface RenderResult {
+  /** Pages rendered now. */
+  rendered: number;
+  /** The key of every error page, and those left to be reused from the published site (src/catalog/page-cache.ts). */
+  pages: { keys: Record<string, string>; reused: string[] };
+}
+
+/** What a render process sends as its result: the pages it rendered. */
+export interface RenderProcessResult {
+  pages: number;
+}
+
+/** The least heap limit of a render process (see renderHeapMb). */
+const MIN_HEAP_MB = 1024;
+
+/**
+ * The heap limit of a render process. Left to itself, V8 lets the heap of a process that holds a
+ * large catalog grow to about twice what it keeps alive: a limit makes it collect sooner. What a
+ * process keeps alive grows with the catalog (under 1.1 GB at 100k records, whose snapshot is 287 MiB),
+ * so the limit is five times the snapshot's size, and at least 1 GB.
+ */
+export function renderHeapMb(partition: Pick<RenderPartition, 'snapshot'>): number {
+  return Math.max(MIN_HEAP_MB, Math.ceil((5 * statSync(partition.snapshot).size) / 2 ** 20));
+}
+
+/**
+ * V8's heap flags for a render process: besides the limit, full collections wait until the old
+ * generation holds half of it (left to itself, V8 marked the whole heap about ten times in a 10k render).
+ */
+const renderHeapFlags = (heapMb: number): string[] => [`--max-old-space-size=${heapMb}`, `--initial-old-space-size=${Math.floor(heapMb / 2)}`];
+
+const pageLogOf = (p: Pick<RenderPartition, 'index'>): string => join(renderWorkDir(), `pages-${p.index}.jsonl`);
+const contextFileOf = (p: Pick<RenderPartition, 'index'>): string => join(renderWorkDir(), `context-${p.index}.json`);
+
+const samePartition = (a: RenderPartition, b: RenderPartition): boolean =>
+  a.index === b.index && a.count === b.count && a.snapshot === b.snapshot && a.related === b.related && a.head === b.head;
+
+interface RenderProcess {
+  child: Child;
+  done: Promise<void>;
+}
+
+export class RenderProcesses {
+  /** Error pages rendered by each partition so far, and each partition's pages in all once it is done. */
+  private readonly errorPages = new Map<number, number>();
+  private readonly pages = new Map<number, number>();
+  private readonly running = new Set<Child>();
+  private early: { partition: RenderPartition; process: RenderProcess } | undefined;
+  private readonly options: RenderOptions;
+
+  constructor(options: RenderOptions) {
+    this.options = options;
+    mkdirSync(options.logDir, { recursive: true });
+    rmSync(renderWorkDir(), { recursive: true, force: true });
+    mkdirSync(renderWorkDir(), { recursive: true });
+    rmSync(options.outDir, { recursive: true, force: true });
+  }
+
+  /** Starts the render process of `partition` now, with the least heap limit: it bundles the site, then waits at the gates. */
+  startEarly(partition: RenderPartition): void {
+    const run = this.spawn(partition, MIN_HEAP_MB, true);
+    // Its failure is reported when the render awaits it; until then it must not go unhandled.
+    run.done.catch(() => {});
+    this.early = { partition, process: run };
+  }
+
+  /** The early process, when `partitions` are what it was started for and its heap limit will do. */
+  private earlyFor(partitions: readonly RenderPartition[]): RenderProcess | undefined {
+    const only = partitions.length === 1 ? partitions[0]! : undefined;
+    if (!this.early || !only || !samePartition(this.early.partition, only) || renderHeapMb(only) > MIN_HEAP_MB) return undefined;
+    return this.early.process;
+  }
+
+  /** The snapshot and related errors are written: the early process lists its pages, or ends when not needed. */
+  openCatalog(partitions: readonly RenderPartition[]): void {
+    const early = this.earlyFor(partitions);
+    if (early) early.child.send({ type: 'open', gate: 'catalog' });
+    else this.cancelEarly();
+  }
+
+  /** Ends the early process, if any (the build stops, or does not need it). */
+  cancelEarly(): void {
+    this.early?.process.child.kill();
+    this.early = undefined;
+  }
+
+  /** Ends every render process (the build stops). */
+  killAll(): void {
+    this.cancelEarly();
+    for (const c of this.running) c.kill();
+  }
+
+  /**
+   * Renders every partition (code blocks are highlighted by now), each merged into `outDir` as soon as
+   * it is done. `parallel` lanes run one process at a time; `ready(lane)` is what a lane's first
+   * process waits for (memory: src/build/plan.ts).
+   */
+  async render(partitions: readonly RenderPartition[], ready: (lane: number) => Promise<unknown> | undefined): Promise<RenderResult> {
+    const early = this.earlyFor(partitions);
+    if (!early) this.cancelEarly();
+    let failed = false;
+    const renderOne = (p: RenderPartition): Promise<void> => {
+      if (early && p.index === 0) {
+        early.child.send({ type: 'open', gate: 'pages' });
+        return early.done;
+      }
+      return this.spawn(p, renderHeapMb(p), false).done;
+    };
+    // Each partition's pages are its own; the files every partition writes (Astro's assets) are the
+    // same in all: one copy is kept, whichever ends first.
+    const merge = (p: RenderPartition) => {
+      const site = renderSiteDir(p);
+      if (existsSync(this.options.outDir)) mergeInto(site, this.options.outDir);
+      else moveTree(site, this.options.outDir);
+    };
+    let next = 0;
+    const lane = async (n: number) => {
+      await ready(n);
+      while (!failed && next < partitions.length) {
+        const p = partitions[next++]!;
+        await renderOne(p);
+        merge(p);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.options.parallel, partitions.length) }, (_, n) => lane(n)));
+    } catch (e) {
+      failed = true;
+      this.killAll();
+      rmSync(renderWorkDir(), { recursive: true, force: true });
+      throw e;
+    }
+    const keys = readPageLogs(partitions.map(pageLogOf));
+    rmSync(renderWorkDir(), { recursive: true, force: true });
+    return { rendered: [...this.pages.values()].reduce((a, b) => a + b, 0), pages: keys };
+  }
+
+  private onErrorPages(p: RenderPartition, n: number): void {
+    this.errorPages.set(p.index, n);
+    this.options.onPages?.([...this.errorPages.values()].reduce((a, b) => a + b, 0));
+  }
+
+  /** Writes the partition's render context and starts its process; `gated`: it waits at the gates. */
+  private spawn(p: RenderPartition, heapMb: number, gated: boolean): RenderProcess {
+    const context: RenderContext = {
+      snapshot: { entries: p.snapshot, head: p.head, related: p.related },
+      partition: { index: p.index, count: p.count },
+      ...(p.twinsSha256 ? { twinsSha256: p.twinsSha256 } : {}),
+      outDir: renderSiteDir(p),
+      astroCacheDir: join(this.options.cacheDir, 'astro', `partition-${p.index}-of-${p.count}`),
+      reuse: this.options.reuse,
+      pageLog: pageLogOf(p),
+      gated,
+    };
+    writeFileSync(contextFileOf(p), JSON.stringify(context));
+    const logFile = join(this.options.logDir, `astro-partition-${p.index}.log`);
+    const log = createWriteStream(logFile);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      [CONTEXT_ENV]: contextFileOf(p),
+      ASTRO_TELEMETRY_DISABLED: '1',
+      // Plain text, so that the log can be read.
+      NO_COLOR: '1',
+      // Astro writes each page through libuv's thread pool; with the default four threads they pass the
+      // work around with futex calls. One thread writes as fast for less CPU (10k pages: 13.3 CPU-seconds against 13.8).
+      UV_THREADPOOL_SIZE: '1',
+    };
+    delete env.FORCE_COLOR;
+    const child = startChild(
+      fileURLToPath(new URL('./render-process.ts', import.meta.url)),
+      [],
+      (m) => {
+        if (m.type === 'update') this.onErrorPages(p, m.done);
+        else if (m.type === 'result') this.pages.set(p.index, (m.value as RenderProcessResult).pages);
+      },
+      `astro build of partition ${p.index + 1}/${p.count}`,
+      { env, nodeFlags: renderHeapFlags(heapMb), output: (chunk) => log.write(chunk) },
+    );
+    this.running.add(child);
+    const done = child.done.then(
+      () => {
+        this.running.delete(child);
+        log.end();
+      },
+      (e: Error) => {
+        this.running.delete(child);
+        log.end();
+        const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n') : '';
+        throw new Error(`${e.message}; its log: ${logFile}\n${tail}`);
+      },
+    );
+    return { child, done };
+  }
+}

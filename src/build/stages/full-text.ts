@@ -1,0 +1,72 @@
+/**
+ * The full-text stage: Pagefind's index over one small document per record, written by a child
+ * process from the catalog's snapshot into a folder of its own (merged into the site by publish). The
+ * catalog is indexed in Pagefind parts (scripts/lib/search-index.ts), each read from the snapshot on
+ * its own, so the process holds one part's documents besides Pagefind's own index; a part that is
+ * unchanged since the published build is linked from it.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import type { ErrorRecord } from '../../schema/record.ts';
+import { describeFragments, largeBundleWarning, PAGEFIND_DIR } from '../pagefind-bundle.ts';
+import { formatCount } from '../progress.ts';
+import { childMain, startStageChild } from '../protocol.ts';
+import type { StageContext } from '../pipeline.ts';
+import type { BuildState } from '../state.ts';
+import type { PagefindIndexOptions, PagefindIndexResult } from '../../../scripts/lib/search-index.ts';
+
+interface FullTextOptions {
+  snapshot: string;
+  /** Records in the snapshot. */
+  count: number;
+  /** The bundle goes to `<outDir>/pagefind/`. */
+  outDir: string;
+  /** `--max-fragments` (src/build/pagefind-bundle.ts). */
+  maxFragments: number | undefined;
+  /** The published site and its parts' keys (PagefindIndexOptions.previous). */
+  previous: PagefindIndexOptions['previous'];
+}
+
+async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> {
+  // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
+  const [pagefind, { snapshotEntries }, { pagefindPartOf, writePagefindIndex }] = await Promise.all([
+    import('pagefind'),
+    import('../../catalog/snapshot.ts'),
+    import('../../../scripts/lib/search-index.ts'),
+  ]);
+  function* partRecords(part: number, parts: number): Generator<ErrorRecord> {
+    for (const entry of snapshotEntries(options.snapshot, { text: false, entry: (id) => pagefindPartOf(id, parts) === part })) yield entry.record;
+  }
+  // Ended by the build (it failed): Pagefind's own process goes too, or it would go on writing the
+  // index into a folder the build is removing.
+  process.once('SIGTERM', () => void pagefind.close().finally(() => process.exit(1)));
+  rmSync(options.outDir, { recursive: true, force: true });
+  mkdirSync(options.outDir, { recursive: true });
+  const source = { count: options.count, part: partRecords };
+  return writePagefindIndex(source, options.outDir, undefined, { maxFragments: options.maxFragments, previous: options.previous });
+}
+
+export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void> {
+  const s = ctx.state;
+  const { published, settings } = s;
+  // Only the parts' keys: the child gets its options on its command line.
+  const previous = published ? { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) } : undefined;
+  const options: FullTextOptions = { snapshot: s.snapshot, count: s.plan.facts.records!, outDir: s.dirs.fullText, maxFragments: settings.maxFragments, previous };
+  const priority = s.plan.stages.find((st) => st.name === 'full-text')!.priority;
+  const child = startStageChild<PagefindIndexResult>(import.meta.url, options, () => {}, 'the full-text index (Pagefind)', { priority });
+  ctx.onCancel(child.kill);
+  const result = await child.result;
+  s.fullText = result;
+  const warning = largeBundleWarning(result, settings.maxFragments);
+  if (warning) s.board.warn(warning);
+  const records = options.count;
+  s.board.stage('full-text').end({
+    summary:
+      `full-text index of ${formatCount(records)} pages` +
+      (result.parts > 1 ? ` in ${result.parts} parts${result.reused ? ` (${result.reused} unchanged)` : ''}` : result.reused ? ' (unchanged)' : '') +
+      `, ${describeFragments(result, settings.maxFragments)}`,
+    items: records,
+    unit: 'records',
+  });
+}
+
+childMain(import.meta.url, fullText);

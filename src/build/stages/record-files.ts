@@ -1,0 +1,127 @@
+/**
+ * The build's "record files" stage: each record's JSON twin (`api/errors/{id}.json`, the record's text
+ * exactly as the catalog gives it) and short-link page (`e/{id}/index.html`, stamped from the template
+ * page Astro rendered: src/views/short-link.ts), written straight from the validated catalog's snapshot.
+ *
+ * Two of every three files of a site, and each the same for every build of the same record: through
+ * Astro they cost more than a third of a cold render, written here a few seconds per 100,000 records.
+ *
+ * It runs in a child process into a folder of its own, merged into the site by publish. It may start
+ * before the render (src/build/plan.ts): the JSON twins first, then the short links once a render
+ * process has written the template (looked for where the render processes write, then where their
+ * output goes).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { forEachSnapshotEntry } from '../../catalog/snapshot.ts';
+import { pageTitle } from '../../views/error-view.ts';
+import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, stampShortLink, type ShortLinkValues } from '../../views/short-link.ts';
+import { errorPath, jsonPath, shortPath } from '../../util/urls.ts';
+import { formatCount } from '../progress.ts';
+import { childMain, startStageChild } from '../protocol.ts';
+import type { StageContext } from '../pipeline.ts';
+import { mergeInto, renderSiteDir } from '../site-folders.ts';
+import type { BuildState, RecordFilesResult } from '../state.ts';
+
+/** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
+const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);
+
+/** Where the short-link template is in a site folder. */
+export const templateFileIn = (siteDir: string): string => fileOf(siteDir, shortPath(SHORT_LINK_TEMPLATE_ID));
+
+export interface RecordFilesOptions {
+  snapshot: string;
+  /** The files go here, to be merged into the site. */
+  outDir: string;
+  /** Site folders the short-link template may be written to, looked at in turn until it is there. */
+  templateSites: string[];
+}
+
+/**
+ * The template once a render process has written it whole. A page being written can be read in
+ * part, so a read that does not end the page is tried again.
+ */
+async function awaitTemplate(siteDirs: readonly string[]): Promise<string> {
+  for (;;) {
+    for (const dir of siteDirs) {
+      let text: string;
+      try {
+        text = readFileSync(templateFileIn(dir), 'utf8');
+      } catch {
+        continue;
+      }
+      if (text.trimEnd().endsWith('</html>')) {
+        checkShortLinkTemplate(text);
+        return text;
+      }
+    }
+    await sleep(50);
+  }
+}
+
+/** Writes every record's JSON twin, then, with the template, its short link; `onRecord` is told the records done so far. */
+export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (done: number) => void): Promise<RecordFilesResult> {
+  const { outDir } = options;
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, 'api/errors'), { recursive: true });
+  mkdirSync(join(outDir, 'e'), { recursive: true });
+  const links: ShortLinkValues[] = [];
+  let bytes = 0;
+  forEachSnapshotEntry(options.snapshot, ({ record, sourceText }) => {
+    writeFileSync(fileOf(outDir, jsonPath(record.id)), sourceText);
+    bytes += Buffer.byteLength(sourceText);
+    links.push({ id: record.id, to: errorPath(record), title: pageTitle(record) });
+    // Half the work per record: the short link is the other half.
+    if (links.length % 1000 === 0) onRecord?.(links.length / 2);
+  });
+  onRecord?.(Math.floor(links.length / 2));
+  const template = await awaitTemplate(options.templateSites);
+  links.forEach((link, i) => {
+    const page = stampShortLink(template, link);
+    mkdirSync(join(outDir, 'e', link.id));
+    writeFileSync(fileOf(outDir, shortPath(link.id)), page);
+    bytes += Buffer.byteLength(page);
+    if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((links.length + i + 1) / 2));
+  });
+  onRecord?.(links.length);
+  return { records: links.length, files: 2 * links.length, bytes };
+}
+
+/** Why the record files stage would wait for ever on a rendered site: it has no short-link template; null when it has one. */
+export function missingTemplate(siteDir: string): string | null {
+  return existsSync(templateFileIn(siteDir)) ? null : `The render wrote no short-link template (${shortPath(SHORT_LINK_TEMPLATE_ID)}): src/pages/e/[id].astro must render it.`;
+}
+
+/** Moves the record files into the rendered site, in place of the short-link template. */
+export function mergeRecordFiles(recordsDir: string, siteDir: string): void {
+  rmSync(dirname(templateFileIn(siteDir)), { recursive: true });
+  // The site's `e/` held the template and the notices of removed records: without any, the record
+  // files' `e/` is moved whole rather than link by link.
+  const shortLinks = join(siteDir, 'e');
+  if (readdirSync(shortLinks).length === 0) rmdirSync(shortLinks);
+  mergeInto(recordsDir, siteDir);
+  rmSync(recordsDir, { recursive: true, force: true });
+}
+
+export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<void> {
+  const s = ctx.state;
+  const partitions = s.plan.partitions!;
+  const templateSites = [...Array.from({ length: partitions }, (_, index) => renderSiteDir({ index })), s.dirs.staging];
+  const board = s.board.stage('record-files');
+  board.count(s.plan.facts.records!, 'records');
+  const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
+  const child = startStageChild<RecordFilesResult>(
+    import.meta.url,
+    { snapshot: s.snapshot, outDir: s.dirs.recordFiles, templateSites } satisfies RecordFilesOptions,
+    (m) => m.type === 'update' && board.update(m.done),
+    'the record files stage',
+    { priority },
+  );
+  ctx.onCancel(child.kill);
+  const result = await child.result;
+  s.recordFiles = result;
+  board.end({ summary: `${formatCount(result.files)} JSON twins and short links`, items: result.records, unit: 'records', output: { files: result.files, bytes: result.bytes } });
+}
+
+childMain(import.meta.url, (options: RecordFilesOptions, send) => writeRecordFiles(options, (done) => send({ type: 'update', stage: 'record-files', done })));

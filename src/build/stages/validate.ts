@@ -1,0 +1,157 @@
+/**
+ * The validate and derive stages, in one child process (the catalog is read once): validate the
+ * catalog and write the snapshot of its valid entries (src/catalog/snapshot.ts) that every later
+ * stage reads; then derive the related errors, once for all render processes. In a child, because a
+ * catalog's memory only goes back to the system when its process ends: the render processes that
+ * follow have the machine's memory to themselves.
+ *
+ * `validate` ends when the snapshot is written, and the build makes its plan again with the valid
+ * records' count; `derive` ends with the child, once the related errors are written.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { displayPath } from '../../catalog/load.ts';
+import { childMain, partitionsChosen, startStageChild, type ChildMessage } from '../protocol.ts';
+import { formatCount } from '../progress.ts';
+import type { StageContext } from '../pipeline.ts';
+import type { RenderPartition } from '../render-processes.ts';
+import type { BuildState } from '../state.ts';
+
+interface ValidateOptions {
+  catalog: string;
+  skipReport: string | null;
+  /** --strict: warnings fail the build like errors. */
+  strict: boolean;
+  snapshotDir: string;
+  snapshot: string;
+  head: string;
+  related: string;
+}
+
+interface ValidateResult {
+  root: string;
+  records: number;
+  partitions: RenderPartition[];
+}
+
+/** The catalog cannot be built: its report is printed; the build stops with this message. */
+export class InvalidCatalog extends Error {}
+
+async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessage) => void): Promise<ValidateResult | null> {
+  // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
+  const [{ catalogReport, loadCatalog }, { compareProblems, formatProblem }, { ledgerPlanFor }, { relatedErrors }, { writeHead, writeRelated, writeSnapshot }, { twinsSha256 }, { reportFileText, summaryLine }, { addBacktrackingWarnings }] =
+    await Promise.all([
+      import('../../catalog/catalog.ts'),
+      import('../../catalog/problems.ts'),
+      import('../../catalog/derive/index.ts'),
+      import('../../catalog/derive/related.ts'),
+      import('../../catalog/snapshot.ts'),
+      import('../../views/api.ts'),
+      import('../../catalog/report.ts'),
+      import('../../catalog/redos.ts'),
+    ]);
+  const catalog = loadCatalog(options.catalog);
+  // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2).
+  const redos = await addBacktrackingWarnings(catalog);
+  // A broken ledger is never skipped: building past it would forget every URL published so far.
+  if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
+    process.stderr.write(`${catalogReport(catalog)}\n\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.\n`);
+    send({ type: 'validated', records: null });
+    return null;
+  }
+  if (options.strict && catalog.warnings.length > 0) {
+    process.stderr.write(`${catalogReport(catalog)}\n${summaryLine(catalog)}\n\nNothing was built: --strict makes warnings fail the build.\n`);
+    send({ type: 'validated', records: null });
+    return null;
+  }
+  if (catalog.problems.length > 0) {
+    if (!options.skipReport) {
+      process.stderr.write(`${catalogReport(catalog)}\n${summaryLine(catalog)}\n`);
+      send({ type: 'validated', records: null });
+      return null;
+    }
+    writeFileSync(options.skipReport, reportFileText(catalog, displayPath(catalog.root)));
+    send({
+      type: 'warn',
+      text:
+        `Skipped ${catalog.skipped.length} invalid record${catalog.skipped.length === 1 ? '' : 's'} of ${catalog.total} ` +
+        `(${catalog.problems.length} problems); every one and its reasons are in ${options.skipReport}.`,
+    });
+  }
+  if (catalog.warnings.length > 0) {
+    // The pages of these records show what is uncertain; the list is here, and whole in npm run validate.
+    const shown = 20;
+    const lines = [...catalog.warnings].sort(compareProblems).slice(0, shown).map(formatProblem);
+    if (catalog.warnings.length > shown) lines.push(`… and ${catalog.warnings.length - shown} more: npm run validate lists them all.`);
+    send({ type: 'warn', text: lines.join('\n') });
+  }
+  const records = catalog.entries.length;
+  const unchecked = redos.unchecked > 0 ? `; ${redos.unchecked} patterns left for the next build's ReDoS analysis (ERRDEX_REDOS_SECONDS)` : '';
+  send({ type: 'summary', stage: 'validate', summary: `${summaryLine(catalog)}${unchecked}`, items: catalog.total, unit: 'records' });
+
+  rmSync(options.snapshotDir, { recursive: true, force: true });
+  mkdirSync(options.snapshotDir, { recursive: true });
+  await writeSnapshot(options.snapshot, catalog.entries);
+  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: catalog.ledger, ledgerPlan: ledgerPlanFor(catalog) });
+  // The build makes its plan again with the count, and says how many render partitions it chose.
+  const chosen = partitionsChosen();
+  send({ type: 'validated', records });
+  const links = relatedErrors(catalog.entries.map((e) => e.record));
+  await writeRelated(options.related, links);
+  const count = await chosen;
+  const twins = count > 1 ? { twinsSha256: twinsSha256(catalog.entries) } : {};
+  const partitions: RenderPartition[] = Array.from({ length: count }, (_, index) => ({ index, count, snapshot: options.snapshot, head: options.head, related: options.related, ...twins }));
+  const linked = links.filter((l) => l.length > 0).length;
+  send({
+    type: 'summary',
+    stage: 'derive',
+    summary: `related errors: ${formatCount(linked)} of ${formatCount(records)} records have some; snapshot for ${count} render process${count === 1 ? '' : 'es'}`,
+    items: records,
+    unit: 'records',
+  });
+  return { root: displayPath(catalog.root), records, partitions };
+}
+
+/** The child of the two stages, started by `validate` and awaited by `derive`. */
+let child: { result: Promise<ValidateResult | null>; kill: () => void } | undefined;
+
+export async function validate(ctx: StageContext<BuildState>): Promise<void> {
+  const s = ctx.state;
+  const { board } = s;
+  let counted!: (records: number | null) => void;
+  const validated = new Promise<number | null>((resolve) => (counted = resolve));
+  const started = startStageChild<ValidateResult | null>(
+    import.meta.url,
+    { catalog: s.settings.catalog, skipReport: s.settings.skipReport, strict: s.settings.strict, snapshotDir: s.dirs.snapshots, snapshot: s.snapshot, head: s.head, related: s.related } satisfies ValidateOptions,
+    (m) => {
+      if (m.type === 'validated') {
+        if (m.records !== null) {
+          // The plan made again with the count; the child is told the partitions before it ends.
+          s.learnRecords(m.records);
+          started.send({ type: 'partitions', count: s.plan.partitions! });
+        }
+        counted(m.records);
+      } else if (m.type === 'warn') board.warn(m.text);
+      else if (m.type === 'summary') board.stage(m.stage).end(m);
+    },
+    'the validate and derive stages',
+  );
+  child = started;
+  ctx.onCancel(started.kill);
+  // The child may end (failing) before it has counted: then its failure is this stage's.
+  const records = await Promise.race([validated, started.result.then(() => null)]);
+  if (records === null) {
+    await started.result;
+    throw new InvalidCatalog('Fix the catalog, or build the valid records with --skip-invalid.');
+  }
+}
+
+export async function derive(ctx: StageContext<BuildState>): Promise<void> {
+  ctx.onCancel(child!.kill);
+  const result = await child!.result;
+  if (!result) throw new Error('the validate and derive stages ended without a result');
+  ctx.state.catalog = result;
+  // The early render process lists its pages now (or ends, when there are several partitions).
+  ctx.state.render.openCatalog(result.partitions);
+}
+
+childMain(import.meta.url, validateAndDerive);

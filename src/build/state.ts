@@ -1,0 +1,74 @@
+/**
+ * What the build's stages hand each other (src/build/pipeline.ts, `ctx.state`): the settings, the
+ * current plan, the folders each stage writes to, and each stage's result once it has one.
+ */
+import type { Board } from './board.ts';
+import type { PublishedSite } from './page-reuse.ts';
+import type { Plan, PlanSettings } from './plan.ts';
+import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
+import type { PagefindIndexResult } from '../../scripts/lib/search-index.ts';
+
+/** What `npm run build` was asked to do (scripts/build.ts reads the flags and settings). */
+export interface BuildSettings {
+  /** The catalog folder (ERRDEX_DATA). */
+  catalog: string;
+  /** The site folder (ERRDEX_DIST). */
+  outDir: string;
+  /** The build cache (ERRDEX_CACHE_DIR). */
+  cacheDir: string;
+  /** --skip-invalid: the report file of the skipped records; null: an invalid catalog stops the build. */
+  skipReport: string | null;
+  /** --strict: warnings (records built with an uncertainty shown) fail the build too. */
+  strict: boolean;
+  /** Not --no-cache. */
+  useCache: boolean;
+  /** Not --no-ledger-update. */
+  updateLedger: boolean;
+  /** --max-fragments. */
+  maxFragments: number | undefined;
+  /** --report: where the measurements go. */
+  reportFile: string | null;
+  plan: PlanSettings;
+}
+
+
+export interface BuildState {
+  settings: BuildSettings;
+  /** The current plan: made again when validation has counted the records (learnRecords). */
+  plan: Plan;
+  learnRecords: (records: number) => void;
+  board: Board;
+  /** Folders: the site being built, and where the stages beside the render write, each merged into it. */
+  dirs: { staging: string; fullText: string; messageIndex: string; recordFiles: string; snapshots: string };
+  /** The validated catalog: its entries, its head and its related errors (written by validate and derive; src/catalog/snapshot.ts). */
+  snapshot: string;
+  head: string;
+  related: string;
+  /** The last published site, when its pages may be reused (src/build/page-reuse.ts); and the code's key. */
+  published: PublishedSite | null;
+  code: string;
+  /** The render processes (the first starts with the build). */
+  render: RenderProcesses;
+  /** Set by validate and derive. */
+  catalog?: { root: string; records: number; partitions: RenderPartition[] };
+  /** Results, set by each stage as it ends. */
+  rendered?: RenderResult;
+  recordFiles?: RecordFilesResult;
+  messageIndex?: MessageIndexResult;
+  fullText?: PagefindIndexResult;
+}
+
+/** What the message-index stage hands on: its summary, and the URL ledger's report, file and new text. */
+export interface MessageIndexResult {
+  summary: string;
+  records: number;
+  warnings: string[];
+  ledger: { report: string[]; file: string; text: string };
+}
+
+/** What the record files stage wrote. */
+export interface RecordFilesResult {
+  records: number;
+  files: number;
+  bytes: number;
+}

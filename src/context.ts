@@ -1,0 +1,132 @@
+/**
+ * The render context: everything the build hands a render process, and the one place pages,
+ * components and the Astro integration ask for the catalog, its derived data and the routes to render.
+ *
+ * Under `npm run build` each render process gets one JSON file, named by ERRDEX_CONTEXT and checked
+ * here against RenderContext: the validated catalog's snapshot (entries, head, related errors), the
+ * process's render partition, where its pages go, and which published pages it may reuse. Anywhere
+ * else (`astro dev`) the context is made in process from the catalog folder (ERRDEX_DATA or data/):
+ * the catalog loaded and validated, everything in one partition, every page rendered by Astro.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { catalogFromSnapshot, catalogReport, CatalogError, loadCatalog, type Catalog, type CatalogEntry } from './catalog/catalog.ts';
+import { deriveCatalog, ledgerPlanFor, type Derived } from './catalog/derive/index.ts';
+import { relatedErrors } from './catalog/derive/related.ts';
+import type { LedgerPlan } from './catalog/ledger.ts';
+import { catalogPath } from './catalog/load.ts';
+import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
+import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
+import { readHead, readRelated } from './catalog/snapshot.ts';
+import { CONTEXT_ENV } from './context-env.ts';
+
+
+export const RenderContext = z.strictObject({
+  /** The validated catalog (src/catalog/snapshot.ts): its entries, its head, each entry's related errors. */
+  snapshot: z.strictObject({ entries: z.string(), head: z.string(), related: z.string() }),
+  /** This process's render partition: it renders the error pages of its records and its share of the site-wide pages. */
+  partition: z.strictObject({ index: z.int().min(0), count: z.int().min(1) }).refine((p) => p.index < p.count, 'index must be below count'),
+  /** The manifest's checksum of all JSON twins, computed once by the build when there are several partitions. */
+  twinsSha256: z.string().optional(),
+  /** Astro's output folder and cache folder for this process. */
+  outDir: z.string(),
+  astroCacheDir: z.string(),
+  /** The last published site and its pages' keys (a JSON file), when its unchanged pages may be reused (src/catalog/page-cache.ts). */
+  reuse: z.strictObject({ site: z.string(), keys: z.string() }).nullable(),
+  /** Where this process appends each error page's key and whether it was reused. */
+  pageLog: z.string(),
+  /** Started before its input exists: it waits at the gates (src/build/render-gate.ts). */
+  gated: z.boolean(),
+});
+export type RenderContext = z.infer<typeof RenderContext>;
+
+let context: RenderContext | null | undefined;
+
+/** Reads and checks a render context file; a file that is not one throws, saying what is wrong. */
+export function readRenderContext(file: string): RenderContext {
+  if (!existsSync(file)) throw new Error(`${CONTEXT_ENV} names ${file}, which does not exist`);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`${file}: not a render context: ${(e as Error).message}`);
+  }
+  const parsed = RenderContext.safeParse(value);
+  if (!parsed.success) throw new Error(`${file}: not a render context:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The build's context of this render process; null outside `npm run build` (`astro dev`). */
+export function buildContext(): RenderContext | null {
+  if (context !== undefined) return context;
+  const file = process.env[CONTEXT_ENV];
+  return (context = file ? readRenderContext(file) : null);
+}
+
+/** The render partition of this process: everything, outside the build. */
+export function partition(): Partition {
+  return buildContext()?.partition ?? { index: 0, count: 1 };
+}
+
+let catalog: Catalog | undefined;
+let derived: Derived | undefined;
+let ledgerPlan: LedgerPlan | undefined;
+
+/**
+ * The catalog. In a render process, from the snapshot: the code, the prose and the JSON twin of its
+ * own partition's records only; of the others what listings and related errors show, and their text's
+ * hash (page keys). Outside the build, loaded and validated; a catalog with problems throws a
+ * CatalogError listing them all.
+ */
+export function getCatalog(): Catalog {
+  if (catalog) return catalog;
+  const ctx = buildContext();
+  if (!ctx) {
+    const loaded = loadCatalog(catalogPath());
+    if (loaded.problems.length > 0) throw new CatalogError(catalogReport(loaded), loaded.problems);
+    return (catalog = loaded);
+  }
+  const own = (id: string) => inPartition(id, ctx.partition);
+  const c = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }, { code: own, prose: own, text: own });
+  if (ctx.twinsSha256) c.twinsSha256 = ctx.twinsSha256;
+  return (catalog = c);
+}
+
+/**
+ * What the pages show that is computed over the whole catalog. The related errors are
+ * `relatedErrors` (src/catalog/derive/related.ts): computed here outside the build; in a render process
+ * the build computed them once (src/build/stages/validate.ts), and a process reads those of its own
+ * partition's records only, the only pages that show them.
+ */
+export function getDerived(): Derived {
+  if (derived) return derived;
+  const c = getCatalog();
+  const ctx = buildContext();
+  const links = ctx ? readRelated(ctx.snapshot.related, (i) => inPartition(c.entries[i]!.record.id, ctx.partition)) : relatedErrors(c.entries.map((e) => e.record));
+  return (derived = deriveCatalog(c, links));
+}
+
+/** What the URL ledger makes of this catalog: planned once by the build (the snapshot's head), or here outside it. */
+export function getLedgerPlan(): LedgerPlan {
+  if (ledgerPlan) return ledgerPlan;
+  const ctx = buildContext();
+  return (ledgerPlan = ctx ? readHead(ctx.snapshot.head).ledgerPlan : ledgerPlanFor(getCatalog()));
+}
+
+/** The entries whose pages and data files this process renders. */
+export const partitionEntries = (entries: readonly CatalogEntry[]): readonly CatalogEntry[] => entriesIn(entries, partition());
+
+/** This process's share of the pages made from the whole catalog (listings, sitemaps, the ledger's notices). */
+export const partitionRoutes = <T extends { params: Record<string, string | undefined> }>(routes: readonly T[]): T[] => routesIn(routes, partition());
+
+/** The error pages to render: those the published site does not hold under the same key (src/catalog/page-cache.ts). */
+export function routesToRender<T>(files: readonly PageFile<T>[]): T[] {
+  const ctx = buildContext();
+  return pageFilesToRender(files, ctx?.reuse ?? null, ctx?.pageLog ?? null);
+}
+
+/**
+ * Whether the build writes each record's JSON twin and short link itself (src/build/stages/record-files.ts),
+ * so that Astro renders only the short-link template; outside the build Astro renders them all.
+ */
+export const recordFilesByBuild = (): boolean => buildContext() !== null;

@@ -1,0 +1,62 @@
+/**
+ * errdex's Astro integration (registered in astro.config.mjs): what Astro must know of the build.
+ *  - Plain `astro build` stops at once and says to run `npm run build`: the site needs the stages
+ *    around the render (validation, highlighting, the search indexes, the record files, `_redirects`),
+ *    which only the build runs (src/build/).
+ *  - In a render process of the build (a render context: src/context.ts) it shapes Astro's
+ *    prerendering: routes to skip (the site-wide pages without parameters are rendered by the first
+ *    partition only), the gates of a process started before its input exists (src/build/render-gate.ts),
+ *    and progress: every hundred error pages, and the pages in all at the end, told to the build
+ *    (src/build/protocol.ts).
+ *  - `astro dev` renders from the catalog folder, through the same context module.
+ */
+import type { AstroIntegration, AstroPrerenderer } from 'astro';
+import { buildContext, type RenderContext } from './context.ts';
+import { firstPartitionRendersFixedPages } from './build/partition-prerenderer.ts';
+import { tellBuild } from './build/protocol.ts';
+import { gatedPrerenderer, readGates } from './build/render-gate.ts';
+
+export const PLAIN_BUILD_MESSAGE =
+  'errdex: plain `astro build` makes only part of the site (no search indexes, no JSON twins, no redirects). Run `npm run build` instead.';
+
+/** The route of the error pages, whose renders the progress counts. */
+const ERROR_PAGE_ROUTE = '/[owner]/[repo]/[slug]';
+/** Error pages between two progress messages. */
+const EVERY = 100;
+
+/** Counts each rendered error page; every EVERY of them, tells the build. */
+function countingPrerenderer(inner: AstroPrerenderer): AstroPrerenderer {
+  let rendered = 0;
+  return {
+    ...inner,
+    render: async (request, options) => {
+      const response = await inner.render(request, options);
+      if (options.routeData.route === ERROR_PAGE_ROUTE && ++rendered % EVERY === 0) void tellBuild({ type: 'update', stage: 'render', done: rendered });
+      return response;
+    },
+  };
+}
+
+/** Astro's prerenderer as a render process of the build runs it. */
+export function renderPrerenderer(inner: AstroPrerenderer, ctx: RenderContext): AstroPrerenderer {
+  const gates = ctx.gated ? readGates(process, () => process.exit(1)) : null;
+  return countingPrerenderer(firstPartitionRendersFixedPages(gates ? gatedPrerenderer(inner, gates) : inner, ctx.partition));
+}
+
+export function errdex(): AstroIntegration {
+  return {
+    name: 'errdex',
+    hooks: {
+      'astro:config:setup': ({ command }) => {
+        if (command === 'build' && !buildContext()) throw new Error(PLAIN_BUILD_MESSAGE);
+      },
+      'astro:build:start': ({ setPrerenderer }) => {
+        const ctx = buildContext();
+        if (ctx) setPrerenderer((inner) => renderPrerenderer(inner, ctx));
+      },
+      'astro:build:done': async ({ pages }) => {
+        if (buildContext()) await tellBuild({ type: 'result', value: { pages: pages.length } });
+      },
+    },
+  };
+}

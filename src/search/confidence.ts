@@ -1,0 +1,66 @@
+/**
+ * Whether the matcher found the pasted error with confidence, or the catalog has no entry for it:
+ * then the search page says so plainly, shows at most a few "possibly related" rows and offers
+ * the full-text search, instead of a list of unrelated near misses.
+ *
+ * A near miss's edits per template token (its score) do not say it alone: a long template that
+ * starts with a placeholder takes any short paste as its start, cut short, for few edits. So a match
+ * must also explain the paste: most of the pasted line's words are the template's own words, and
+ * enough of them. An exact match must have enough literal text, or make up most of the line, since
+ * `{name} is required` matches many messages of other programs. The thresholds are chosen on the
+ * benchmark's negatives (pastes of records left out of the catalog, and of other tools' errors),
+ * keeping its positives (docs/benchmarks.md).
+ */
+import { wordKey, wordsWithoutValues } from './keys.ts';
+import type { MatchResult } from './matcher.ts';
+import { parseTemplate, literalLength } from '../schema/message-template.ts';
+
+/** A near miss must score at most this (edits per literal token, align.ts). */
+export const CONFIDENT_CLOSE_SCORE = 0.3;
+/** Share of the pasted line's words a near miss's template must have. */
+export const CONFIDENT_EXPLAINED = 0.6;
+/** Words of the line a near miss's template must share with it. */
+export const CONFIDENT_SHARED_WORDS = 3;
+/** An exact match with less literal text than this must make up `CONFIDENT_EXACT_SHARE` of the line. */
+export const CONFIDENT_EXACT_LITERAL = 16;
+export const CONFIDENT_EXACT_SHARE = 0.6;
+/** Rows shown under "possibly related" when nothing matched with confidence. */
+export const POSSIBLY_RELATED = 3;
+
+export interface MatchEvidence {
+  /** Words of the pasted line (values left out) the template's literal text has. */
+  shared: number;
+  /** `shared` over the line's words. */
+  explained: number;
+  /** The template's literal characters over the line's length. */
+  literalShare: number;
+}
+
+const keySet = (words: string[]) => new Set(words.filter((w) => w.length >= 2).map((w) => wordKey(w.toLowerCase())));
+
+export function evidence(r: MatchResult): MatchEvidence {
+  const literal = parseTemplate(r.entry.template)
+    .map((p) => (p.kind === 'text' ? p.text : ' '))
+    .join('');
+  const literalWords = wordsWithoutValues(literal).map((w) => w.toLowerCase());
+  const templateWords = keySet(literalWords);
+  const words = wordsWithoutValues(r.line);
+  const lineWords = [...keySet(words)];
+  let shared = lineWords.filter((w) => templateWords.has(w)).length;
+  // A paste cut inside a word: its last word is the start of one of the template's.
+  const last = words[words.length - 1]?.toLowerCase();
+  if (last && !templateWords.has(wordKey(last)) && literalWords.some((w) => w.length > last.length && w.startsWith(last))) shared++;
+  return { shared, explained: lineWords.length ? shared / lineWords.length : 0, literalShare: r.line.length ? literalLength(r.entry.template) / r.line.length : 0 };
+}
+
+/** Whether one result is a confident match for the paste. */
+export function isConfident(r: MatchResult): boolean {
+  const e = evidence(r);
+  if (r.kind !== 'close') return literalLength(r.entry.template) >= CONFIDENT_EXACT_LITERAL || e.literalShare >= CONFIDENT_EXACT_SHARE;
+  return r.score <= CONFIDENT_CLOSE_SCORE && e.explained >= CONFIDENT_EXPLAINED && (e.shared >= CONFIDENT_SHARED_WORDS || e.explained === 1);
+}
+
+/** True when no result is a confident match: the page then says the catalog has no entry for this error. */
+export function noConfidentMatch(results: readonly MatchResult[]): boolean {
+  return !results.some(isConfident);
+}

@@ -1,0 +1,153 @@
+/**
+ * Stack frames of a pasted trace (Python, JavaScript/TypeScript, Rust panics and backtraces, Go,
+ * Java/Kotlin, Ruby) and how well a record's raise site (raise-site.ts) fits them: the matcher
+ * uses it to order records that share one message, so the record raised where the trace says
+ * comes first.
+ *
+ * Paths in a trace are installed paths (`…/site-packages/pkg/mod.py`, `node_modules/pkg/lib/x.js`
+ * built from `packages/pkg/src/x.ts`), not repository paths: they are compared by their longest
+ * common suffix of folder and file names, leaving out build and install folders (`src`, `lib`,
+ * `dist`, `site-packages`, …) and file extensions. The frame's function name and line count too.
+ */
+import type { RaiseSite } from './raise-site.ts';
+
+export interface Frame {
+  /** Path as printed; for Java, the class's package path and the file (`com/acme/Foo.java`). */
+  path: string;
+  line: number | null;
+  /** The function or method name (last part), if the frame shows one. */
+  fn: string | null;
+}
+
+/** Most frames read from a paste: the ones nearest the error matter. */
+const MAX_FRAMES = 40;
+
+const lastName = (qualified: string): string | null => {
+  const parts = qualified.split(/::|\.|#/).filter((p) => /^[A-Za-z_$<][\w$<>]*$/.test(p) && !/^(?:<[^>]*>|\{\{closure\}\}|new|async|Object)$/.test(p));
+  return parts.pop() ?? null;
+};
+
+// One pattern per frame format, each anchored; the match gives the path, line and function.
+const FORMATS: { re: RegExp; read: (m: RegExpExecArray) => Frame }[] = [
+  // Python: File "/x/y.py", line 12, in name
+  { re: /^\s*File "([^"]{1,500})", line (\d+)(?:, in ([\w<>.]+))?/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3] && !m[3].startsWith('<') ? m[3] : null }) },
+  // JavaScript (V8): at name (/x/y.js:12:3), at async name (file:///x/y.mjs:1:2), at /x/y.js:12:3
+  {
+    re: /^\s*at (?:async )?(?:(.{1,200}?) \()?(?:file:\/\/)?([^\s()]{1,500}?):(\d+)(?::\d+)?\)?\s*$/,
+    read: (m) => ({ path: m[2]!, line: Number(m[3]), fn: m[1] ? lastName(m[1].replace(/ \[as [^\]]+\]$/, '').replace(/^new /, '')) : null }),
+  },
+  // JavaScript (Firefox, Safari): name@http://x/y.js:12:3
+  { re: /^\s*([\w$.<>/]{0,200})@(\S{1,500}?):(\d+)(?::\d+)?\s*$/, read: (m) => ({ path: m[2]!, line: Number(m[3]), fn: m[1] ? lastName(m[1]) : null }) },
+  // Java, Kotlin, Scala: at com.acme.Foo.bar(Foo.java:12), at com.acme.Foo$Inner.lambda$run$0(Foo.kt:3)
+  {
+    re: /^\s*at (?:[\w.-]+\/)*((?:[\w$]+\.)*)([\w$]+)\.([\w$<>]+)\(([\w$-]+\.\w+):(\d+)\)/,
+    read: (m) => ({ path: `${m[1]!.replace(/\./g, '/')}${m[4]!}`, line: Number(m[5]), fn: m[3]!.replace(/^lambda\$([\w]+)\$\d+$/, '$1') }),
+  },
+  // Rust panic location: thread 'main' panicked at src/x.rs:12:5
+  { re: /^\s*thread '[^']*' panicked at (?:'.*', )?([^\s:]{1,500}\.rs):(\d+):\d+/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: null }) },
+  // Rust backtrace location line: at ./src/x.rs:12:5 (its function is on the line before)
+  { re: /^\s*at ([^\s:]{1,500}\.rs):(\d+)(?::\d+)?\s*$/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: null }) },
+  // Go: /x/y.go:12 +0x1d (its function is on the line before)
+  { re: /^\s*([^\s:]{1,500}\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: null }) },
+  // Ruby: /x/y.rb:12:in 'name', from /x/y.rb:12:in `block in name'
+  { re: /^\s*(?:from )?([^\s:]{1,500}\.rb):(\d+):in [`']([^']{1,200})'/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: lastName(m[3]!.replace(/^block (?:\(\d+ levels\) )?in /, '')) }) },
+  // A path and line at the start of a line (Node prints the throwing file, compilers their position): /x/y.js:12
+  { re: /^([^\s:()]{1,500}\.[A-Za-z]{1,5}):(\d+)(?::\d+)?:?\s*$/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: null }) },
+];
+
+// The function line before a Rust or Go location: `  12: tokio::runtime::park::Inner::park`, `main.(*T).run(0x1, …)`.
+const RUST_FN = /^\s*\d+: (?:0x[0-9a-f]+ - )?([\w:<>{}$ ]{1,300}?)(?:::h[0-9a-f]{16})?\s*$/;
+const GO_FN = /^\s*([\w./*()-]{1,300})\((?:0x[0-9a-f]+|\.\.\.|, )*\)\s*$/;
+
+/** The frames of a paste, innermost (nearest the error) first. */
+export function pasteFrames(lines: readonly string[]): Frame[] {
+  const found: { frame: Frame; at: number }[] = [];
+  // Python prints the innermost frame last; the others first.
+  let pythonFrames = 0;
+  for (let i = 0; i < lines.length && found.length < MAX_FRAMES * 4; i++) {
+    const line = lines[i]!;
+    for (const [k, f] of FORMATS.entries()) {
+      const m = f.re.exec(line);
+      if (!m) continue;
+      const frame = f.read(m);
+      if (frame.fn === null && i > 0) {
+        const prev = lines[i - 1]!;
+        const before = RUST_FN.exec(prev) ?? GO_FN.exec(prev);
+        if (before) frame.fn = lastName(before[1]!.replace(/\([^)]*\)/g, '').trim());
+      }
+      if (k === 0) pythonFrames++;
+      found.push({ frame, at: i });
+      break;
+    }
+  }
+  if (pythonFrames > found.length / 2) found.reverse();
+  return found.slice(0, MAX_FRAMES).map((f) => f.frame);
+}
+
+// Folders that installing or building adds or drops: not evidence either way.
+const NEUTRAL = new Set(['src', 'lib', 'lib64', 'dist', 'build', 'out', 'esm', 'cjs', 'es', 'umd', 'node_modules', 'site-packages', 'dist-packages', 'packages', 'app', 'target', 'debug', 'release', '.', '..', '~', '']);
+const EXTENSION = /\.(?:[cm]?[jt]sx?|pyc?|pyi|rs|go|java|kt|scala|rb|d\.ts)$/;
+
+/** A path's meaningful parts: folders and the file name without its extension, build folders left out. */
+export function pathParts(path: string): string[] {
+  const parts = path.replace(/\\/g, '/').replace(/[?#].*$/, '').split('/');
+  const file = (parts.pop() ?? '').replace(EXTENSION, '');
+  return [...parts.filter((p) => !NEUTRAL.has(p.toLowerCase()) && !/^python\d/.test(p)), file];
+}
+
+/** How many trailing parts two paths share (0 when the file names differ). */
+export function commonSuffix(a: string[], b: string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
+}
+
+/**
+ * How well a raise site fits the frames: the best frame's score, a frame further from the error
+ * counting a little less. A frame scores by the path parts it shares with the site's file (the file
+ * name at least), its function being the site's, and its line being near the site's (lines move
+ * between versions, so near counts, and nearer more). 0 when no frame is in the site's file or function.
+ */
+export function siteFit(site: Pick<RaiseSite, 'file' | 'line' | 'scope'>, frames: readonly Frame[]): number {
+  if (frames.length === 0) return 0;
+  const file = pathParts(site.file);
+  const fn = site.scope ? lastName(site.scope) : null;
+  let best = 0;
+  frames.forEach((f, i) => {
+    const shared = commonSuffix(file, pathParts(f.path));
+    const sameFn = fn !== null && f.fn !== null && f.fn === fn;
+    if (shared === 0 && !sameFn) return;
+    let score = Math.min(shared, 4) + (sameFn ? 2 : 0);
+    if (shared > 0 && f.line !== null && site.line !== null) {
+      const d = Math.abs(f.line - site.line);
+      score += d === 0 ? 1.5 : d <= 5 ? 1 : d <= 50 ? 0.5 : 0;
+    }
+    best = Math.max(best, score - 0.05 * i);
+  });
+  return best;
+}
+
+/**
+ * Results in the same order, except that records printing the same message (the same template
+ * text, whatever its placeholders are called) are ordered among themselves by how well their raise
+ * site fits the frames, and gathered where the first of them stood.
+ */
+export function orderBySite<T extends { entry: Pick<RaiseSite, 'file' | 'line' | 'scope'> & { template: string } }>(results: readonly T[], frames: readonly Frame[]): T[] {
+  if (frames.length === 0 || results.length < 2) return [...results];
+  const groups = new Map<string, T[]>();
+  for (const r of results) {
+    const key = printedShape(r.entry.template);
+    const g = groups.get(key);
+    if (g) g.push(r);
+    else groups.set(key, [r]);
+  }
+  const out: T[] = [];
+  for (const g of groups.values()) {
+    if (g.length === 1) out.push(g[0]!);
+    else out.push(...g.map((r, i) => ({ r, i, fit: siteFit(r.entry, frames) })).sort((a, b) => b.fit - a.fit || a.i - b.i).map((x) => x.r));
+  }
+  return out;
+}
+
+/** A template's literal text with each placeholder as one mark: two templates print alike when these are equal. */
+const printedShape = (template: string): string => template.replace(/\{[^{}]*\}|%(?:\([\w.]+\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]|\$\{[^{}]*\}/g, '\u0000');

@@ -1,0 +1,155 @@
+/**
+ * Log prefixes: what loggers, process managers, test runners and CI print before each line of an
+ * error (timestamps, levels, pids, logger and module names, actor prefixes, container names,
+ * pytest's `E`, CI annotations), recognised by their shape, and the message of a structured (JSON,
+ * logfmt) log line. Every pattern is anchored and bounded: linear in the line's length.
+ */
+import { looksLikeClassPrefix } from './class-prefix.ts';
+
+const PY_TRACEBACK = /^\s*Traceback \(most recent call last\):\s*$/;
+
+const LEVEL = '(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG)';
+// [module] or [file.py:123] or [module.sub]
+const MODULE_PREFIX = /^\[[\w.:/<>-]{1,80}\]:?\s+/;
+
+const PREFIXES: RegExp[] = [
+  // ISO-8601 timestamps, bracketed or not: 2026-08-14T21:17:39.825Z, [2026-08-14 21:17:39,825 +0200]
+  /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?\]?[\s|:-]*/,
+  // env_logger, log4rs and similar: [2026-08-14T21:17:39Z ERROR my_crate::module] message
+  new RegExp(`^\\[\\d{4}-\\d{2}-\\d{2}[^\\]]{0,60}?${LEVEL}?[^\\]]{0,120}\\]\\s*`, 'i'),
+  // Go's log package: 2026/08/14 21:17:39.123456 message
+  /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?\s+/,
+  // syslog: Aug 14 21:17:39 host program[123]: message
+  /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S{1,64} [^\s:[]{1,64}(?:\[\d+\])?: /,
+  // Short dates and times: 08-14 21:17:39 (vLLM), 21:17:39.825, [21:17:39]
+  /^\[?(?:\d{2}[-/]\d{2} )?\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\]?[\s|:-]+/,
+  // Unix epoch seconds or milliseconds
+  /^\[?\d{10}(?:\.\d{1,9}|\d{3})?\]?\s+/,
+  // glog: E0814 21:17:39.825012  1234 file.cc:12] message
+  /^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s+\d+ [^\]\s]{1,200}\] /,
+  // Ruby Logger: E, [2026-08-14T21:17:39.825 #1234] ERROR -- progname: message
+  /^[DIWEFA], \[[^\]]{1,80}\]\s+\w+ -- [^:]{0,80}: /,
+  // Python logging's default: ERROR:root:message, WARNING:vllm.engine:message
+  new RegExp(`^${LEVEL}:[\\w.]{1,120}:`, 'i'),
+  // Level words: [ERROR], ERROR, ERROR:, <E>, level=error; lower or mixed case only with a colon
+  // (`error: …`), since `Error [ERR_X]: …` names a class.
+  new RegExp(`^(?:\\[${LEVEL}\\]|<${LEVEL}>|level=${LEVEL})[\\s:|\\]-]*`, 'i'),
+  new RegExp(`^${LEVEL}(?=[\\s:|\\]-])[\\s:|\\]-]*`),
+  new RegExp(`^${LEVEL}:\\s*`, 'i'),
+  // Python logging's common `%(asctime)s - %(name)s - %(levelname)s - %(message)s` after its time
+  new RegExp(`^(?:[\\w.-]{1,80} - )?${LEVEL} - `, 'i'),
+  // Process ids: [1234], (pid=1234), pid 1234:, [pid 1234]
+  /^(?:\[(?:pid[= ]?)?\d{1,9}\]|\((?:pid=)?\d{1,9}\)|pid[= ]\d{1,9}:?)\s*/i,
+  // Process-tagged prefixes of multi-process loggers (Ray, vLLM, torchrun): a name and key=value
+  // pairs in parentheses, (EngineCore_DP0 pid=1234), (VllmWorker rank=0 pid=9), (raylet, ip=10.0.0.1)
+  /^\((?:[\w.:-]{1,80}[ ,]+)?(?:[\w.-]{1,30}=[^\s,()]{1,60}[ ,]*){1,8}\)\s*/,
+  // torchrun and MPI rank tags: [rank0]:, [1,0]<stderr>:, [default0]:
+  /^\[(?:rank\d{1,6}|default\d{1,6}|\d{1,6},\d{1,6})\](?:<std(?:out|err)>)?:\s*/,
+  // CI annotations: GitHub Actions' ::error file=…,line=…::message and ##[error]message, Azure's ##vso[…]
+  /^::(?:error|warning|notice|debug)(?: [^:]{0,400})?::/,
+  /^##\[(?:error|warning|notice|debug|command|section|info)\]/i,
+  /^##vso\[[^\]]{1,200}\]/,
+  // pytest marks the lines of an error with `E` and spaces (the indentation after them is the line's own)
+  /^E {3,}(?=\S)/,
+  // Rust tracing's spans after the level: request{id=7}:handler{path="/x"}:
+  /^(?:[A-Za-z_][\w:]{0,80}\{[^{}]{0,300}\}:)+\s*/,
+  // Docker compose / kubectl logs: service-1  | message
+  /^[\w.-]{1,64}\s+\| /,
+  MODULE_PREFIX,
+];
+
+// A dotted logger name after a level: `WARN vllm.engine.core: message`.
+const LOGGER_NAME = /^[a-z_][\w-]*(?:[.:]{1,2}[\w-]+){1,8}(?::\d+)?(?:\]|:)\s+/i;
+// Any logger or thread name after a level, when a class or a traceback follows it: `ERROR worker-3
+// KeyError: …`, `ERROR worker-1 [vllm.worker] Traceback (most recent call last):`.
+const NAME_BEFORE_CLASS = /^[\w.:[\]()<>-]{1,80}\s+/;
+
+/** Whether a line (past the log prefix) starts the error itself: a class prefix, or a Python traceback's header (after a module). */
+const startsError = (s: string): boolean => looksLikeClassPrefix(s) || PY_TRACEBACK.test(s.replace(MODULE_PREFIX, ''));
+
+/**
+ * The message of a structured log line: logfmt (`level=error msg="…"`, logrus, slog) or JSON
+ * (`{"level":"error","msg":"…"}`, zap, pino, bunyan). Null for any other line.
+ */
+export function structuredLogMessage(line: string): string | null {
+  const s = line.trim();
+  if (s.startsWith('{') && s.endsWith('}')) {
+    try {
+      const value = JSON.parse(s) as Record<string, unknown>;
+      for (const key of ['msg', 'message', 'error', 'err', 'exception', 'error.message', '@message']) {
+        const v = value[key];
+        if (typeof v === 'string') return v;
+        // `"error": {"message": "…", "type": "…"}` (OpenAI-style bodies, ECS, Serilog)
+        if (v && typeof v === 'object' && typeof (v as Record<string, unknown>).message === 'string') return (v as Record<string, string>).message ?? null;
+      }
+    } catch {
+      return null;
+    }
+    return null;
+  }
+  const m = /(?:^|\s)(?:msg|message|error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
+  if (m && /(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return m[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, ' ');
+  return null;
+}
+
+/** Strips any chain of log prefixes (timestamp, level, pid, module) from the start of a line. */
+export function stripLogPrefix(line: string): string {
+  const structured = structuredLogMessage(line);
+  if (structured !== null) return structured;
+  let s = line.trimStart();
+  let sawLevelOrTime = false;
+  for (let round = 0; round < 8; round++) {
+    let changed = false;
+    for (const re of PREFIXES) {
+      const m = re.exec(s);
+      if (m && m[0].length > 0 && m[0].length < s.length) {
+        s = s.slice(m[0].length).trimStart();
+        changed = true;
+        sawLevelOrTime = true;
+        break;
+      }
+    }
+    if (!changed && sawLevelOrTime) {
+      const name = NAME_BEFORE_CLASS.exec(s);
+      const m = LOGGER_NAME.exec(s) ?? (name && startsError(s.slice(name[0].length)) ? name : null);
+      if (m && m[0].length < s.length && !looksLikeClassPrefix(s)) {
+        s = s.slice(m[0].length).trimStart();
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return s;
+}
+
+
+/**
+ * Splits a line into its log prefix and the rest, which keeps its own indentation (a frame under
+ * an `ERROR … ` prefix stays indented): the rest starts with the spaces after the prefix.
+ */
+export function splitLogPrefix(line: string): { prefix: string; rest: string } {
+  const structured = structuredLogMessage(line);
+  if (structured !== null) return { prefix: line, rest: ` ${structured}` };
+  const stripped = stripLogPrefix(line);
+  const trimmed = line.trimStart();
+  const consumed = trimmed.length - stripped.length;
+  if (consumed <= 0) return { prefix: '', rest: line };
+  const lead = line.length - trimmed.length;
+  const end = lead + line.slice(lead, lead + consumed).trimEnd().length;
+  return { prefix: line.slice(0, end), rest: line.slice(end) };
+}
+
+/**
+ * Every line without its log prefix. A logger prints its prefix on every line of a traceback: the
+ * lines that had one lose the indentation they all share after it (the separator, or pytest's
+ * `E` column), so a frame stays indented under its exception and a message line does not.
+ */
+export function stripLinePrefixes(lines: readonly string[]): string[] {
+  const parts = lines.map(splitLogPrefix);
+  let dedent = Infinity;
+  for (const p of parts) {
+    if (p.prefix === '' || p.rest.trim() === '') continue;
+    dedent = Math.min(dedent, p.rest.length - p.rest.trimStart().length);
+  }
+  return parts.map((p, i) => (p.prefix === '' ? lines[i]! : p.rest.slice(Math.min(dedent, p.rest.length - p.rest.trimStart().length))));
+}

@@ -1,0 +1,67 @@
+/**
+ * Short-link pages (`/e/{id}/`) from one template.
+ *
+ * Every short link is the same redirect page around three values: the record's id, its page's path
+ * and its title. Rendering 10,000 of them through Astro cost more than a third of a cold build's
+ * render (mostly Astro writing files), so the build has Astro render the page once, with markers in
+ * place of the values (src/pages/e/[id].astro), and stamps the record's values into a copy per record
+ * (src/build/stages/record-files.ts). The page stays Astro's, layout and assets; the values are escaped here.
+ */
+import { escapeHtml, escapeRegExp } from '../util/text.ts';
+
+/** The id of the template page; never a record id (those are 16 hex digits). */
+export const SHORT_LINK_TEMPLATE_ID = 'errdex-short-link-template';
+
+/**
+ * The markers the template is rendered with: plain lowercase words, which Astro's escaping and the
+ * URL helpers leave as they are, so each comes out of the render unchanged wherever it is used.
+ */
+export const SHORT_LINK_MARKERS = {
+  id: SHORT_LINK_TEMPLATE_ID,
+  to: '/errdexslotpagepath/',
+  title: 'errdexslotpagetitle',
+} as const;
+
+export interface ShortLinkValues {
+  id: string;
+  /** The error page's root-relative path (src/util/urls.ts, errorPath). */
+  to: string;
+  title: string;
+}
+
+/** What a value may hold where a marker of a path or id stands: the schema's ids, owners, repositories and slugs. */
+const PATH_SAFE = /^[A-Za-z0-9._~/-]+$/;
+
+/** The markers a template must hold: the id need not appear (the page shows its target, not its own address). */
+const REQUIRED_MARKERS = ['to', 'title'] as const;
+const ANY_MARKER = new RegExp(Object.values(SHORT_LINK_MARKERS).map(escapeRegExp).join('|'), 'g');
+
+/**
+ * Checks that a rendered template can be stamped: the page path and title markers are there, and no
+ * marker stands inside a script or style element, where HTML escaping would not be the right escaping.
+ */
+export function checkShortLinkTemplate(html: string): void {
+  for (const name of REQUIRED_MARKERS) {
+    const marker = SHORT_LINK_MARKERS[name];
+    if (!html.includes(marker)) throw new Error(`The short-link template has no ${name} marker (${marker}): src/pages/e/[id].astro must render it.`);
+  }
+  for (const m of html.matchAll(/<(script|style)\b[^>]*>([\s\S]*?)<\/\1>/gi)) {
+    const inside = m[2]!.match(ANY_MARKER);
+    if (inside) throw new Error(`The short-link template uses ${inside[0]} inside a <${m[1]}> element, where it cannot be stamped safely.`);
+  }
+}
+
+/**
+ * The short-link page of one record: the template with the record's values in place of the markers,
+ * in one pass (a title that happens to hold a marker's text stays as it is). The title is escaped for
+ * HTML text and double-quoted attributes alike, the only places a marker may stand
+ * (checkShortLinkTemplate); ids and paths hold no character that needs escaping, and a value that did
+ * is refused rather than written.
+ */
+export function stampShortLink(template: string, values: ShortLinkValues): string {
+  for (const key of ['id', 'to'] as const) {
+    if (!PATH_SAFE.test(values[key])) throw new Error(`Cannot write the short link of record ${values.id}: its ${key} ${JSON.stringify(values[key])} holds characters a URL path may not.`);
+  }
+  const title = escapeHtml(values.title);
+  return template.replace(ANY_MARKER, (m) => (m === SHORT_LINK_MARKERS.to ? values.to : m === SHORT_LINK_MARKERS.title ? title : values.id));
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { EARLY_HIGHLIGHT_BYTES, partitionCount, plan, STAGES, type Plan, type StageName } from '../../../src/build/plan.ts';
+
+const machine = { cores: 2 };
+const defaults = { workers: null, partitionRecords: null, earlyHighlightBytes: null };
+const needs = (p: Plan, name: StageName) => p.stages.find((s) => s.name === name)!.needs;
+const priority = (p: Plan, name: StageName) => p.stages.find((s) => s.name === name)!.priority;
+
+describe('partitionCount', () => {
+  it('renders a catalog of up to one partition in one process, a larger one in partitions of at most the size, a multiple of the workers', () => {
+    const opts = { explicit: false, single: 25_000, size: 50_000 };
+    expect(partitionCount(3, 2, opts)).toBe(1);
+    expect(partitionCount(25_000, 2, opts)).toBe(1);
+    expect(partitionCount(25_001, 2, opts)).toBe(2);
+    expect(partitionCount(100_000, 2, opts)).toBe(2);
+    expect(partitionCount(100_001, 2, opts)).toBe(4);
+    expect(partitionCount(300_000, 4, opts)).toBe(8);
+    expect(partitionCount(100_000, 2, { explicit: false, single: 25_000, size: 25_000 })).toBe(4);
+    // ERRDEX_WORKERS set: at least one partition per worker.
+    expect(partitionCount(12, 2, { explicit: true, single: 4, size: 4 })).toBe(3);
+    expect(partitionCount(12, 2, { explicit: true, single: 25_000, size: 50_000 })).toBe(2);
+  });
+});
+
+describe('plan', () => {
+  it('lists every stage once, each needing only stages before it in the graph', () => {
+    const p = plan({ bytes: 1e6, records: 10_000 }, machine, defaults);
+    expect(p.stages.map((s) => s.name).sort()).toEqual([...STAGES].sort());
+    // A topological order exists: no stage waits for itself through others.
+    const done = new Set<string>();
+    let progress = true;
+    while (progress) {
+      progress = false;
+      for (const s of p.stages) if (!done.has(s.name) && s.needs.every((n) => done.has(n))) (done.add(s.name), (progress = true));
+    }
+    expect(done.size).toBe(STAGES.length);
+  });
+
+  it('before the records are counted: validation and derive first, the render process started early', () => {
+    const p = plan({ bytes: 1e6, records: null }, machine, defaults);
+    expect(p.partitions).toBeNull();
+    expect(needs(p, 'validate')).toEqual([]);
+    expect(needs(p, 'derive')).toEqual(['validate']);
+    expect(p.render.earlyProcess).toBe(true);
+    expect(p.highlight.fromCatalogFiles).toBe(false);
+  });
+
+  it('one partition: the indexes and record files start with the snapshot at the low priority, highlighting beside derive', () => {
+    const p = plan({ bytes: 30e6, records: 10_000 }, machine, defaults);
+    expect(p.partitions).toBe(1);
+    expect(p.render.earlyProcess).toBe(true);
+    expect(needs(p, 'highlight')).toEqual(['validate']);
+    expect(priority(p, 'highlight')).toBe('normal');
+    for (const s of ['full-text', 'message-index', 'record-files'] as const) {
+      expect(needs(p, s)).toEqual(['validate']);
+      expect(priority(p, s)).toBe('low');
+    }
+    expect(needs(p, 'render')).toEqual(['derive', 'highlight']);
+    expect(p.render.lanes).toEqual([[]]);
+    expect(needs(p, 'publish').sort()).toEqual(['full-text', 'message-index', 'record-files', 'render']);
+    expect(needs(p, 'ledger')).toEqual(['publish']);
+  });
+
+  it('one partition from large files: highlighting from the files at the start, gathering the snapshot after validation', () => {
+    const p = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 20_000 }, machine, defaults);
+    expect(p.highlight).toEqual({ fromCatalogFiles: true, snapshotAfter: 'validate' });
+    expect(needs(p, 'highlight')).toEqual([]);
+    expect(priority(p, 'highlight')).toBe('low');
+    expect(needs(p, 'full-text')).toEqual(['validate']);
+  });
+
+  it('several partitions: the full-text index first at normal priority, then the message index and record files; the second lane waits for both indexes', () => {
+    const p = plan({ bytes: 100e6, records: 100_000 }, machine, defaults);
+    expect(p.partitions).toBe(2);
+    expect(p.render.earlyProcess).toBe(false);
+    expect(needs(p, 'highlight')).toEqual(['derive']);
+    expect(needs(p, 'full-text')).toEqual(['validate']);
+    expect(priority(p, 'full-text')).toBe('normal');
+    expect(needs(p, 'message-index')).toEqual(['full-text']);
+    expect(priority(p, 'message-index')).toBe('normal');
+    expect(needs(p, 'record-files')).toEqual(['full-text']);
+    expect(priority(p, 'record-files')).toBe('low');
+    expect(p.render.lanes).toEqual([[{ stage: 'message-index', ifStarted: true }], [{ stage: 'message-index', ifStarted: false }]]);
+  });
+
+  it('several partitions from large files: the full-text index waits for validation\'s process to end', () => {
+    const p = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 100_000 }, machine, defaults);
+    expect(p.highlight).toEqual({ fromCatalogFiles: true, snapshotAfter: 'derive' });
+    expect(needs(p, 'highlight')).toEqual([]);
+    expect(needs(p, 'full-text')).toEqual(['derive']);
+  });
+
+  it('follows the settings: workers, partition size and the early-highlight threshold', () => {
+    const p = plan({ bytes: 10, records: 12 }, machine, { workers: 2, partitionRecords: 4, earlyHighlightBytes: 1 });
+    expect(p.workers).toBe(2);
+    expect(p.partitions).toBe(3);
+    expect(p.render.lanes).toHaveLength(2);
+    expect(p.highlight.fromCatalogFiles).toBe(true);
+    expect(plan({ bytes: 10, records: 12 }, { cores: 6 }, defaults).workers).toBe(6);
+  });
+
+  it('is pure: the same facts give the same plan', () => {
+    const facts = { bytes: 5e6, records: 30_000 };
+    expect(plan(facts, machine, defaults)).toEqual(plan(facts, machine, defaults));
+  });
+});

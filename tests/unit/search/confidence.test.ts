@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { ErrorRecord } from '../../../src/schema/record.ts';
+import { isConfident, noConfidentMatch } from '../../../src/search/confidence.ts';
+import { matchPaste } from '../../../src/search/matcher.ts';
+import { buildMessageIndex, type EntryTuple } from '../../../src/search/message-index.ts';
+import { sampleWrapped } from '../helpers.ts';
+
+let n = 0;
+function record(errorMessage: string, messagePattern: string): ErrorRecord {
+  const base = sampleWrapped()[0]!.record as unknown as ErrorRecord;
+  const id = (++n).toString(16).padStart(16, '0');
+  return { ...base, id, slug: `e-${id}`, errorMessage, messagePattern };
+}
+
+const records = [
+  record('{attr} cannot load the existing state from the database for this operation', '(.+?) cannot load the existing state from the database for this operation'),
+  record('Could not determine join condition between parent/child tables on relationship {prop}', 'Could not determine join condition between parent/child tables on relationship (.+?)'),
+  record('{name} is required', '(.+?) is required'),
+];
+const built = buildMessageIndex(records, { targetShardBytes: 300 });
+const load = async (i: number) => JSON.parse(built.shards[i]!) as EntryTuple[];
+const match = async (paste: string) => (await matchPaste(paste, built.manifest, load)).results;
+
+describe('no confident match', () => {
+  it('is confident of an exact match with enough literal text, and of a close one that explains the line', async () => {
+    expect(noConfidentMatch(await match('Could not determine join condition between parent/child tables on relationship Parent.kids'))).toBe(false);
+    expect(noConfidentMatch(await match('Could not determine join condtion between parent/child tables on relationship Parent.kids'))).toBe(false);
+    // Cut short inside a word.
+    expect(noConfidentMatch(await match('Could not determine join condition between parent/child tab'))).toBe(false);
+  });
+
+  it('is not confident when a template starting with a placeholder takes an unrelated line as its start', async () => {
+    const results = await match('fatal: not a git repository (or any of the parent directories): .git');
+    expect(noConfidentMatch(results)).toBe(true);
+    expect(noConfidentMatch(await match('Got permission denied while trying to connect to the Docker daemon socket'))).toBe(true);
+  });
+
+  it('is not confident of a short generic template making up little of a long line', async () => {
+    const results = await match('the option --config-file-for-the-whole-workspace-and-all-of-its-packages is required');
+    expect(results[0]?.kind).toBe('exact');
+    expect(isConfident(results[0]!)).toBe(false);
+  });
+});

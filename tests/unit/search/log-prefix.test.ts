@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { splitLogPrefix, stripLinePrefixes, stripLogPrefix, structuredLogMessage } from '../../../src/search/log-prefix.ts';
+import { normalisePaste } from '../../../src/search/normalise.ts';
+
+const MESSAGE = 'Could not determine join condition between parent/child tables';
+
+describe('log prefixes, by the shape each kind of tool prints', () => {
+  it.each([
+    ['a multi-process logger (name, pid)', '(EngineCore_DP0 pid=4121) ERROR 12-01 10:01:02 [core.py:708] '],
+    ['a multi-process logger (name, rank, pid)', '(VllmWorker rank=3 pid=77) WARNING 12-01 10:01:02 [multiproc_executor.py:511] '],
+    ['a Ray actor with its address', '(RayWorkerWrapper pid=99, ip=10.0.0.12) '],
+    ['torchrun rank tags', '[rank3]: '],
+    ['Python logging (default format)', 'ERROR:sqlalchemy.pool.impl:'],
+    ['Python logging (asctime - name - level)', '2026-12-01 10:01:02,455 - app.worker - ERROR - '],
+    ['Rust tracing', '2026-12-01T10:01:02.123456Z ERROR app::server: '],
+    ['Rust tracing with spans', '2026-12-01T10:01:02.123456Z ERROR request{id=7}:handler{path="/x"}: app::server: '],
+    ['pytest', 'E       '],
+    ['docker compose', 'api-1  | '],
+    ['GitHub Actions annotation', '::error file=app/models.py,line=12,col=5::'],
+    ['Azure and GitHub log commands', '##[error]'],
+    ['GitHub Actions timestamp', '2026-12-01T10:01:02.1234567Z '],
+  ])('%s', (_name, prefix) => {
+    expect(stripLogPrefix(`${prefix}${MESSAGE}`)).toBe(MESSAGE);
+  });
+
+  it('takes the message field of a JSON log line, nested or not', () => {
+    expect(structuredLogMessage(`{"level":"error","ts":"2026-12-01T10:01:02Z","msg":"${MESSAGE}"}`)).toBe(MESSAGE);
+    expect(structuredLogMessage(`{"severity":"ERROR","error":{"type":"x","message":"${MESSAGE}"}}`)).toBe(MESSAGE);
+    expect(structuredLogMessage('{"not":"a log"}')).toBeNull();
+  });
+
+  it('keeps what follows the prefix with its own indentation', () => {
+    expect(splitLogPrefix('ERROR 12-01 10:01:02 [core.py:708]   File "x.py", line 3, in f')).toEqual({ prefix: 'ERROR 12-01 10:01:02 [core.py:708]', rest: '   File "x.py", line 3, in f' });
+    expect(splitLogPrefix('  File "x.py", line 3, in f')).toEqual({ prefix: '', rest: '  File "x.py", line 3, in f' });
+  });
+
+  it('strips a prefix repeated on every line of a traceback, keeping the frames indented under it', () => {
+    const p = '(EngineCore_DP0 pid=4121) ERROR 12-01 10:01:02 [core.py:708] ';
+    const lines = [`${p}Traceback (most recent call last):`, `${p}  File "/x/y.py", line 3, in f`, `${p}    raise ValueError(msg)`, `${p}ValueError: ${MESSAGE}`];
+    expect(stripLinePrefixes(lines)).toEqual(['Traceback (most recent call last):', '  File "/x/y.py", line 3, in f', '    raise ValueError(msg)', `ValueError: ${MESSAGE}`]);
+    const pasted = normalisePaste(lines.join('\n'));
+    expect(pasted.messages[0]).toMatchObject({ text: MESSAGE, errorClass: 'ValueError' });
+    expect(pasted.traceback).toBe(true);
+  });
+
+  it('reads pytest\'s E column on every line of a traceback', () => {
+    const paste = ['E         File "/x/y.py", line 50, in <module>', 'E           raise Exception("unknown bootstrap: %s" % name)', 'E       Exception: unknown bootstrap: cpu'].join('\n');
+    expect(normalisePaste(paste).messages[0]).toMatchObject({ text: 'unknown bootstrap: cpu', errorClass: 'Exception' });
+  });
+
+  it('does not take a bracketed word of a message for a colour code that lost its escape', () => {
+    expect(normalisePaste('[multiproc_executor.py:511] Wildcard token cannot be followed by another entity').messages[0]!.text).toBe('Wildcard token cannot be followed by another entity');
+  });
+});
+
+describe('API-call prefixes and classes', () => {
+  it('reads the message without the API call named between the class and it', () => {
+    const texts = normalisePaste('TimeoutError: page.click: Timeout 30000ms exceeded.').messages.map((m) => m.text);
+    expect(texts).toContain('Timeout 30000ms exceeded.');
+    expect(texts).toContain('page.click: Timeout 30000ms exceeded.');
+  });
+
+  it('reads a long CamelCase name before a colon as a class', () => {
+    expect(normalisePaste('PydanticUndefinedAnnotation: Unable to evaluate forward reference x').messages[0]).toMatchObject({ text: 'Unable to evaluate forward reference x', errorClass: 'PydanticUndefinedAnnotation' });
+    expect(normalisePaste('InvalidURL: URL too long').messages[0]!.errorClass).toBe('InvalidURL');
+  });
+
+  it('also reads doubled spaces as one', () => {
+    const texts = normalisePaste('ValueError: are  not permitted as  argument names').messages.map((m) => m.text);
+    expect(texts).toContain('are not permitted as argument names');
+  });
+});

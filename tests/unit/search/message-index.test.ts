@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { isKeyWord, prefixKeys, prefixPart, shardOf, templateKeys, textKeys, wordKey } from '../../../src/search/keys.ts';
+import { buildMessageIndex, chooseKeys, fromTuple, type EntryTuple } from '../../../src/search/message-index.ts';
+import { queryKeys } from '../../../src/search/matcher.ts';
+import { normalisePaste } from '../../../src/search/normalise.ts';
+import { sampleWrapped } from '../helpers.ts';
+import type { ErrorRecord } from '../../../src/schema/record.ts';
+
+function record(id: string, errorMessage: string, messagePattern = '.+'): ErrorRecord {
+  const base = sampleWrapped()[0]!.record as unknown as ErrorRecord;
+  return { ...base, id, slug: `s-${id}`, errorMessage, messagePattern };
+}
+
+describe('index keys', () => {
+  it('keeps words and adjacent pairs of literal text, never values or words glued to a placeholder', () => {
+    const k = (keys: string[]) => keys.map((key) => key.split(' ').map(wordKey).join(' '));
+    expect(templateKeys('failed to open socket {path}: {err}')).toEqual(k(['failed', 'failed to', 'to', 'to open', 'open', 'open socket', 'socket']));
+    expect(templateKeys('timed out after {n}ms waiting for frame_count')).toEqual([
+      ...k(['timed', 'timed out', 'out', 'out after', 'after', 'waiting', 'waiting for', 'for', 'for frame_count', 'frame_count']),
+      `${wordKey('for')} frame_~`, // the start of a long word after the word before it
+    ]);
+    expect(templateKeys('{}: {}')).toEqual([]);
+  });
+
+  it('pairs the words either side of a placeholder, as a paste shows them once its values are set aside', () => {
+    const keys = templateKeys('queue %s is not a valid certificate');
+    expect(keys).toContain(`${wordKey('queue')} ${wordKey('is')}`);
+    expect(templateKeys('{n}ms waiting {x}: done')).toEqual([wordKey('waiting'), wordKey('done')]); // no pair across punctuation
+  });
+
+  it('keys the start of a long word after the word before it, as a paste cut inside the word or mistyped past its start shows it', () => {
+    const key = `${wordKey('required')} ${prefixPart('generator_method')}`;
+    expect(templateKeys('missing required generator_method in optimizer {}')).toContain(key);
+    expect(prefixKeys('missing required generator_meth')).toContain(key);
+    expect(prefixKeys('missing required generator_mehtod in optimizer 3')).toContain(key);
+    expect(prefixKeys('missing required generator_method')).toContain(key);
+    expect(prefixKeys('missing required gener')).toEqual([`${wordKey('missing')} ${prefixPart('required')}`]); // too little of the last left to tell
+    // A whole word of PREFIX letters has no such key in any template: only a paste's last word may be a cut.
+    expect(prefixKeys('socket failed to bind')).toEqual([]);
+    expect(prefixKeys('failed to reopen socket')).toEqual([`${wordKey('reopen')} ${prefixPart('socket')}`]);
+  });
+
+  it('reads an apostrophe inside a word as no quote', () => {
+    const keys = templateKeys("can't connect while the pool drains and won't retry");
+    for (const w of ['connect', 'pool', 'drains']) expect(keys).toContain(wordKey(w));
+    expect(textKeys("can't connect while the pool drains and won't retry")).toContain(wordKey('drains'));
+  });
+
+  it('finds the same keys in a concrete message (values are not keys)', () => {
+    const keys = textKeys('failed to open socket /tmp/x.sock: 0x1f 12 deadbeef12345678');
+    for (const k of templateKeys('failed to open socket {path}: {err}')) expect(keys).toContain(k);
+    expect(keys).not.toContain('12');
+    expect(keys).not.toContain(wordKey('12'));
+    expect(keys).not.toContain('0x1f');
+    expect(isKeyWord('deadbeef12345678')).toBe(false);
+    expect(isKeyWord('utf8')).toBe(true);
+  });
+
+  it('reads quoted text, paths, URLs and numbers as values on both sides: no keys, in a template or a paste', () => {
+    expect(templateKeys("unknown option '--verbose' for {cmd}")).not.toContain(wordKey('verbose'));
+    expect(templateKeys("unknown option '--verbose' for {cmd}")).toContain(wordKey('option'));
+    const keys = queryKeys(normalisePaste("failed to open socket /var/lib/x.sock after 'engine_3' at http://h:80/v1"));
+    for (const w of ['lib', 'sock', 'engine_3', 'http', 'v1']) expect(keys).not.toContain(wordKey(w));
+    expect(keys).toContain(`${wordKey('socket')} ${wordKey('after')}`); // the words either side of a value meet
+  });
+
+  it('keys a word by its letters, so transposed, doubled and repeated-letter typos keep the key', () => {
+    expect(wordKey('validate')).toBe(wordKey('vlaidate'));
+    expect(wordKey('deadlines')).toBe(wordKey('deadlinnes'));
+    expect(wordKey('path_value')).toBe(wordKey('pth_value'));
+    expect(wordKey('socket')).not.toBe(wordKey('bucket'));
+  });
+
+  it('hashes a key to the same shard everywhere', () => {
+    expect(shardOf('open socket', 4096, 1)).toBe(shardOf('open socket', 4096, 1));
+    expect(shardOf('open socket', 4096, 1)).toBeLessThan(4096);
+  });
+
+  it('chooses rare keys on words the others do not use, early in the message', () => {
+    const df = new Map([['a', 1], ['a b', 1], ['b', 2], ['c', 5], ['b c', 1]]);
+    // `b` rather than `b c`: it also survives a paste cut before `c`.
+    expect(chooseKeys(['a', 'a b', 'b', 'c', 'b c'], df, 2)).toEqual(['a', 'b']);
+    expect(chooseKeys(['a', 'b', 'c'], df, 3)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('spreads the keys: losing any one word or the end of the message leaves a key', () => {
+    const template = 'could not migrate handshake for replica_set {} during startup';
+    const keys = templateKeys(template);
+    // The rarest word is `migrate`: the old rarest-first choice filed everything under it.
+    const df = new Map(keys.map((k) => [k, k.includes(wordKey('migrate')) ? 1 : k.includes(' ') ? 20 : 150]));
+    const chosen = chooseKeys(keys, df, 3, 200);
+    const words = keys.filter((k) => !k.includes(' '));
+    for (const w of words) expect(chosen.some((k) => !k.split(' ').includes(w)), `a key without ${w}`).toBe(true);
+    const firstHalf = new Set(words.slice(0, Math.ceil(words.length / 2)));
+    expect(chosen.some((k) => k.split(' ').every((w) => firstHalf.has(w)))).toBe(true);
+  });
+});
+
+describe('buildMessageIndex', () => {
+  const records = [
+    record('0000000000000001', 'failed to open socket {path}'),
+    record('0000000000000002', 'failed to open file {path}'),
+    record('0000000000000003', '{}: {}'),
+  ];
+  const built = buildMessageIndex(records, { keysPerRecord: 2, targetShardBytes: 200 });
+
+  it('files each entry in the shards of its chosen keys, and lists records with no key', () => {
+    expect(built.manifest.shards).toBeGreaterThan(1);
+    expect(built.unindexed).toEqual([{ id: '0000000000000003', template: '{}: {}' }]);
+    const found = textKeys('failed to open socket /tmp/x.sock').flatMap((k) => built2(built, k));
+    expect(found).toContain('0000000000000001');
+    const all = built.shards.flatMap((s) => (JSON.parse(s) as EntryTuple[]).map((t) => t[0]));
+    expect(new Set(all)).toEqual(new Set(['0000000000000001', '0000000000000002']));
+  });
+
+  it('finds a record from a paste cut short or with a typo in its rarest word', () => {
+    const many = [
+      record('0000000000000010', 'could not migrate handshake for replica_set {} during startup'),
+      ...Array.from({ length: 30 }, (_, i) => record(`00000000000001${String(i).padStart(2, '0')}`, `could not open replica_set {} during startup number${'x'.repeat(i + 2)}`)),
+    ];
+    const index = buildMessageIndex(many, { keysPerRecord: 3, targetShardBytes: 400 });
+    const filedFor = (paste: string) =>
+      textKeys(paste).some((k) => built2(index, k).includes('0000000000000010'));
+    expect(filedFor('could not migrate handshake for replica')).toBe(true);
+    expect(filedFor('could not mgrate handshake for replica_set 3 during startup')).toBe(true);
+  });
+
+  it('finds a record from a paste cut inside its one rare word, by the start of that word', () => {
+    const many = [
+      record('0000000000000020', 'could not open generator_method {}'),
+      ...Array.from({ length: 30 }, (_, i) => record(`00000000000003${String(i).padStart(2, '0')}`, `could not open ${'x'.repeat(i + 2)}_number {}`)),
+    ];
+    const index = buildMessageIndex(many, { keysPerRecord: 3, targetShardBytes: 400, maxShared: 20 });
+    const paste = 'could not open generator_me';
+    const keys = queryKeys(normalisePaste(paste), new Set(index.manifest.common));
+    expect(keys).toContain(`${wordKey('open')} ${prefixPart('generator_method')}`);
+    expect(keys.some((k) => built2(index, k).includes('0000000000000020'))).toBe(true);
+  });
+
+  it('lists the keys too common to file any record under, and a paste does not look them up', () => {
+    const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+    const many = names.map((name, i) => record(`00000000000002${String(i).padStart(2, '0')}`, `failed to open ${name} {}`));
+    const index = buildMessageIndex(many, { keysPerRecord: 2, targetShardBytes: 400, maxShared: 5 });
+    expect(index.manifest.common).toContain(wordKey('failed'));
+    expect(index.manifest.common).toContain(`${wordKey('failed')} ${wordKey('to')}`);
+    expect(index.manifest.common.some((k) => k.includes(wordKey('foxtrot')))).toBe(false);
+    const keys = queryKeys(normalisePaste('failed to open foxtrot 3'), new Set(index.manifest.common));
+    expect(keys).not.toContain(wordKey('failed'));
+    expect(keys).toContain(wordKey('foxtrot'));
+    // Every record is still found by a key the paste looks up.
+    for (const r of many) {
+      const paste = r.errorMessage.replace('{}', '7');
+      expect(queryKeys(normalisePaste(paste), new Set(index.manifest.common)).some((k) => built2(index, k).includes(r.id)), paste).toBe(true);
+    }
+  });
+
+  it('is deterministic: the same catalog gives the same version and shards', () => {
+    const again = buildMessageIndex(records, { keysPerRecord: 2, targetShardBytes: 200 });
+    expect(again.manifest).toEqual(built.manifest);
+    expect(again.shards).toEqual(built.shards);
+  });
+
+  it('entries carry what results and filters show', () => {
+    const e = fromTuple(JSON.parse(built.shards.find((s) => s.includes('0000000000000001'))!)[0]);
+    expect(Object.keys(e).sort()).toEqual(['errorClass', 'errorType', 'file', 'id', 'language', 'line', 'pattern', 'repo', 'scope', 'severity', 'slug', 'summary', 'tags', 'template']);
+    expect(e.language).toBe('Python');
+  });
+});
+
+function built2(index: ReturnType<typeof buildMessageIndex>, key: string): string[] {
+  return (JSON.parse(index.shards[shardOf(key, index.manifest.shards, index.manifest.seed)]!) as EntryTuple[]).map((t) => t[0]);
+}

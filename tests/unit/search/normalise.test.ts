@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { cleanText, joinWrappedLines, normalisePaste, splitClassPrefix, stripLogPrefix } from '../../../src/search/normalise.ts';
+
+/** The first message a paste yields: [message, class]. */
+const first = (paste: string): [string | undefined, string | null | undefined] => {
+  const m = normalisePaste(paste).messages[0];
+  return [m?.text, m?.errorClass];
+};
+
+describe('normalisePaste on real-looking pastes', () => {
+  it.each([
+    ['a bare message', 'expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['a class prefix', 'ValueError: expected 1 frame, got 3', 'expected 1 frame, got 3', 'ValueError'],
+    ['a qualified class', 'vllm.distributed.HandshakeError: unexpected frame! x', 'unexpected frame! x', 'vllm.distributed.HandshakeError'],
+    ['ANSI colours', '\u001b[1;31mERROR\u001b[0m: \u001b[33mexpected 1 frame, got 3\u001b[0m', 'expected 1 frame, got 3', null],
+    ['ANSI that lost its ESC byte', '[31mexpected 1 frame, got 3[0m', 'expected 1 frame, got 3', null],
+    ['an ISO timestamp and level', '2026-08-14T21:17:39.825Z ERROR expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['a vLLM log line', 'ERROR 08-14 21:17:39 [engine.py:123] expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['Python logging default', 'ERROR:vllm.engine:expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['a level and logger name', '2026-08-14 21:17:39,825 WARN vllm.engine.core: expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['env_logger', '[2026-08-14T21:17:39Z ERROR my_crate::net] expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['Go log', '2026/08/14 21:17:39 expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['syslog', 'Aug 14 21:17:39 web-1 app[4242]: expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['glog', 'E0814 21:17:39.825012  1234 server.cc:88] expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['a Ray actor prefix', '(EngineCore_0 pid=1234) ERROR 08-14 21:17:39 [core.py:12] expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['Python logging with dashes', '2026-08-14 21:17:39,825 - vllm.engine - ERROR - expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['logfmt (logrus, slog)', 'time="2026-08-14T21:17:39Z" level=error msg="expected 1 frame, got \\"3\\""', 'expected 1 frame, got "3"', null],
+    ['JSON logs (zap, pino)', '{"level":"error","ts":1755206259.8,"msg":"expected 1 frame, got 3"}', 'expected 1 frame, got 3', null],
+    ['docker compose', 'api-1  | [ERROR] expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['a pid and module', '[1234] [net.socket] expected 1 frame, got 3', 'expected 1 frame, got 3', null],
+    ['smart quotes', 'invalid value \u2018abc\u2019 for \u201cname\u201d', 'invalid value \'abc\' for "name"', null],
+    ['a progress bar redraw', 'loading 10%\rloading 100%\rexpected 1 frame, got 3', 'expected 1 frame, got 3', null],
+  ])('%s', (_name, paste, message, cls) => {
+    expect(first(paste)).toEqual([message, cls]);
+  });
+
+  it('picks the error line out of a Python traceback', () => {
+    const paste = `Traceback (most recent call last):
+  File "/app/serve.py", line 12, in <module>
+    main()
+  File "/app/serve.py", line 8, in main
+    raise ValueError(f"expected 1 frame, got {n}")
+ValueError: expected 1 frame, got 3`;
+    expect(first(paste)).toEqual(['expected 1 frame, got 3', 'ValueError']);
+    expect(normalisePaste(paste).traceback).toBe(true);
+  });
+
+  it('keeps both errors of a chained Python traceback, the one raised last first', () => {
+    const paste = `Traceback (most recent call last):
+  File "a.py", line 2, in f
+    g()
+KeyError: 'frame'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "a.py", line 4, in <module>
+    f()
+RuntimeError: could not load frame 'frame'`;
+    const messages = normalisePaste(paste).messages.map((m) => m.text);
+    expect(messages).toEqual(["could not load frame 'frame'", 'frame']);
+  });
+
+  it('reads the message inside the quotes a KeyError prints around it', () => {
+    expect(first("KeyError: 'frame 9 not found in buffer 3'")).toEqual(['frame 9 not found in buffer 3', 'KeyError']);
+    expect(first('"quoted" and more "quoted"')[0]).toBe('"quoted" and more "quoted"');
+  });
+
+  it('reads a Python 3.11 traceback with carets', () => {
+    const paste = `Traceback (most recent call last):
+  File "x.py", line 3, in <module>
+    print(items[5])
+          ~~~~~^^^
+IndexError: list index out of range`;
+    expect(first(paste)).toEqual(['list index out of range', 'IndexError']);
+  });
+
+  it('reads a Rust panic (new and old formats) and an anyhow error chain', () => {
+    expect(first(`thread 'main' panicked at src/main.rs:2:5:\nexpected 1 frame, got 3\nnote: run with \`RUST_BACKTRACE=1\``)).toEqual(['expected 1 frame, got 3', 'panic']);
+    expect(first(`thread 'tokio-runtime-worker' panicked at 'expected 1 frame, got 3', src/lib.rs:10:9`)).toEqual(['expected 1 frame, got 3', 'panic']);
+    const chain = normalisePaste(`Error: failed to start engine\n\nCaused by:\n    0: could not bind socket 7\n    1: address in use`).messages.map((m) => m.text);
+    expect(chain).toContain('could not bind socket 7');
+    expect(chain).toContain('address in use');
+  });
+
+  it('reads a Go panic with its goroutine dump', () => {
+    const paste = `panic: runtime error: index out of range [5] with length 3
+
+goroutine 1 [running]:
+main.main()
+\t/tmp/x.go:8 +0x1d
+exit status 2`;
+    expect(first(paste)).toEqual(['runtime error: index out of range [5] with length 3', 'panic']);
+  });
+
+  it('reads Java and Kotlin stack traces with causes', () => {
+    const paste = `Exception in thread "main" java.lang.IllegalStateException: socket is closed
+\tat org.example.Conn.send(Conn.java:42)
+\tat org.example.Main.main(Main.java:7)
+Caused by: java.io.IOException: broken pipe
+\tat org.example.Conn.write(Conn.java:80)
+\t... 2 more`;
+    const messages = normalisePaste(paste).messages;
+    expect(messages.map((m) => [m.text, m.errorClass])).toEqual([
+      ['socket is closed', 'java.lang.IllegalStateException'],
+      ['broken pipe', 'java.io.IOException'],
+    ]);
+  });
+
+  it('reads Node errors: uncaught, with frames, and after the caret of the throwing line', () => {
+    expect(first(`Uncaught TypeError: Cannot read properties of undefined (reading 'id')`)).toEqual(["Cannot read properties of undefined (reading 'id')", 'TypeError']);
+    const node = `/app/index.js:3
+    throw new RangeError(\`size \${n} exceeds the maximum of 10\`);
+    ^
+
+RangeError: size 12 exceeds the maximum of 10
+    at Object.<anonymous> (/app/index.js:3:11)
+    at Module._compile (node:internal/modules/cjs/loader:1554:14)
+
+Node.js v24.1.0`;
+    expect(first(node)).toEqual(['size 12 exceeds the maximum of 10', 'RangeError']);
+    expect(first(`Error [ERR_INVALID_ARG_TYPE]: The "path" argument must be of type string\n    at new NodeError (node:internal/errors:405:5)`)).toEqual([
+      'The "path" argument must be of type string',
+      'Error',
+    ]);
+  });
+
+  it('reads Ruby errors, with old and new quoting', () => {
+    expect(first(`app.rb:12:in 'parse': invalid byte sequence (ArgumentError)\n\tfrom app.rb:3:in '<main>'`)).toEqual(['invalid byte sequence', 'ArgumentError']);
+    expect(first("app.rb:12:in `parse': invalid byte sequence (ArgumentError)")).toEqual(['invalid byte sequence', 'ArgumentError']);
+  });
+
+  it('reads a C++ terminate message', () => {
+    expect(first(`terminate called after throwing an instance of 'std::runtime_error'\n  what():  expected 1 frame, got 3\nAborted (core dumped)`)).toEqual([
+      'expected 1 frame, got 3',
+      'std::runtime_error',
+    ]);
+  });
+
+  it('joins a message the terminal wrapped at its width', () => {
+    const message = 'unsupported auxiliary frame(s): expected 1 frame, got 3 while reading from the engine core socket';
+    const wrapped = `${message.slice(0, 40)}\n${message.slice(40, 80)}\n${message.slice(80)}`;
+    expect(first(wrapped)).toEqual([message, null]);
+    // Wrapped after a log prefix: the prefixed first line is the full width.
+    const logged = `2026-08-14T21:17:39Z ERROR ${message}`;
+    expect(first(`${logged.slice(0, 50)}\n${logged.slice(50, 100)}\n${logged.slice(100)}`)).toEqual([message, null]);
+  });
+
+  it('also reads a line wrapped between two punctuation or digit characters as one', () => {
+    const message = 'subscriber count mismatch: 686ms != http://10.0.8.93:8000/v1/engine (in snapshot file)';
+    const logged = `Aug 14 21:17:39 node-9 framed[12150]: ${message}`;
+    const at = logged.indexOf('.93:');
+    const messages = normalisePaste(`${logged.slice(0, at)}\n${logged.slice(at)}`).messages.map((m) => m.text);
+    expect(messages).toContain(message);
+    // The lines as they are come first: two separate lines can break there too.
+    expect(messages[0]).toBe('subscriber count mismatch: 686ms != http://10.0.8');
+  });
+
+  it('does not join an indented line or a note to the line before, even when both are the widest', () => {
+    const cpp = "terminate called after throwing an instance of 'std::invalid_argument'\n  what():  unknown object.value_count: http://10.0.0.210:8000/v1/queue\nAborted (core dumped)";
+    expect(first(cpp)).toEqual(['unknown object.value_count: http://10.0.0.210:8000/v1/queue', 'std::invalid_argument']);
+    const rust = "thread 'main' panicked at src/cache.rs:211:38:\ncount_schema_callback /var/lib/token/shard_42.bin is not supported by rank_config_literal\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace";
+    expect(first(rust)[0]).toBe('count_schema_callback /var/lib/token/shard_42.bin is not supported by rank_config_literal');
+  });
+
+  it('does not join lines that start a new log entry or frame', () => {
+    const lines = ['x'.repeat(50), '    at foo (a.js:1:1)', 'y'.repeat(50), 'Caused by: z'];
+    expect(joinWrappedLines(lines)).toEqual(lines);
+  });
+
+  it('does not join an exception line to the frame before it, when that frame is the widest line', () => {
+    const frame = '  File "/usr/lib/python3/vllm/distributed/kv_transfer/kv_connector/v1/base.py", line 694, in set_xfer_handshake_metadata_pp_aware';
+    const error = 'ValueError: NixlConnectorWorker received pp_rank > 0 handshake metadata but does not support PP-disaggregated KV transfer.';
+    expect(joinWrappedLines([frame, error])).toEqual([frame, error]);
+    expect(first(`Traceback (most recent call last):\n${frame}\n\u001b[1;31m${error}\u001b[0m`)).toEqual([error.slice('ValueError: '.length), 'ValueError']);
+    expect(first(`${frame}\n${error}`)).toEqual([error.slice('ValueError: '.length), 'ValueError']);
+  });
+
+  it('keeps the ends of a 1 MB paste and returns promptly', () => {
+    const noise = 'DEBUG 08-14 21:17:39 [x.py:1] heartbeat ok\n'.repeat(25_000);
+    const paste = `${noise}Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nValueError: expected 1 frame, got 3\n`;
+    expect(paste.length).toBeGreaterThan(1_000_000);
+    expect(first(paste)).toEqual(['expected 1 frame, got 3', 'ValueError']);
+    expect(first('a'.repeat(1_000_000))[0]!.length).toBeLessThanOrEqual(4_000);
+  });
+
+  it('gives nothing for a blank paste', () => {
+    expect(normalisePaste('  \n\t\n').messages).toEqual([]);
+  });
+});
+
+describe('the pieces', () => {
+  it('cleanText removes escapes and invisible characters and plain-ASCIIs quotes and spaces', () => {
+    expect(cleanText('\u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u201cq\u201d\u00a0\u200bx\r\ny')).toBe('link "q" x\ny');
+  });
+
+  it('stripLogPrefix drops a logger or thread name between the level and a class', () => {
+    expect(stripLogPrefix("2026-11-30T10:01:02Z ERROR worker-3 KeyError: cannot rollback shard 'x'")).toBe("KeyError: cannot rollback shard 'x'");
+    expect(stripLogPrefix('[12:01:02] WARN main ValueError: bad frame')).toBe('ValueError: bad frame');
+    // Or a Python traceback's header, after a module or not.
+    expect(stripLogPrefix('2026-11-30T15:21:07Z ERROR worker-1 [vllm.distributed.kv_transfer] Traceback (most recent call last):')).toBe('Traceback (most recent call last):');
+    expect(stripLogPrefix('ERROR MainThread Traceback (most recent call last):')).toBe('Traceback (most recent call last):');
+    // Without a class or traceback after it, a word after the level is the message's own.
+    expect(stripLogPrefix('ERROR worker-3 exceeds the maximum of 4')).toBe('worker-3 exceeds the maximum of 4');
+    expect(stripLogPrefix('ERROR Invalid [config.yaml] value')).toBe('Invalid [config.yaml] value');
+    // Nor without a level or time before it.
+    expect(stripLogPrefix('failed with KeyError: frame')).toBe('failed with KeyError: frame');
+  });
+
+  it('stripLogPrefix leaves a message that merely starts like a prefix', () => {
+    expect(stripLogPrefix('error: could not compile')).toBe('could not compile');
+    expect(stripLogPrefix('3 frames expected')).toBe('3 frames expected');
+    expect(stripLogPrefix('timeout waiting for frame')).toBe('timeout waiting for frame');
+    expect(stripLogPrefix('WARNING')).toBe('WARNING');
+  });
+
+  it('splitClassPrefix only takes prefixes that look like a class', () => {
+    expect(splitClassPrefix('timeout: waited 3s').errorClass).toBeNull();
+    expect(splitClassPrefix('KeyError: frame').errorClass).toBe('KeyError');
+    expect(splitClassPrefix('std::invalid_argument: bad').errorClass).toBe('std::invalid_argument');
+    expect(splitClassPrefix('KeyError: frame').withPrefix).toBe('KeyError: frame');
+  });
+});
