@@ -73,8 +73,7 @@ export type TemplateProblem = 'pattern-unsafe' | 'template-unreadable';
 
 /**
  * The template and pattern of a message, or why none can be written: the parser does not read the
- * template back as the same parts, or the pattern has a shape the validator rejects (too many
- * placeholders for a pattern safe to run on a stranger's paste).
+ * template back as the same parts, or the validator rejects the pattern (src/schema/pattern.ts).
  */
 export function buildTemplate(parts: MessagePart[]): Template | TemplateProblem {
   const norm = normaliseParts(parts);

@@ -26,7 +26,7 @@ export const SITE_SKIPS: Record<SiteSkip, string> = {
   'not-literal': 'message computed at run time (a variable or call)',
   'no-words': 'message with no literal words (only placeholders)',
   'in-test': 'inside test code (#[cfg(test)], #[test])',
-  'pattern-unsafe': 'too many placeholders for a safe messagePattern',
+  'pattern-unsafe': 'a messagePattern the validator rejects',
   'template-unreadable': 'literal text the template syntax cannot hold',
 };
 
