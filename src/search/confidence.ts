@@ -18,7 +18,13 @@ import { parseTemplate, literalLength } from '../schema/message-template.ts';
 /** A near miss must score at most this (edits per literal token, align.ts). */
 export const CONFIDENT_CLOSE_SCORE = 0.3;
 /** Share of the pasted line's words a near miss's template must have. */
-export const CONFIDENT_EXPLAINED = 0.6;
+export const CONFIDENT_EXPLAINED = 0.5;
+/**
+ * Share of a near miss's template words the line must show: a short line read as the start of a
+ * long template, cut short, shows few of them (`Unknown package "x"` and `unknown package {} for
+ * dimension_value_interval {}`).
+ */
+export const CONFIDENT_COVERED = 0.5;
 /** Words of the line a near miss's template must share with it. */
 export const CONFIDENT_SHARED_WORDS = 3;
 /** An exact match with less literal text than this must make up `CONFIDENT_EXACT_SHARE` of the line. */
@@ -34,6 +40,8 @@ export interface MatchEvidence {
   explained: number;
   /** The template's literal characters over the line's length. */
   literalShare: number;
+  /** `shared` over the template's literal words: how much of the template the line shows. */
+  covered: number;
 }
 
 const keySet = (words: string[]) => new Set(words.filter((w) => w.length >= 2).map((w) => wordKey(w.toLowerCase())));
@@ -50,14 +58,19 @@ export function evidence(r: MatchResult): MatchEvidence {
   // A paste cut inside a word: its last word is the start of one of the template's.
   const last = words[words.length - 1]?.toLowerCase();
   if (last && !templateWords.has(wordKey(last)) && literalWords.some((w) => w.length > last.length && w.startsWith(last))) shared++;
-  return { shared, explained: lineWords.length ? shared / lineWords.length : 0, literalShare: r.line.length ? literalLength(r.entry.template) / r.line.length : 0 };
+  return {
+    shared,
+    explained: lineWords.length ? shared / lineWords.length : 0,
+    literalShare: r.line.length ? literalLength(r.entry.template) / r.line.length : 0,
+    covered: templateWords.size ? Math.min(1, shared / templateWords.size) : 0,
+  };
 }
 
 /** Whether one result is a confident match for the paste. */
 export function isConfident(r: MatchResult): boolean {
   const e = evidence(r);
   if (r.kind !== 'close') return literalLength(r.entry.template) >= CONFIDENT_EXACT_LITERAL || e.literalShare >= CONFIDENT_EXACT_SHARE;
-  return r.score <= CONFIDENT_CLOSE_SCORE && e.explained >= CONFIDENT_EXPLAINED && (e.shared >= CONFIDENT_SHARED_WORDS || e.explained === 1);
+  return r.score <= CONFIDENT_CLOSE_SCORE && e.explained >= CONFIDENT_EXPLAINED && e.covered >= CONFIDENT_COVERED && (e.shared >= CONFIDENT_SHARED_WORDS || e.explained === 1);
 }
 
 /** True when no result is a confident match: the page then says the catalog has no entry for this error. */
