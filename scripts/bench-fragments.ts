@@ -3,11 +3,11 @@
  *
  * What `--max-fragments` changes, on one catalog (e.g. one made by `npm run generate`). For the
  * catalog without the option and with each value given, writes Pagefind's index exactly as the build
- * does (scripts/lib/search-index.ts, records in the catalog's order) and reports:
+ * does (src/build/search-index.ts, records in the catalog's order) and reports:
  *  - the files and bytes of `pagefind/`, of its `fragment/` folder, and its largest fragment file;
  *  - in Chromium, for word queries drawn from the catalog's own text (each in a fresh browser
  *    context, so with an empty cache: a visitor's first search), the bytes fetched from `pagefind/`
- *    by the full-text search the search page makes (the calls of src/scripts/pagefind-client.ts:
+ *    by the full-text search the search page makes (the calls of src/client/pagefind-client.ts:
  *    the query, then the data of its first 20 results), and of those the fragment bytes: median,
  *    95th percentile and maximum.
  * It also writes the message index once and reports its shard count: the other part of the site's
@@ -19,11 +19,11 @@ import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { loadCatalog } from '../src/catalog/catalog.ts';
 import type { ErrorRecord } from '../src/schema/record.ts';
-import { launchChromium } from './lib/browser.ts';
+import { launchChromium } from '../tests/support/browser.ts';
 import { fragmentFiles, PAGEFIND_DIR } from '../src/build/pagefind-bundle.ts';
-import { writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
+import { writeMessageIndex, writePagefindIndex } from '../src/build/search-index.ts';
 import { treeSize } from '../src/build/measure.ts';
-import { serveStatic, type StaticServer } from './lib/static-server.ts';
+import { serveStatic, type StaticServer } from '../tests/support/static-server.ts';
 import { rng } from '../bench/lib/synthetic.ts';
 
 function arg(name: string, fallback: string): string {
@@ -41,7 +41,7 @@ const VALUES = arg('max-fragments', '2000,500,100')
   });
 const QUERIES = Number(arg('queries', '40'));
 const SEED = Number(arg('seed', '5'));
-/** As src/scripts/pagefind-client.ts: the search page shows the first 20 full-text results. */
+/** As src/client/pagefind-client.ts: the search page shows the first 20 full-text results. */
 const RESULTS = 20;
 const WORK = resolve('.errdex/bench-fragments');
 

@@ -13,8 +13,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { launchChromium } from './lib/browser.ts';
-import { serveStatic } from './lib/static-server.ts';
+import { launchChromium } from '../tests/support/browser.ts';
+import { serveStatic } from '../tests/support/static-server.ts';
 import { loadCatalog } from '../src/catalog/catalog.ts';
 import type { ErrorRecord } from '../src/schema/record.ts';
 import { linkProblems } from '../src/scan/link-check.ts';

@@ -3,7 +3,7 @@
  *
  * Search under hostile input: builds tests/fixtures/catalogs/search-hostile/ with the real build
  * (scripts/build.ts), serves it, and in Chromium submits each input of
- * scripts/lib/search-hostile-inputs.ts (a 1 MB paste, a 10k-line traceback, a paste crafted against
+ * bench/lib/search-hostile-inputs.ts (a 1 MB paste, a 10k-line traceback, a paste crafted against
  * a valid but polynomial pattern) on the search page, several times. For each it reports:
  *  - submit → shown: from `requestSubmit()` to `[data-search-results]` turning `done` (the results
  *    rendered), measured in the page; the worker is warm (one ordinary query first), the page fresh;
@@ -19,9 +19,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './lib/browser.ts';
-import { HOSTILE_INPUTS, type HostileInput } from './lib/search-hostile-inputs.ts';
-import { serveStatic } from './lib/static-server.ts';
+import { launchChromium } from '../tests/support/browser.ts';
+import { HOSTILE_INPUTS, type HostileInput } from '../bench/lib/search-hostile-inputs.ts';
+import { serveStatic } from '../tests/support/static-server.ts';
 
 const WORK = resolve('.errdex/bench-search-hostile');
 const repsArg = process.argv.indexOf('--reps');

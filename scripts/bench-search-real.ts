@@ -10,7 +10,7 @@
  * whose message is identical), the right raise site first for pastes with a stack frame of a
  * message raised in several places, and negatives: pastes whose records are left out of the built
  * catalog (the `--hold-out` repositories), and hand-written pastes of other tools' common errors
- * (scripts/lib/bench-negatives.ts), scored as "no match shown" (`noConfidentMatch`).
+ * (bench/lib/negatives.ts), scored as "no match shown" (`noConfidentMatch`).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,9 +20,9 @@ import { matchPaste, type PasteMatch } from '../src/search/matcher.ts';
 import { evidence, noConfidentMatch } from '../src/search/confidence.ts';
 import { literalLength } from '../src/schema/message-template.ts';
 import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
-import { NEGATIVE_PASTES } from './lib/bench-negatives.ts';
-import { baseSite, pageOutcomes } from './lib/bench-real-chromium.ts';
-import { MESSAGE_INDEX_DIR, writeMessageIndex } from './lib/search-index.ts';
+import { NEGATIVE_PASTES } from '../bench/lib/negatives.ts';
+import { baseSite, pageOutcomes } from '../bench/lib/real-chromium.ts';
+import { MESSAGE_INDEX_DIR, writeMessageIndex } from '../src/build/search-index.ts';
 import { syntheticRecords } from '../bench/lib/synthetic.ts';
 
 function arg(name: string, fallback: string): string {

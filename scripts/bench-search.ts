@@ -2,9 +2,9 @@
  * `npm run bench:search [-- --sizes 10000,100000 --clean 100 --per-damage 20 --node-clean 1000 --node-per-damage 200 --node-seed 11 --node-only --passes pagefind,errdex,address,warm --paste-pause 1000 --misses --heaviest 10]`
  *
  * For each catalog size: generates a synthetic catalog (bench/lib/synthetic.ts), builds the
- * search artefacts exactly as the build does (message index + Pagefind index, scripts/lib/search-index.ts)
+ * search artefacts exactly as the build does (message index + Pagefind index, src/build/search-index.ts)
  * next to the real search page (built once with `scripts/build.ts` from a small catalog: the page does
- * not depend on the catalog), generates clean and damaged pastes (scripts/lib/bench-queries.ts), and
+ * not depend on the catalog), generates clean and damaged pastes (bench/lib/queries.ts), and
  * measures in Chromium, one fresh browser context per query (cold cache):
  *  - errdex: the search page's own flow (the page opens, the visitor pastes `--paste-pause` ms later
  *    into the box and submits; read `[data-search-results]`);
@@ -25,11 +25,11 @@ import { wrappedRecordSchema } from '../src/schema/record.ts';
 import { matchPaste } from '../src/search/matcher.ts';
 import { fullTextWanted } from '../src/search/results.ts';
 import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
-import { benchQueries, DAMAGES, type BenchQuery, type Damage } from './lib/bench-queries.ts';
+import { benchQueries, DAMAGES, type BenchQuery, type Damage } from '../bench/lib/queries.ts';
 import { benchReal } from './bench-search-real.ts';
-import { launchChromium } from './lib/browser.ts';
-import { serveStatic, type StaticServer } from './lib/static-server.ts';
-import { MESSAGE_INDEX_DIR, writeMessageIndex, writePagefindIndex } from './lib/search-index.ts';
+import { launchChromium } from '../tests/support/browser.ts';
+import { serveStatic, type StaticServer } from '../tests/support/static-server.ts';
+import { MESSAGE_INDEX_DIR, writeMessageIndex, writePagefindIndex } from '../src/build/search-index.ts';
 import { syntheticRecords } from '../bench/lib/synthetic.ts';
 
 function arg(name: string, fallback: string): string {
@@ -258,7 +258,7 @@ async function pagefindOutcomes(browser: Browser, server: StaticServer, queries:
       const started = performance.now();
       const pf = await import(/* @vite-ignore */ `${location.origin}/pagefind/pagefind.js`);
       await pf.options({ baseUrl: '/' });
-      // A large catalog's index comes in parts (scripts/lib/search-index.ts): search them all, as the site does.
+      // A large catalog's index comes in parts (src/build/search-index.ts): search them all, as the site does.
       const { parts } = (await (await fetch(`${location.origin}/pagefind/errdex-parts.json`)).json()) as { parts: string[] };
       for (const part of parts) await pf.mergeIndex(`${location.origin}/pagefind/${part}`, { baseUrl: '/' });
       const search = await pf.search(text);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Before the browser tests: makes sure a Chromium or Chrome is there (scripts/lib/browser.ts finds it:
+# Before the browser tests: makes sure a Chromium or Chrome is there (tests/support/browser.ts finds it:
 # CHROMIUM_PATH, the system's, then Playwright's installed browsers). Only when none is found and this
 # user may (root with apt-get) does it install the distribution's chromium; otherwise it says how to
 # provide one and fails. Never downloads a browser of its own.
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # npm scripts put the project's own Node (24, which runs TypeScript) first on the PATH; run by hand, use it too.
 NODE=node
 if [ -x node_modules/.bin/node ]; then NODE=node_modules/.bin/node; fi
-find_chromium() { "$NODE" scripts/lib/browser.ts; }
+find_chromium() { "$NODE" tests/support/browser.ts; }
 
 if find_chromium 2>/dev/null; then exit 0; fi
 if [ -z "${CHROMIUM_PATH:-}" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then

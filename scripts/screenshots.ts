@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { launchChromium } from './lib/browser.ts';
-import { serveStatic } from './lib/static-server.ts';
+import { launchChromium } from '../tests/support/browser.ts';
+import { serveStatic } from '../tests/support/static-server.ts';
 
 const paths = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 // --top: only the first screenful, for looking at headers closely.

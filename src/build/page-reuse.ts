@@ -2,7 +2,7 @@
  * The page cache, build side (the render side is src/catalog/page-cache.ts).
  *
  * After a build is published, the keys of its error pages (and of its full-text index's parts:
- * scripts/lib/search-index.ts) are written to `pages.json` in the build cache, with the key of the
+ * src/build/search-index.ts) are written to `pages.json` in the build cache, with the key of the
  * code that rendered them and the site folder they were published to. The next build hands those
  * keys to its render processes when the code and the folder are the same; they leave the unchanged
  * files out, and this module links them from the published site into the new one (a hard link: the

@@ -6,7 +6,7 @@ import type { Board } from './board.ts';
 import type { PublishedSite } from './page-reuse.ts';
 import type { Plan, PlanSettings } from './plan.ts';
 import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
-import type { PagefindIndexResult } from '../../scripts/lib/search-index.ts';
+import type { PagefindIndexResult } from './search-index.ts';
 
 /** What `npm run build` was asked to do (scripts/build.ts reads the flags and settings). */
 export interface BuildSettings {

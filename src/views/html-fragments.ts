@@ -33,7 +33,7 @@ export function proseHtml(text: string, options: { inline?: boolean } = {}): str
 
 /**
  * A section heading with a stable anchor and a link to it (a copy-link control where JavaScript
- * runs: src/scripts/copy.ts).
+ * runs: src/client/copy.ts).
  */
 export function sectionHeadingHtml(id: string, title: string, level: 2 | 3 = 2): string {
   const tag = `h${level}`;

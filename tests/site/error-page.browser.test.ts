@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../scripts/lib/browser.ts';
-import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
+import { launchChromium } from '../support/browser.ts';
+import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { FIXTURES, buildSite } from '../support/site.ts';
 
 const PAGE = '/vllm-project/vllm/unsupported-auxiliary-frame-s-expected-1-frame-got-frame-count-70cbd4/';

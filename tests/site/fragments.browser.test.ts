@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { pagefindPartOf } from '../../scripts/lib/search-index.ts';
+import { pagefindPartOf } from '../../src/build/search-index.ts';
 import { FIXTURES, buildSite, listFiles, siteInBrowser } from '../support/site.ts';
 
 const CATALOG = join(FIXTURES, 'search');

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
-import { launchChromium } from '../../scripts/lib/browser.ts';
+import { launchChromium } from '../support/browser.ts';
 import { htmlErrors } from '../support/html-check.ts';
 import { findBrokenLinks, readSite, urlPathOf } from '../support/link-check.ts';
-import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
+import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { FIXTURES, buildSite, holdRedirects, listFiles } from '../support/site.ts';
 
 /** Fixture sites to check: every page of each. Add a catalog here when a scenario needs its own pages. */

@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_INPUTS, SHARD, type HostileInput } from '../../scripts/lib/search-hostile-inputs.ts';
+import { HOSTILE_INPUTS, SHARD, type HostileInput } from '../../bench/lib/search-hostile-inputs.ts';
 import { FIXTURES, siteInBrowser } from '../support/site.ts';
 
 describe('search under hostile input, in Chromium', () => {

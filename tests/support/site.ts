@@ -2,8 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { launchChromium } from '../../scripts/lib/browser.ts';
-import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
+import { launchChromium } from './browser.ts';
+import { serveStatic, type StaticServer } from './static-server.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

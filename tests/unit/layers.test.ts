@@ -64,7 +64,7 @@ const LAYERS: string[][] = [
   ['util'],
   ['catalog', 'highlight'],
   ['views', 'search', 'context.ts', 'context-env.ts'],
-  ['components', 'layouts', 'pages', 'scripts', 'styles'],
+  ['components', 'layouts', 'pages', 'client', 'styles'],
   ['build', 'integration.ts', 'scan'],
 ];
 /** The layer of a file below src/: that of its first path segment (a folder, or a file at src/'s top). */

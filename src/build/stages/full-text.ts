@@ -1,7 +1,7 @@
 /**
  * The full-text stage: Pagefind's index over one small document per record, written by a child
  * process from the catalog's snapshot into a folder of its own (merged into the site by publish). The
- * catalog is indexed in Pagefind parts (scripts/lib/search-index.ts), each read from the snapshot on
+ * catalog is indexed in Pagefind parts (src/build/search-index.ts), each read from the snapshot on
  * its own, so the process holds one part's documents besides Pagefind's own index; a part that is
  * unchanged since the published build is linked from it.
  */
@@ -12,7 +12,7 @@ import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { BuildState } from '../state.ts';
-import type { PagefindIndexOptions, PagefindIndexResult } from '../../../scripts/lib/search-index.ts';
+import type { PagefindIndexOptions, PagefindIndexResult } from '../search-index.ts';
 
 interface FullTextOptions {
   snapshot: string;
@@ -31,7 +31,7 @@ async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> 
   const [pagefind, { snapshotEntries }, { pagefindPartOf, writePagefindIndex }] = await Promise.all([
     import('pagefind'),
     import('../../catalog/snapshot.ts'),
-    import('../../../scripts/lib/search-index.ts'),
+    import('../search-index.ts'),
   ]);
   function* partRecords(part: number, parts: number): Generator<ErrorRecord> {
     for (const entry of snapshotEntries(options.snapshot, { text: false, entry: (id) => pagefindPartOf(id, parts) === part })) yield entry.record;

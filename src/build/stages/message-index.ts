@@ -1,6 +1,6 @@
 /**
  * The message-index stage, in a child process (it needs the validated catalog, not the pages): the
- * paste matcher's message index (scripts/lib/search-index.ts), `_redirects` for moved and short URLs,
+ * paste matcher's message index (src/build/search-index.ts), `_redirects` for moved and short URLs,
  * and the URL ledger's plan, whose new text it hands back for the ledger stage to write after
  * publishing. Into a folder of its own, merged into the site by publish.
  */
@@ -27,7 +27,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     import('../../catalog/ledger.ts'),
     import('../../views/redirects.ts'),
     import('../../util/urls.ts'),
-    import('../../../scripts/lib/search-index.ts'),
+    import('../search-index.ts'),
   ]);
   // The records, without their text (the JSON twins), to save memory; with their code, whose
   // excerpts show the function raising each error (the message index's raise sites, src/search/raise-site.ts).

@@ -3,7 +3,7 @@ import type { ErrorRecord } from '../../../src/schema/record.ts';
 import { isConfident, noConfidentMatch } from '../../../src/search/confidence.ts';
 import { matchPaste } from '../../../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../../../src/search/message-index.ts';
-import { sampleWrapped } from '../helpers.ts';
+import { sampleWrapped } from '../../support/records.ts';
 
 let n = 0;
 function record(errorMessage: string, messagePattern: string): ErrorRecord {

@@ -5,7 +5,7 @@ import { distinctiveWords, matchPaste, queryKeys, rankCandidates } from '../../.
 import { buildMessageIndex, indexEntry, type EntryTuple } from '../../../src/search/message-index.ts';
 import { normalisePaste } from '../../../src/search/normalise.ts';
 import { applyFilters, facets, excerptSegments, fullTextQuery, hitFromMatch, hitHref, fullTextWanted, mergeHits, type SearchHit } from '../../../src/search/results.ts';
-import { sampleWrapped } from '../helpers.ts';
+import { sampleWrapped } from '../../support/records.ts';
 
 let n = 0;
 function record(errorMessage: string, messagePattern: string, extra: Partial<ErrorRecord> = {}): ErrorRecord {

@@ -3,7 +3,7 @@ import { isKeyWord, prefixKeys, prefixPart, shardOf, templateKeys, textKeys, wor
 import { buildMessageIndex, chooseKeys, fromTuple, type EntryTuple } from '../../../src/search/message-index.ts';
 import { queryKeys } from '../../../src/search/matcher.ts';
 import { normalisePaste } from '../../../src/search/normalise.ts';
-import { sampleWrapped } from '../helpers.ts';
+import { sampleWrapped } from '../../support/records.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
 
 function record(id: string, errorMessage: string, messagePattern = '.+'): ErrorRecord {

@@ -2,7 +2,7 @@
  * Finds a Chromium or Chrome for the browser tests and benches, and launches it through playwright-core.
  * Looks, in order, at CHROMIUM_PATH, the system's browsers (PATH, then the usual macOS and Windows
  * installs), then browsers Playwright has already installed; it never downloads one. Run directly
- * (`node scripts/lib/browser.ts`) it prints what it found, or says how to provide a browser and exits 1.
+ * (`node tests/support/browser.ts`) it prints what it found, or says how to provide a browser and exits 1.
  */
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir, platform } from 'node:os';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proseHtml, sectionHeadingHtml, templateHtml } from '../../src/views/html-fragments.ts';
+import { proseHtml, sectionHeadingHtml, templateHtml } from '../../../src/views/html-fragments.ts';
 
 describe('proseHtml', () => {
   it('makes a paragraph of each run of text between blank lines, backtick spans inline code', () => {

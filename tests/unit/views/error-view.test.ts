@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pageTitle, pageDescription, reportIssueUrl } from '../../src/views/error-view.ts';
-import { proseSegments, describe as describeText } from '../../src/util/text.ts';
+import { pageTitle, pageDescription, reportIssueUrl } from '../../../src/views/error-view.ts';
+import { proseSegments, describe as describeText } from '../../../src/util/text.ts';
 
 describe('page titles', () => {
   it('is `Class: message — owner/repo`, shortened on a word boundary', () => {

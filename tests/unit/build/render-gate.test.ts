@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type { AstroPrerenderer } from 'astro';
 import { describe, expect, it } from 'vitest';
-import { gatedPrerenderer, readGates, type RenderGate } from '../../src/build/render-gate.ts';
+import { gatedPrerenderer, readGates, type RenderGate } from '../../../src/build/render-gate.ts';
 
 const open = (channel: EventEmitter, gate: RenderGate) => channel.emit('message', { type: 'open', gate });
-import { firstPartitionRendersFixedPages } from '../../src/build/partition-prerenderer.ts';
+import { firstPartitionRendersFixedPages } from '../../../src/build/partition-prerenderer.ts';
 
 const settled = async (p: Promise<unknown>): Promise<boolean> => {
   let done = false;

@@ -8,9 +8,9 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { ErrorRecord } from '../../src/schema/record.ts';
-import { launchChromium } from './browser.ts';
-import { MESSAGE_INDEX_DIR, writeMessageIndex } from './search-index.ts';
-import { serveStatic } from './static-server.ts';
+import { launchChromium } from '../../tests/support/browser.ts';
+import { MESSAGE_INDEX_DIR, writeMessageIndex } from '../../src/build/search-index.ts';
+import { serveStatic } from '../../tests/support/static-server.ts';
 
 /** How long the visitor takes to paste after the page opened. */
 const PASTE_PAUSE_MS = 1_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_SCORE, RELATED_LIMIT, relatedErrors, templateWords, type RelatedInput } from '../../src/catalog/derive/related.ts';
-import { sampleWrapped } from './helpers.ts';
+import { MIN_SCORE, RELATED_LIMIT, relatedErrors, templateWords, type RelatedInput } from '../../../../src/catalog/derive/related.ts';
+import { sampleWrapped } from '../../../support/records.ts';
 
 let counter = 0;
 function rec(over: Partial<RelatedInput>): RelatedInput {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { firstInvalidUtf8 } from '../../src/catalog/load.ts';
-import { locateJson, mayHaveDuplicateKeys } from '../../src/catalog/json-locate.ts';
-import { CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_HEADER, THEME_PREPAINT_SCRIPT, scriptHash } from '../../src/util/csp.ts';
-import { escapeCode } from '../../src/highlight/highlighter.ts';
-import { textProblem } from '../../src/schema/text-safety.ts';
+import { firstInvalidUtf8 } from '../../../src/catalog/load.ts';
+import { locateJson, mayHaveDuplicateKeys } from '../../../src/catalog/json-locate.ts';
+import { CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_HEADER, THEME_PREPAINT_SCRIPT, scriptHash } from '../../../src/util/csp.ts';
+import { escapeCode } from '../../../src/highlight/highlighter.ts';
+import { textProblem } from '../../../src/schema/text-safety.ts';
 
 describe('which characters catalog text may hold', () => {
   it('welcomes right-to-left text, emoji, combining marks, tabs and CRLF line breaks in text', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerReport, parseLedger, planLedger, serializeLedger, type PublishedRecord } from '../../src/catalog/ledger.ts';
+import { ledgerReport, parseLedger, planLedger, serializeLedger, type PublishedRecord } from '../../../src/catalog/ledger.ts';
 
 const rec = (id: string, slug: string, repo = 'o/r'): PublishedRecord => ({ id: id.padStart(16, '0'), repo, title: `T ${slug}`, path: `/${repo}/${slug}/` });
 const V1 = '2026-01-01T00:00:00Z';

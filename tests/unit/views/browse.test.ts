@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { classProblems } from '../../src/catalog/classes.ts';
-import { markdownLink, relatedReasonText } from '../../src/views/error-view.ts';
-import { jsonLdText } from '../../src/views/metadata.ts';
-import { paginateBySize } from '../../src/util/paginate.ts';
-import { redirectsFile } from '../../src/views/redirects.ts';
-import { planSitemaps, urlsetXml } from '../../src/views/sitemap.ts';
-import { findBrokenLinks } from '../support/link-check.ts';
+import { classProblems } from '../../../src/catalog/classes.ts';
+import { markdownLink, relatedReasonText } from '../../../src/views/error-view.ts';
+import { jsonLdText } from '../../../src/views/metadata.ts';
+import { paginateBySize } from '../../../src/util/paginate.ts';
+import { redirectsFile } from '../../../src/views/redirects.ts';
+import { planSitemaps, urlsetXml } from '../../../src/views/sitemap.ts';
+import { findBrokenLinks } from '../../support/link-check.ts';
 
 describe('classes.json', () => {
   it('places every problem on its line and keeps the sound classes', () => {

@@ -18,7 +18,7 @@ function load(bundleUrl: string, baseUrl: string): Promise<PagefindApi> {
   api ??= (async () => {
     const pf = (await import(/* @vite-ignore */ `${bundleUrl}pagefind.js`)) as PagefindApi;
     await pf.options({ baseUrl, excerptLength: 20 });
-    // A large catalog is indexed in parts (scripts/lib/search-index.ts); they are searched as one.
+    // A large catalog is indexed in parts (src/build/search-index.ts); they are searched as one.
     const listed = await fetch(`${bundleUrl}errdex-parts.json`).then((r) => (r.ok ? (r.json() as Promise<{ parts?: unknown }>) : { parts: [] }));
     const parts = Array.isArray(listed.parts) ? listed.parts.filter((p): p is string => typeof p === 'string' && /^part-\d+\/$/.test(p)) : [];
     for (const part of parts) await pf.mergeIndex(`${bundleUrl}${part}`, { baseUrl, excerptLength: 20 });

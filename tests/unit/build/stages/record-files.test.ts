@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { mergeRecordFiles, missingTemplate, templateFileIn, writeRecordFiles } from '../../src/build/stages/record-files.ts';
-import { loadCatalog } from '../../src/catalog/catalog.ts';
-import { writeSnapshot } from '../../src/catalog/snapshot.ts';
-import { SHORT_LINK_MARKERS as M } from '../../src/views/short-link.ts';
-import { errorPath } from '../../src/util/urls.ts';
-import { SAMPLE_CATALOG } from './helpers.ts';
+import { mergeRecordFiles, missingTemplate, templateFileIn, writeRecordFiles } from '../../../../src/build/stages/record-files.ts';
+import { loadCatalog } from '../../../../src/catalog/catalog.ts';
+import { writeSnapshot } from '../../../../src/catalog/snapshot.ts';
+import { SHORT_LINK_MARKERS as M } from '../../../../src/views/short-link.ts';
+import { errorPath } from '../../../../src/util/urls.ts';
+import { SAMPLE_CATALOG } from '../../../support/records.ts';
 
 const template = `<!DOCTYPE html><html><head><title>${M.title}</title><meta http-equiv="refresh" content="0; url=${M.to}"></head><body><a href="${M.to}">${M.title}</a> /e/${M.id}/</body></html>`;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileForPath, findBrokenLinks, pageFacts, urlPathOf } from '../support/link-check.ts';
+import { fileForPath, findBrokenLinks, pageFacts, urlPathOf } from '../../support/link-check.ts';
 
 const page = (body: string) => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
 

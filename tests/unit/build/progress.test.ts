@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countLine, etaSeconds, formatDuration, isInteractive, Progress } from '../../src/build/progress.ts';
+import { countLine, etaSeconds, formatDuration, isInteractive, Progress } from '../../../src/build/progress.ts';
 
 describe('formatDuration', () => {
   it('reads naturally from tenths of a second to hours', () => {

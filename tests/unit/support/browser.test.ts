@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { platform, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { findChromium } from '../../../../scripts/lib/browser.ts';
+import { findChromium } from '../../support/browser.ts';
 
 let root: string;
 

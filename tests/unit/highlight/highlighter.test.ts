@@ -1,7 +1,7 @@
 import { type BundledLanguage, createCssVariablesTheme, createHighlighter, createJavaScriptRegexEngine, createOnigurumaEngine, type ThemedToken } from 'shiki';
 import { describe, expect, it } from 'vitest';
-import { escapeCode, highlightLines, ONIGURUMA_LANGS, renderCodeBlock, TOKEN_CLASS } from '../../src/highlight/highlighter.ts';
-import { languageForPath } from '../../src/highlight/languages.ts';
+import { escapeCode, highlightLines, ONIGURUMA_LANGS, renderCodeBlock, TOKEN_CLASS } from '../../../src/highlight/highlighter.ts';
+import { languageForPath } from '../../../src/highlight/languages.ts';
 
 describe('languageForPath', () => {
   it.each([

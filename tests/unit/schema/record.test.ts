@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { errorRecordJsonSchema, wrappedRecordSchema } from '../../src/schema/record.ts';
-import { recordProblems } from '../../src/schema/record-checks.ts';
-import { validateEntries } from '../../src/catalog/validate.ts';
-import type { RawEntry } from '../../src/catalog/load.ts';
-import { sampleWrapped } from './helpers.ts';
+import { errorRecordJsonSchema, wrappedRecordSchema } from '../../../src/schema/record.ts';
+import { recordProblems } from '../../../src/schema/record-checks.ts';
+import { validateEntries } from '../../../src/catalog/validate.ts';
+import type { RawEntry } from '../../../src/catalog/load.ts';
+import { sampleWrapped } from '../../support/records.ts';
 
 /** Every problem of one record, errors and warnings (a warning's message starts with `warning: `). */
 function problemsOf(value: unknown) {

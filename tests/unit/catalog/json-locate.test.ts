@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { locateJson } from '../../src/catalog/json-locate.ts';
+import { locateJson } from '../../../src/catalog/json-locate.ts';
 
 describe('locateJson', () => {
   it('maps every field path to its line', () => {

@@ -8,13 +8,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
-import { partitionOfId } from '../../src/catalog/partition.ts';
-import type { ErrorRecord } from '../../src/schema/record.ts';
-import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../../src/search/message-index.ts';
-import { pagefindDocument, type PagefindDocument } from '../../src/search/pagefind-document.ts';
-import { listFilesBelow } from '../../src/util/files.ts';
-import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, type FragmentFiles } from '../../src/build/pagefind-bundle.ts';
-import { linkReused } from '../../src/build/page-reuse.ts';
+import { partitionOfId } from '../catalog/partition.ts';
+import type { ErrorRecord } from '../schema/record.ts';
+import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../search/message-index.ts';
+import { pagefindDocument, type PagefindDocument } from '../search/pagefind-document.ts';
+import { listFilesBelow } from '../util/files.ts';
+import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, type FragmentFiles } from './pagefind-bundle.ts';
+import { linkReused } from './page-reuse.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 
@@ -44,7 +44,7 @@ export interface PagefindIndexOptions {
  * Pagefind holds a whole index in memory while it writes it: about 6 GB for 100,000 of our documents,
  * measured here. A larger catalog is indexed in parts, one after the other (each Pagefind process ends
  * before the next starts); the search page merges them at query time (Pagefind's `mergeIndex`;
- * src/scripts/pagefind-client.ts). ERRDEX_PAGEFIND_PART_RECORDS changes the size (tests use it to
+ * src/client/pagefind-client.ts). ERRDEX_PAGEFIND_PART_RECORDS changes the size (tests use it to
  * make parts of a small catalog).
  */
 export const PAGEFIND_PART_RECORDS = Number(process.env.ERRDEX_PAGEFIND_PART_RECORDS) || 25_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workRuns, type Block } from '../../src/build/highlight-pool.ts';
+import { workRuns, type Block } from '../../../src/build/highlight-pool.ts';
 
 const blocks = (langs: Record<string, number>): Block[] =>
   Object.entries(langs).flatMap(([lang, n]) => Array.from({ length: n }, (_, i) => ({ key: `${lang}-${i}`, code: `${i}`, lang })));

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS, baseRecord, caseCatalog, caseNames, caseReport } from '../fixtures/bad-catalogs/cases.ts';
+import { CORPUS, baseRecord, caseCatalog, caseNames, caseReport } from '../../fixtures/bad-catalogs/cases.ts';
 
 const expected = (name: string) => readFileSync(join(CORPUS, name, 'expected-report.txt'), 'utf8').replace(/\n$/, '');
 

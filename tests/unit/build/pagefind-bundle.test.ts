@@ -10,10 +10,10 @@ import {
   fragmentFiles,
   largeBundleWarning,
   parseMaxFragments,
-} from '../../src/build/pagefind-bundle.ts';
-import { writePagefindIndex } from '../../scripts/lib/search-index.ts';
-import { wrappedRecordSchema, type ErrorRecord } from '../../src/schema/record.ts';
-import { sampleWrapped } from './helpers.ts';
+} from '../../../src/build/pagefind-bundle.ts';
+import { writePagefindIndex } from '../../../src/build/search-index.ts';
+import { wrappedRecordSchema, type ErrorRecord } from '../../../src/schema/record.ts';
+import { sampleWrapped } from '../../support/records.ts';
 
 /** A fake Pagefind bundle folder with fragment files of the given sizes. */
 function pagefindDir(sizes: number[], version = '9.9.9'): string {

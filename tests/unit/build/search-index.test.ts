@@ -1,5 +1,5 @@
 /**
- * The full-text index in parts (scripts/lib/search-index.ts): how many, which record goes where, and
+ * The full-text index in parts (src/build/search-index.ts): how many, which record goes where, and
  * a rebuild linking the parts whose documents are unchanged from the published site.
  */
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
@@ -7,15 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listFilesBelow } from '../../src/util/files.ts';
-import { syntheticRecords } from '../../bench/lib/synthetic.ts';
-import type { ErrorRecord } from '../../src/schema/record.ts';
+import { listFilesBelow } from '../../../src/util/files.ts';
+import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
+import type { ErrorRecord } from '../../../src/schema/record.ts';
 
 // Parts of at most 3 records, so that 12 records make several (read when the module loads).
 process.env.ERRDEX_PAGEFIND_PART_RECORDS = '3';
-let search: typeof import('../../scripts/lib/search-index.ts');
+let search: typeof import('../../../src/build/search-index.ts');
 beforeAll(async () => {
-  search = await import('../../scripts/lib/search-index.ts');
+  search = await import('../../../src/build/search-index.ts');
 });
 
 const records = (): ErrorRecord[] => [...syntheticRecords({ count: 12, seed: 7 })].map((l) => (JSON.parse(l) as { record: ErrorRecord }).record);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkShortLinkTemplate, SHORT_LINK_MARKERS as M, stampShortLink } from '../../src/views/short-link.ts';
+import { checkShortLinkTemplate, SHORT_LINK_MARKERS as M, stampShortLink } from '../../../src/views/short-link.ts';
 
 const template =
   `<html><head><title>Redirecting to ${M.title}</title><meta property="og:title" content="Redirecting to ${M.title}">` +

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { catalogReport, loadCatalog } from '../../src/catalog/catalog.ts';
-import { formatProblem } from '../../src/catalog/problems.ts';
-import { SAMPLE_CLASSES, jsonl, sampleWrapped, tempCatalog } from './helpers.ts';
+import { catalogReport, loadCatalog } from '../../../src/catalog/catalog.ts';
+import { formatProblem } from '../../../src/catalog/problems.ts';
+import { SAMPLE_CLASSES, jsonl, sampleWrapped, tempCatalog } from '../../support/records.ts';
 
 const report = (root: string) => {
   const c = loadCatalog(root);

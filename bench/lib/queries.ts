@@ -7,7 +7,7 @@
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { languageForPath } from '../../src/highlight/languages.ts';
 import { parseTemplate } from '../../src/schema/message-template.ts';
-import { rng } from '../../bench/lib/synthetic.ts';
+import { rng } from './synthetic.ts';
 
 export const DAMAGES = ['class-prefix', 'log-prefix', 'ansi', 'wrapped', 'traceback', 'smart-quotes', 'truncated', 'typo', 'drift'] as const;
 export type Damage = 'clean' | (typeof DAMAGES)[number];

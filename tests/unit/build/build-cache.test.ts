@@ -2,21 +2,21 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mergeInto } from '../../src/build/site-folders.ts';
-import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../src/build/highlight-pool.ts';
-import { loadCatalog, type CatalogEntry } from '../../src/catalog/catalog.ts';
-import { entriesIn, partitionOfId, routesIn } from '../../src/catalog/partition.ts';
-import { textKey } from '../../src/catalog/entry.ts';
-import { recordCacheKey } from '../../src/catalog/page-cache.ts';
-import { twinsSha256 } from '../../src/views/api.ts';
-import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../src/catalog/snapshot.ts';
-import { deriveCatalog } from '../../src/catalog/derive/index.ts';
-import { relatedErrors } from '../../src/catalog/derive/related.ts';
-import { syntheticRecords } from '../../bench/lib/synthetic.ts';
-import { HighlightStore, highlightKey, storedText } from '../../src/highlight/cache.ts';
-import { blockKey, cachedLines, highlightLines } from '../../src/highlight/highlighter.ts';
-import { highlightedCode } from '../../src/views/error-view.ts';
-import { SAMPLE_CATALOG } from './helpers.ts';
+import { mergeInto } from '../../../src/build/site-folders.ts';
+import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../../src/build/highlight-pool.ts';
+import { loadCatalog, type CatalogEntry } from '../../../src/catalog/catalog.ts';
+import { entriesIn, partitionOfId, routesIn } from '../../../src/catalog/partition.ts';
+import { textKey } from '../../../src/catalog/entry.ts';
+import { recordCacheKey } from '../../../src/catalog/page-cache.ts';
+import { twinsSha256 } from '../../../src/views/api.ts';
+import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
+import { deriveCatalog } from '../../../src/catalog/derive/index.ts';
+import { relatedErrors } from '../../../src/catalog/derive/related.ts';
+import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
+import { HighlightStore, highlightKey, storedText } from '../../../src/highlight/cache.ts';
+import { blockKey, cachedLines, highlightLines } from '../../../src/highlight/highlighter.ts';
+import { highlightedCode } from '../../../src/views/error-view.ts';
+import { SAMPLE_CATALOG } from '../../support/records.ts';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'errdex-cache-'));
 
@@ -233,7 +233,7 @@ describe('catalog snapshots', () => {
     expect(light[5]!.record.documentation).toBe('é 5');
     expect(light[6]!.record.documentation).toBe('');
     expect(light.every((e) => e.sourceText === '')).toBe(true);
-    // Only the entries asked for (a full-text index part: scripts/lib/search-index.ts).
+    // Only the entries asked for (a full-text index part: src/build/search-index.ts).
     expect(readSnapshot(file, { entry: (id) => id.endsWith('7') })).toEqual(entries.filter((e) => e.record.id.endsWith('7')));
     // A render process's read: the other partitions' texts are left out, their hashes kept for the page keys.
     const own = (id: string) => partitionOfId(id, 4) === 1;
