@@ -8,7 +8,7 @@ import { lineAndColumn, locateJson, parseJson } from './json-locate.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 
 /** Files at the root of a catalog folder that are not records. */
-export const RESERVED_FILES = new Set(['classes.json', 'url-ledger.json']);
+export const RESERVED_FILES = new Set(['classes.json', 'url-ledger.json', 'redos.json']);
 
 export interface RawEntry {
   file: string;

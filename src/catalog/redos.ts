@@ -4,19 +4,27 @@
  * (src/schema/pattern.ts), so this is never a reason to reject a record: a vulnerable pattern is a
  * warning in the report and `redos` in `/api/errors.json`.
  *
- * The analysis is recheck's (a maintained ReDoS checker: automata theory plus fuzzing). It costs up to
- * a second per pattern, so each verdict is cached on disk in the build cache, keyed by the checker's
- * version and settings, and each run analyses new patterns for at most a time budget: a pattern not
- * analysed yet is `unchecked` and gets its turn in the next run.
+ * The analysis is recheck's automata-theory checker, with size limits and no clock: a verdict depends
+ * only on the pattern and the checker's version and settings, never on machine speed or load. It costs
+ * up to seconds per pattern, so it is an explicit step (`npm run validate -- --redos`) that writes the
+ * catalog's `redos.json`; the build reads that file as one of its inputs and analyses nothing, so the
+ * site stays a function of its inputs and the build pays nothing for it. A pattern the file does not
+ * hold is `unchecked`. Each verdict is also memoised per pattern in the build cache (keyed by the
+ * checker's version and settings), so a new run analyses only the patterns it has not seen.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildCacheDir } from '../highlight/cache.ts';
 import type { CatalogEntry } from './catalog.ts';
+import { catalogFolder } from './load.ts';
 import type { Problem } from './problems.ts';
 
-/** `safe`: linear (or better) on a backtracking engine; `polynomial`/`exponential`: an input exists that takes that long; `unknown`: the checker gave up; `unchecked`: not analysed yet. */
+/**
+ * `safe`: linear (or better) on a backtracking engine; `polynomial`/`exponential`: an input exists that
+ * takes that long; `unknown`: the pattern exceeds the checker's size limits, so it was not decided;
+ * `unchecked`: not in the catalog's redos.json (run `npm run validate -- --redos`).
+ */
 export type Backtracking = 'safe' | 'polynomial' | 'exponential' | 'unknown' | 'unchecked';
 
 export interface PatternVerdict {
@@ -25,70 +33,88 @@ export interface PatternVerdict {
   summary?: string;
 }
 
-/** Per pattern: a second at most, so that one hard pattern cannot hold the build. */
-const PARAMS = { timeout: 1000 } as const;
+/**
+ * recheck's `auto` checker applies the size limits (`checker: 'automaton'` ignores them and may run
+ * for minutes); a pattern over a limit falls to its fuzzer, which is here given nothing to do (no
+ * generations, no iterations) and whose answer is read as `unknown`. No setting is a wall-clock time:
+ * `timeout` and the fuzzer's timeouts are null, and recall validation (which runs the attack against
+ * the clock) is off.
+ */
+export const RECHECK_PARAMS = {
+  checker: 'auto',
+  timeout: null,
+  maxPatternSize: 1500,
+  maxNFASize: 10000,
+  maxRepeatCount: 30,
+  recallTimeout: -1,
+  maxInitialGenerationSize: 0,
+  maxIteration: 0,
+  randomSeed: 0,
+  seedingTimeout: null,
+  incubationTimeout: null,
+  attackTimeout: null,
+} as const;
 const RECHECK_VERSION = (createRequire(import.meta.url)('recheck/package.json') as { version: string }).version;
-const CACHE_KEY = `recheck ${RECHECK_VERSION} ${JSON.stringify(PARAMS)}`;
+/** What a verdict depends on besides the pattern. */
+export const CHECKER_KEY = `recheck ${RECHECK_VERSION} ${JSON.stringify(RECHECK_PARAMS)}`;
 
+export const REDOS_FILE = 'redos.json';
 export const redosCacheFile = (env: NodeJS.ProcessEnv = process.env): string => join(buildCacheDir(env), 'redos.json');
+/** The catalog's verdicts file, beside its url-ledger.json. */
+export const redosFile = (catalogRoot: string): string => join(catalogFolder(catalogRoot), REDOS_FILE);
 
-/** The cached verdicts (empty when there are none, or they are of another checker version or settings). */
-export function readVerdicts(file: string = redosCacheFile()): Map<string, PatternVerdict> {
+/** The verdicts in a file (empty when there is none, or it is of another checker version or settings). */
+export function readVerdicts(file: string): Map<string, PatternVerdict> {
   if (!existsSync(file)) return new Map();
   try {
-    const cached = JSON.parse(readFileSync(file, 'utf8')) as { key?: string; verdicts?: Record<string, PatternVerdict> };
-    return cached.key === CACHE_KEY && cached.verdicts ? new Map(Object.entries(cached.verdicts)) : new Map();
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { checker?: string; verdicts?: Record<string, PatternVerdict> };
+    return saved.checker === CHECKER_KEY && saved.verdicts ? new Map(Object.entries(saved.verdicts)) : new Map();
   } catch {
-    return new Map(); // a damaged cache is only work to do again
+    return new Map();
   }
 }
 
-function writeVerdicts(file: string, verdicts: ReadonlyMap<string, PatternVerdict>): void {
+/** Sorted by pattern, one per line: the same verdicts always give the same bytes, and diffs stay small. */
+export function writeVerdicts(file: string, verdicts: ReadonlyMap<string, PatternVerdict>): void {
   mkdirSync(dirname(file), { recursive: true });
-  const sorted = Object.fromEntries([...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  writeFileSync(`${file}.tmp`, `${JSON.stringify({ key: CACHE_KEY, verdicts: sorted })}\n`);
+  const lines = [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, v]) => `${JSON.stringify(p)}:${JSON.stringify(v)}`);
+  writeFileSync(`${file}.tmp`, `{"checker":${JSON.stringify(CHECKER_KEY)},"verdicts":{\n${lines.join(',\n')}\n}}\n`);
   renameSync(`${file}.tmp`, file);
 }
 
-export interface AnalysisOptions {
-  /** Wall-clock milliseconds this run may spend on patterns not in the cache. */
-  budgetMs: number;
-  cacheFile?: string;
-  /** Checks run at once (default 1: the checker keeps a core busy, and builds share the machine). */
-  concurrency?: number;
+type Diagnostics = Awaited<ReturnType<typeof import('recheck').check>>;
+
+/** recheck's answer as a verdict: the fuzzer's (a pattern over a size limit) is `unknown`. */
+export function verdictOf(d: Diagnostics): PatternVerdict {
+  if (d.checker !== 'automaton') return { backtracking: 'unknown' };
+  if (d.status === 'vulnerable') return { backtracking: d.complexity.type, summary: d.complexity.summary };
+  return { backtracking: d.status === 'safe' ? 'safe' : 'unknown' };
 }
 
-/** The verdict of every pattern: cached, analysed now within the budget, or `unchecked`. */
-export async function analysePatterns(patterns: Iterable<string>, options: AnalysisOptions): Promise<{ verdicts: Map<string, PatternVerdict>; analysed: number; unchecked: number }> {
+export interface AnalysisOptions {
+  /** The memo of verdicts already computed (default: redos.json in the build cache). */
+  cacheFile?: string;
+  /** Called after each pattern analysed, for progress. */
+  onVerdict?: (done: number, todo: number) => void;
+}
+
+/** The verdict of every pattern: memoised, or analysed now. Returns how many were analysed now. */
+export async function analysePatterns(patterns: Iterable<string>, options: AnalysisOptions = {}): Promise<{ verdicts: Map<string, PatternVerdict>; analysed: number }> {
   const file = options.cacheFile ?? redosCacheFile();
-  const verdicts = readVerdicts(file);
-  const todo = [...new Set(patterns)].filter((p) => !verdicts.has(p));
-  let analysed = 0;
-  if (todo.length > 0 && options.budgetMs > 0) {
+  const memo = readVerdicts(file);
+  const distinct = [...new Set(patterns)];
+  const todo = distinct.filter((p) => !memo.has(p));
+  if (todo.length > 0) {
     const { check } = await import('recheck');
-    const deadline = performance.now() + options.budgetMs;
-    // The checker's first run starts it (a process, or a compiled module): alone, it would time out the first pattern.
-    await check('a', '', PARAMS);
-    let next = 0;
-    const worker = async () => {
-      while (next < todo.length && performance.now() < deadline) {
-        const pattern = todo[next++]!;
-        const d = await check(pattern, '', PARAMS);
-        verdicts.set(pattern, d.status === 'vulnerable' ? { backtracking: d.complexity.type, summary: d.complexity.summary } : { backtracking: d.status === 'safe' ? 'safe' : 'unknown' });
-        analysed++;
-      }
-    };
-    await Promise.all(Array.from({ length: options.concurrency ?? 1 }, worker));
-    writeVerdicts(file, verdicts);
+    for (const [i, pattern] of todo.entries()) {
+      memo.set(pattern, verdictOf(await check(pattern, '', RECHECK_PARAMS)));
+      options.onVerdict?.(i + 1, todo.length);
+      // Saved as it goes: an interrupted run keeps what it did.
+      if ((i + 1) % 50 === 0) writeVerdicts(file, memo);
+    }
+    writeVerdicts(file, memo);
   }
-  const all = new Map<string, PatternVerdict>();
-  let unchecked = 0;
-  for (const p of new Set(patterns)) {
-    const v = verdicts.get(p);
-    if (!v) unchecked++;
-    all.set(p, v ?? { backtracking: 'unchecked' });
-  }
-  return { verdicts: all, analysed, unchecked };
+  return { verdicts: new Map(distinct.map((p) => [p, memo.get(p)!])), analysed: todo.length };
 }
 
 /** The warning for a pattern a backtracking engine may take long on; null when it is not known to. */
@@ -100,29 +126,31 @@ export function backtrackingWarning(v: PatternVerdict): string | null {
   );
 }
 
-/** Seconds a run may spend analysing new patterns: ERRDEX_REDOS_SECONDS (a user setting), else 10. */
-export function redosBudgetMs(env: NodeJS.ProcessEnv = process.env): number {
-  const seconds = Number(env.ERRDEX_REDOS_SECONDS);
-  return (env.ERRDEX_REDOS_SECONDS && Number.isFinite(seconds) && seconds >= 0 ? seconds : 10) * 1000;
+/** Each pattern's verdict from the catalog's redos.json; `unchecked` when the file does not hold it. */
+export function catalogVerdict(verdicts: ReadonlyMap<string, PatternVerdict>, pattern: string): PatternVerdict {
+  return verdicts.get(pattern) ?? { backtracking: 'unchecked' };
 }
 
 /**
- * Analyses the valid records' patterns (within the budget) and adds a warning for each record whose
- * pattern a backtracking engine may take long on. Returns what the run did, for the summary.
+ * Adds a warning for each valid record whose pattern a backtracking engine may take long on, by the
+ * given verdicts (the catalog's redos.json). Returns how many patterns have no verdict, and how many
+ * records were flagged, for the summary.
  */
-export async function addBacktrackingWarnings(
+export function addBacktrackingWarnings(
   catalog: { entries: readonly CatalogEntry[]; warnings: Problem[] },
-  budgetMs: number = redosBudgetMs(),
-): Promise<{ analysed: number; unchecked: number; flagged: number }> {
-  const { verdicts, analysed, unchecked } = await analysePatterns(catalog.entries.map((e) => e.record.messagePattern), { budgetMs });
+  verdicts: ReadonlyMap<string, PatternVerdict>,
+): { unchecked: number; flagged: number } {
   let flagged = 0;
+  const unchecked = new Set<string>();
   for (const e of catalog.entries) {
-    const message = backtrackingWarning(verdicts.get(e.record.messagePattern)!);
+    const v = catalogVerdict(verdicts, e.record.messagePattern);
+    if (v.backtracking === 'unchecked') unchecked.add(e.record.messagePattern);
+    const message = backtrackingWarning(v);
     if (!message) continue;
     flagged++;
     // A bare record (it has datasetVersionFrom) names its fields without `record.`.
     const field = e.datasetVersionFrom ? 'messagePattern' : 'record.messagePattern';
     catalog.warnings.push({ file: e.origin.file, line: e.origin.line, field, message, code: 'redos', severity: 'warning' });
   }
-  return { analysed, unchecked, flagged };
+  return { unchecked: unchecked.size, flagged };
 }

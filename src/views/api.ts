@@ -8,7 +8,7 @@ import { siteConfig } from '../../errdex.config.mjs';
 import type { Catalog, CatalogEntry } from '../catalog/catalog.ts';
 import type { Derived } from '../catalog/derive/index.ts';
 import type { LedgerPlan } from '../catalog/ledger.ts';
-import { readVerdicts } from '../catalog/redos.ts';
+import { catalogVerdict, readVerdicts, redosFile } from '../catalog/redos.ts';
 import { errorRecordJsonSchema } from '../schema/record.ts';
 import { API_ERRORS_PATH, API_REPOS_PATH, SCHEMA_PATH, absoluteUrl, errorPath, repoPath } from '../util/urls.ts';
 
@@ -16,11 +16,12 @@ export const ERROR_INDEX_FIELDS = ['id', 'repo', 'slug', 'errorClass', 'errorMes
 
 /**
  * `/api/errors.json`: one array per error (fields named once), in catalog order. A page is `/{repo}/{slug}/`.
- * The last column, `redos`, is how the pattern behaves on a backtracking engine (src/catalog/redos.ts).
+ * The last column, `redos`, is how the pattern behaves on a backtracking engine: the verdict in the
+ * catalog's redos.json, an input of the build (src/catalog/redos.ts).
  */
 export function errorsIndexText(catalog: Catalog): string {
-  const verdicts = readVerdicts();
-  const redos = (pattern: string) => verdicts.get(pattern)?.backtracking ?? 'unchecked';
+  const verdicts = readVerdicts(redosFile(catalog.root));
+  const redos = (pattern: string) => catalogVerdict(verdicts, pattern).backtracking;
   const rows = catalog.entries.map((e) => JSON.stringify([...ERROR_INDEX_FIELDS.map((f) => e.record[f]), redos(e.record.messagePattern)]));
   return `{"datasetVersion":${JSON.stringify(catalog.datasetVersion)},"count":${rows.length},"page":"/{repo}/{slug}/","fields":${JSON.stringify([...ERROR_INDEX_FIELDS, 'redos'])},"errors":[\n${rows.join(',\n')}\n]}\n`;
 }

@@ -3,6 +3,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, cpSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../src/catalog/catalog.ts';
+import { analysePatterns, redosFile, writeVerdicts } from '../../src/catalog/redos.ts';
 import { FIXTURES, buildSite, hashTree, listFiles, readText, type BuiltSite } from '../support/site.ts';
 
 const pages = [
@@ -139,18 +141,29 @@ describe('a broken catalog', () => {
     expect(hashTree(dist)).toEqual(before);
   });
 
-  it('builds the same catalog twice into byte-identical output', () => {
+  it('builds the same catalog twice, from cold build caches, into byte-identical output', async () => {
     const catalog = mkdtempSync(join(tmpdir(), 'errdex-twice-'));
     cpSync(join(FIXTURES, 'basic'), join(catalog, 'basic'), { recursive: true });
     cpSync(join(FIXTURES, 'hostile'), join(catalog, 'hostile'), { recursive: true });
-    const one = buildSite('twice-1', catalog);
-    const two = buildSite('twice-2', catalog);
+    // The ReDoS verdicts are an input of the build, like the records (npm run validate -- --redos).
+    const patternOf = new Map(loadCatalog(catalog).entries.map((e) => [e.record.id, e.record.messagePattern]));
+    const patterns = [...patternOf.values()];
+    const { verdicts } = await analysePatterns(patterns, { cacheFile: join(mkdtempSync(join(tmpdir(), 'errdex-memo-')), 'redos.json') });
+    writeVerdicts(redosFile(catalog), verdicts);
+    const cold = () => ({ env: { ERRDEX_CACHE_DIR: mkdtempSync(join(tmpdir(), 'errdex-cache-')) } });
+    const one = buildSite('twice-1', catalog, cold());
+    const two = buildSite('twice-2', catalog, cold());
     expect(one.status, one.stderr).toBe(0);
     expect(two.status, two.stderr).toBe(0);
     const a = hashTree(one.dist);
     expect(a.size).toBeGreaterThan(10);
     expect(hashTree(two.dist)).toEqual(a);
-  });
+    const index = JSON.parse(readText(join(one.dist, 'api/errors.json')));
+    const column = (name: string) => index.errors.map((row: unknown[]) => row[index.fields.indexOf(name)]);
+    const redos = column('redos');
+    expect(redos).toEqual(column('id').map((id: string) => verdicts.get(patternOf.get(id)!)!.backtracking));
+    expect(redos).not.toContain('unchecked');
+  }, 240_000);
 
   it('builds the valid records with --skip-invalid and writes every skipped record with its reasons', () => {
     const catalog = mkdtempSync(join(tmpdir(), 'errdex-skip-'));

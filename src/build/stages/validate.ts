@@ -38,7 +38,7 @@ export class InvalidCatalog extends Error {}
 
 async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessage) => void): Promise<ValidateResult | null> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [{ catalogReport, loadCatalog }, { compareProblems, formatProblem }, { ledgerPlanFor }, { relatedErrors }, { writeHead, writeRelated, writeSnapshot }, { twinsSha256 }, { reportFileText, summaryLine }, { addBacktrackingWarnings }] =
+  const [{ catalogReport, loadCatalog }, { compareProblems, formatProblem }, { ledgerPlanFor }, { relatedErrors }, { writeHead, writeRelated, writeSnapshot }, { twinsSha256 }, { reportFileText, summaryLine }, { addBacktrackingWarnings, readVerdicts, redosFile }] =
     await Promise.all([
       import('../../catalog/catalog.ts'),
       import('../../catalog/problems.ts'),
@@ -50,8 +50,9 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
       import('../../catalog/redos.ts'),
     ]);
   const catalog = loadCatalog(options.catalog);
-  // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2).
-  const redos = await addBacktrackingWarnings(catalog);
+  // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2):
+  // the verdicts of the catalog's redos.json, an input like the records (npm run validate -- --redos).
+  const redos = addBacktrackingWarnings(catalog, readVerdicts(redosFile(catalog.root)));
   // A broken ledger is never skipped: building past it would forget every URL published so far.
   if (catalog.problems.some((p) => p.file === catalog.ledger.file)) {
     process.stderr.write(`${catalogReport(catalog)}\n\nNothing was built: ${catalog.ledger.file} (the URL ledger) has problems. Restore it from version control.\n`);
@@ -85,7 +86,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
     send({ type: 'warn', text: lines.join('\n') });
   }
   const records = catalog.entries.length;
-  const unchecked = redos.unchecked > 0 ? `; ${redos.unchecked} patterns left for the next build's ReDoS analysis (ERRDEX_REDOS_SECONDS)` : '';
+  const unchecked = redos.unchecked > 0 ? `; ${redos.unchecked} patterns without a ReDoS verdict (npm run validate -- --redos)` : '';
   send({ type: 'summary', stage: 'validate', summary: `${summaryLine(catalog)}${unchecked}`, items: catalog.total, unit: 'records' });
 
   rmSync(options.snapshotDir, { recursive: true, force: true });
