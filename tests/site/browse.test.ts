@@ -152,7 +152,8 @@ describe.each([
   it('offers the search box on the 404 page', () => {
     const html = readText(join(site.dist, '404.html'));
     expect(html).toContain('Page not found');
-    expect(html).toContain(`<form class="search-box" role="search" action="${base}/search/"`);
+    expect(html).toContain(`<form class="search-box paste-search" role="search" action="${base}/search/"`);
+    expect(html).toContain('<textarea id="not-found-search" name="q"');
   });
 });
 
