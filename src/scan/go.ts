@@ -6,7 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { hasLiteralWords, hole, printfParts, text, type MessagePart } from './message.ts';
+import { hole, printfParts, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const receiverType = (n: Node): string | null => {
@@ -128,15 +128,8 @@ export function goSites(root: Node): FileSites {
       continue;
     }
     // errors.New and fmt.Errorf read as a whole (the format and its arguments); panic's argument.
-    const parts = messageParts(panic ? message : n, enclosingFunction(n), n);
-    if (!parts) {
-      out.skip('not-literal', n);
-      continue;
-    }
-    if (!hasLiteralWords(parts)) {
-      out.skip('no-words', n);
-      continue;
-    }
+    const parts = out.message([panic ? message : n], (m) => messageParts(m, enclosingFunction(n), n), n);
+    if (!parts) continue;
     const context = siteContext(n, shapes);
     // A package-level sentinel: `var ErrClosed = errors.New("...")`.
     let sentinel: Node | null = null;

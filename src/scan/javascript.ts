@@ -6,7 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { hasLiteralPhrase, hasLiteralWords, hole, text, type MessagePart } from './message.ts';
+import { hole, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
@@ -165,21 +165,8 @@ export function javascriptSites(root: Node): FileSites {
     }
     // The message: the first argument with literal text (`new AggregateError(errors, 'message')` has it second).
     const scope = enclosingFunction(stmt);
-    let parts: MessagePart[] | null = null;
-    for (const a of args) if ((parts = messageParts(a, scope, stmt))) break;
-    if (!parts) {
-      out.skip('not-literal', stmt);
-      continue;
-    }
-    if (!hasLiteralWords(parts)) {
-      out.skip('no-words', stmt);
-      continue;
-    }
-    // A factory's literal argument may be a name (`_unexpected_kw("Update.returning()", kw)`), not the message.
-    if (!errorClass && !hasLiteralPhrase(parts)) {
-      out.skip('not-literal', stmt);
-      continue;
-    }
+    const parts = out.message(args, (a) => messageParts(a, scope, stmt), stmt, !errorClass);
+    if (!parts) continue;
     out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'throw', kind: 'exception', errorClass, parts });
   }
   return out.result();

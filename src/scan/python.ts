@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import { contains, firstParagraph, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { braceParts, hasLiteralPhrase, hasLiteralWords, hole, printfParts, text, type MessagePart } from './message.ts';
+import { braceParts, hole, printfParts, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const MESSAGE_KEYWORDS = new Set(['message', 'msg', 'detail', 'reason', 'description', 'text']);
@@ -172,21 +172,8 @@ export function pythonSites(root: Node): FileSites {
       continue;
     }
     const scope = enclosingFunction(stmt);
-    let parts: MessagePart[] | null = null;
-    for (const c of candidates) if ((parts = messageParts(c, scope, stmt))) break;
-    if (!parts) {
-      out.skip('not-literal', stmt);
-      continue;
-    }
-    if (!hasLiteralWords(parts)) {
-      out.skip('no-words', stmt);
-      continue;
-    }
-    // A factory's literal argument may be a name (`_unexpected_kw("Update.returning()", kw)`), not the message.
-    if (!errorClass && !hasLiteralPhrase(parts)) {
-      out.skip('not-literal', stmt);
-      continue;
-    }
+    const parts = out.message(candidates, (c) => messageParts(c, scope, stmt), stmt, !errorClass);
+    if (!parts) continue;
     out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'raise', kind: 'exception', errorClass, parts });
   }
   return out.result();

@@ -4,7 +4,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { SiteContext } from './context.ts';
-import type { MessagePart } from './message.ts';
+import { hasLiteralPhrase, hasLiteralWords, type MessagePart } from './message.ts';
 
 export interface Site extends SiteContext {
   /** First and last line (1-based) of the statement that raises. */
@@ -44,6 +44,21 @@ export class SiteCollector {
   skip(reason: SiteSkip, at: Node): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
     this.skippedAt.push({ reason, line: lineOf(at) });
+  }
+  /**
+   * The message of a raise site: the first candidate whose parts `read` can take, with literal words;
+   * else the site is counted as skipped (why) and null comes back. Without an error class (a factory
+   * call) the literal text must read as a phrase: a lone word is more likely a name than the message.
+   */
+  message(candidates: readonly Node[], read: (candidate: Node) => MessagePart[] | null, at: Node, factory = false): MessagePart[] | null {
+    let parts: MessagePart[] | null = null;
+    for (const c of candidates) if ((parts = read(c))) break;
+    const reason: SiteSkip | null = !parts ? 'not-literal' : !hasLiteralWords(parts) ? 'no-words' : factory && !hasLiteralPhrase(parts) ? 'not-literal' : null;
+    if (reason) {
+      this.skip(reason, at);
+      return null;
+    }
+    return parts;
   }
   result(): FileSites {
     return { sites: this.sites, skipped: this.skipped, skippedAt: this.skippedAt };
