@@ -50,7 +50,9 @@ try {
     },
   }));
 } catch (e) {
-  fail((e as Error).message);
+  // parseArgs says "Option '--x <value>' argument missing": say it as the other option errors are said.
+  const missing = /^Option '(--[\w-]+) <value>' argument missing/.exec((e as Error).message);
+  fail(missing ? `${missing[1]} needs a value` : (e as Error).message);
 }
 if (values.help) {
   console.log(HELP);
