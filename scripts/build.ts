@@ -50,8 +50,9 @@ try {
     },
   }));
 } catch (e) {
-  // parseArgs says "Option '--x <value>' argument missing": say it as the other option errors are said.
-  const missing = /^Option '(--[\w-]+) <value>' argument missing/.exec((e as Error).message);
+  // parseArgs says "Option '--x <value>' argument missing" (last) or "… argument is ambiguous" (another
+  // option follows): say it as the other option errors are said.
+  const missing = /^Option '(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec((e as Error).message);
   fail(missing ? `${missing[1]} needs a value` : (e as Error).message);
 }
 if (values.help) {
