@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { analysePatterns, redosFile, writeVerdicts } from '../../src/catalog/redos.ts';
@@ -133,9 +133,14 @@ describe('a broken catalog', () => {
       detached: true, // its own process group, so the kill reaches Astro too
     });
     const exited = new Promise<void>((done) => child.on('exit', () => done()));
-    // Kill as soon as Astro has started writing the staging folder.
+    // Kill as soon as the render has started writing: a render process's own folder below .errdex/render/
+    // (src/build/site-folders.ts), or the staging folder it is merged into.
     const staging = `${dist}.staging`;
-    await expect.poll(() => existsSync(staging) && readdirSync(staging).length > 0, { timeout: 60_000, interval: 10 }).toBe(true);
+    const renderRoot = resolve('.errdex/render');
+    const listed = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
+    const earlier = new Set(listed(renderRoot));
+    const rendering = () => listed(staging).length > 0 || listed(renderRoot).some((p) => !earlier.has(p) && listed(join(renderRoot, p)).length > 0);
+    await expect.poll(rendering, { timeout: 60_000, interval: 10 }).toBe(true);
     process.kill(-child.pid!, 'SIGKILL');
     await exited;
     expect(hashTree(dist)).toEqual(before);
