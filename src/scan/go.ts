@@ -6,7 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { hole, printfParts, text, type MessagePart } from './message.ts';
+import { concatParts, printfParts, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const receiverType = (n: Node): string | null => {
@@ -77,9 +77,7 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
     const left = n.childForFieldName('left');
     const right = n.childForFieldName('right');
     if (!left || !right) return null;
-    const l = messageParts(left, scope, site, depth + 1);
-    const r = messageParts(right, scope, site, depth + 1);
-    return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
+    return concatParts(left, right, (side) => messageParts(side, scope, site, depth + 1));
   }
   const call = callOf(n);
   if (call && isErrorsNew(call) && call.args[0]) return messageParts(call.args[0], scope, site, depth + 1);

@@ -6,8 +6,8 @@
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { hole, text, type MessagePart } from './message.ts';
-import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+import { concatParts, hole, text, type MessagePart } from './message.ts';
+import { SiteCollector, type FileSites } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
 const CLASSES = new Set(['class_declaration', 'class', 'abstract_class_declaration']);
@@ -93,9 +93,7 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
       const left = n.childForFieldName('left');
       const right = n.childForFieldName('right');
       if (!left || !right) return null;
-      const l = messageParts(left, scope, site, depth + 1);
-      const r = messageParts(right, scope, site, depth + 1);
-      return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
+      return concatParts(left, right, (side) => messageParts(side, scope, site, depth + 1));
     }
     case 'call_expression': {
       // `[...].join(sep)`: the elements' texts joined.
@@ -159,15 +157,9 @@ export function javascriptSites(root: Node): FileSites {
     // `new X(...)` and `X(...)` name the class; a lowercase factory (`throw err('...')`) does not.
     const errorClass = name && /^[A-Z]/.test(name) ? name : null;
     const args = (thrown.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
-    if (args.length === 0) {
-      out.skip('no-message', stmt);
-      continue;
-    }
     // The message: the first argument with literal text (`new AggregateError(errors, 'message')` has it second).
     const scope = enclosingFunction(stmt);
-    const parts = out.message(args, (a) => messageParts(a, scope, stmt), stmt, !errorClass);
-    if (!parts) continue;
-    out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'throw', kind: 'exception', errorClass, parts });
+    out.exception(stmt, args, (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes));
   }
   return out.result();
 }
