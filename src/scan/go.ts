@@ -4,7 +4,7 @@
  * A package-level `var ErrX = errors.New(...)` names its error: `ErrX` is the error class.
  */
 import type { Node } from 'web-tree-sitter';
-import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
+import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, printfParts, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
@@ -87,13 +87,11 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
     return printfParts(format.map((p) => (p.kind === 'text' ? p.text : '')).join(''), call.args.slice(1).map((a) => a.text), 'go');
   }
   if (n.type === 'identifier' && scope) {
-    let best: Node | null = null;
-    for (const a of scope.descendantsOfType(['short_var_declaration', 'assignment_statement', 'var_spec'])) {
-      if (!a || a.startIndex >= site.startIndex) continue;
-      const left = a.type === 'var_spec' ? a.childForFieldName('name') : a.childForFieldName('left')?.namedChildren[0];
-      if (left?.text === n.text && (!best || a.startIndex > best.startIndex)) best = a;
-    }
-    const value = best ? (best.type === 'var_spec' ? best.childForFieldName('value') : best.childForFieldName('right'))?.namedChildren[0] : null;
+    const value = lastAssignedValue(n.text, scope, site, ['short_var_declaration', 'assignment_statement', 'var_spec'], (a) =>
+      a.type === 'var_spec'
+        ? { target: a.childForFieldName('name'), value: a.childForFieldName('value')?.namedChildren[0] }
+        : { target: a.childForFieldName('left')?.namedChildren[0], value: a.childForFieldName('right')?.namedChildren[0] },
+    );
     return value ? messageParts(value, null, site, depth + 1) : null;
   }
   return null;

@@ -4,7 +4,7 @@
  * assigned one of those earlier in the function.
  */
 import type { Node } from 'web-tree-sitter';
-import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
+import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, hole, text, type MessagePart } from './message.ts';
 import { SiteCollector, type FileSites } from './site.ts';
@@ -123,13 +123,9 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
 
 /** The message parts of the last `name = …` / `const name = …` before the site in the same function. */
 function assignedParts(name: string, scope: Node, site: Node, depth: number): MessagePart[] | null {
-  let best: Node | null = null;
-  for (const a of scope.descendantsOfType(['variable_declarator', 'assignment_expression'])) {
-    if (!a || a.startIndex >= site.startIndex) continue;
-    const target = a.childForFieldName(a.type === 'variable_declarator' ? 'name' : 'left');
-    if (target?.text === name && (!best || a.startIndex > best.startIndex)) best = a;
-  }
-  const value = best?.childForFieldName(best.type === 'variable_declarator' ? 'value' : 'right');
+  const value = lastAssignedValue(name, scope, site, ['variable_declarator', 'assignment_expression'], (a) =>
+    a.type === 'variable_declarator' ? { target: a.childForFieldName('name'), value: a.childForFieldName('value') } : { target: a.childForFieldName('left'), value: a.childForFieldName('right') },
+  );
   return value ? messageParts(value, null, site, depth + 1) : null;
 }
 

@@ -3,7 +3,7 @@
  * `.format(...)` call, a `+` concatenation, or a name assigned one of those earlier in the function.
  */
 import type { Node } from 'web-tree-sitter';
-import { contains, firstParagraph, oneLine, siteContext, type Shapes } from './context.ts';
+import { contains, firstParagraph, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { braceParts, concatParts, hole, printfParts, text, type MessagePart } from './message.ts';
 import { SiteCollector, type FileSites } from './site.ts';
@@ -131,12 +131,7 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
 
 /** The message parts of the last `name = <message>` before the site in the same function. */
 function assignedParts(name: string, scope: Node, site: Node, depth: number): MessagePart[] | null {
-  let best: Node | null = null;
-  for (const a of scope.descendantsOfType('assignment')) {
-    if (!a || a.startIndex >= site.startIndex) continue;
-    if (a.childForFieldName('left')?.text === name && (!best || a.startIndex > best.startIndex)) best = a;
-  }
-  const value = best?.childForFieldName('right');
+  const value = lastAssignedValue(name, scope, site, ['assignment'], (a) => ({ target: a.childForFieldName('left'), value: a.childForFieldName('right') }));
   return value ? messageParts(value, null, site, depth + 1) : null;
 }
 

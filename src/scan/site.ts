@@ -65,7 +65,10 @@ export class SiteCollector {
    * candidates, else recorded with its message as `message` reads it and what the code says around it.
    */
   exception(at: Node, candidates: readonly Node[], read: (candidate: Node) => MessagePart[] | null, errorClass: string | null, form: string, context: () => SiteContext): void {
-    if (candidates.length === 0) return this.skip('no-message', at);
+    if (candidates.length === 0) {
+      this.skip('no-message', at);
+      return;
+    }
     const parts = this.message(candidates, read, at, !errorClass);
     if (parts) this.sites.push({ ...context(), line: lineOf(at), endLine: endLineOf(at), form, kind: 'exception', errorClass, parts });
   }
