@@ -11,6 +11,8 @@ describe('word alignment of a line with a template', () => {
     // A word glued to a placeholder prints joined to its value; quotes glued to one may go.
     expect(templateTokens("waited {n}ms for '{name}'").map((t) => (t.kind === 'hole' ? '{}' : t.optional ? `(${t.text})` : t.text))).toEqual(['waited', '{}', 'for', "(')", '{}', "(')"]);
     expect(literalTokenCount("waited {n}ms for '{name}'")).toBe(2);
+    // Between two quoted placeholders: words, not one quoted value.
+    expect(templateTokens("'{a}' on relationship '{b}': gone").map((t) => (t.kind === 'hole' ? '{}' : t.optional ? `(${t.text})` : t.text))).toEqual(["(')", '{}', "(')", 'on', 'relationship', "(')", '{}', "(')", ':', 'gone']);
   });
 
   it('costs nothing for the template itself with values in its placeholders', () => {
