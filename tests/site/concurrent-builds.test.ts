@@ -64,7 +64,6 @@ describe(`two builds of different catalogs into one output folder (${ROUNDS} rou
 
   it('ends every round with one complete site of one catalog, and each successful build with its own ledger', async () => {
     const random = rng(SEED);
-    const results: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const wait = round % 2 === 1;
       const offset = random() * 5000;
@@ -95,8 +94,8 @@ describe(`two builds of different catalogs into one output folder (${ROUNDS} rou
       }
       // Nothing left beside the output folder: no lock, no working folder.
       expect(readdirSync(dirname(dist)).filter((f) => !f.startsWith('dist.previous-')), label).toEqual(['dist']);
-      results.push(`${label}: ${runs.map((r) => `${r.name} exit ${r.status}`).join(', ')}; published ${last.name}`);
+      // Each round as it ends: a long run (ERRDEX_CONCURRENCY_ROUNDS=20) shows its progress.
+      console.log(`${label}: ${runs.map((r) => `${r.name} exit ${r.status}`).join(', ')}; published ${last.name}`);
     }
-    console.log(results.join('\n'));
   }, ROUNDS * 300_000);
 });
