@@ -12,7 +12,7 @@ import { githubUrlProblems, recordProblems, sourceSpanProblems, type FieldProble
 import { RESERVED_OWNERS } from '../util/urls.ts';
 import { lineOfPath, locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
 import type { RawEntry } from './load.ts';
-import type { Problem, Severity } from './problems.ts';
+import { keyInPath, type Problem, type Severity } from './problems.ts';
 
 export interface ValidEntry {
   entry: RawEntry;
@@ -99,7 +99,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field:
       return issue.keys.map((key) => {
         const guess = field === 'record' ? closestField(key) : null;
         return {
-          field: field ? `${field}.${key}` : key,
+          field: field ? `${field}.${keyInPath(key)}` : keyInPath(key),
           message: `is not a field of the ${field === 'record' ? 'record' : 'wrapper'} schema${guess ? `; did you mean "${guess}"?` : ''}`,
         };
       });
