@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baseRecord } from '../fixtures/bad-catalogs/cases.ts';
-import { buildSite } from '../support/site.ts';
+import { buildSite, FIXTURES } from '../support/site.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'errdex-inputs-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -98,5 +98,16 @@ describe('a URL ledger with paths no page may have', () => {
     expect(run.status, run.stderr).toBe(1);
     expect(lines(run.stderr)).toEqual(expected);
     expect(existsSync(join(run.dist, 'index.html'))).toBe(false);
+  });
+});
+
+describe('settings', () => {
+  it('a wrong setting stops the build before any work, every wrong one named with its variable', () => {
+    const env = { ERRDEX_REPORT_URL: 'javascript:alert(1)', ERRDEX_SITE_URL: 'not a url', ERRDEX_WORKERS: '0' };
+    const run = buildSite('inputs-settings', join(FIXTURES, 'basic'), { env });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^3 settings are wrong:\n {2}ERRDEX_WORKERS .*\n {2}ERRDEX_SITE_URL .*"not a url"\.\n {2}ERRDEX_REPORT_URL .*"javascript:alert\(1\)"/);
+    expect(run.stderr).toContain('Nothing was built.');
+    expect(existsSync(run.dist)).toBe(false);
   });
 });
