@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { displayPath, listCatalogFiles } from '../catalog/load.ts';
+import { defaultSettingWarnings } from '../views/metadata.ts';
 import { Board } from './board.ts';
 import { MemorySampler, treeSize, type BuildReport } from './measure.ts';
 import { codeKey, publishedSite, reuseFiles } from './page-reuse.ts';
@@ -120,6 +121,8 @@ export async function runBuild(settings: BuildSettings): Promise<void> {
   });
   const interrupt = () => pipeline.cancel(new StageError('build', new Error('Interrupted.')));
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  // A site published with errdex's own site URL or report URL links to the wrong place: said up front.
+  for (const warning of defaultSettingWarnings()) board.warn(warning);
   startRender(state);
   try {
     await pipeline.run();
