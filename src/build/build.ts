@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { displayPath, listCatalogFiles } from '../catalog/load.ts';
 import { writeFileAtomic } from '../util/files.ts';
+import { defaultSettingWarnings } from '../views/metadata.ts';
 import { Board } from './board.ts';
 import { acquireBuildLock, BuildLocked, type BuildLock } from './lock.ts';
 import { MemorySampler, treeSize, type BuildReport } from './measure.ts';
@@ -156,6 +157,8 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   });
   const interrupt = () => pipeline.cancel(new StageError('build', new Error('Interrupted.')));
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  // A site published with errdex's own site URL or report URL links to the wrong place: said up front.
+  for (const warning of defaultSettingWarnings()) board.warn(warning);
   startRender(state);
   try {
     await pipeline.run();
