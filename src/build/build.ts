@@ -19,6 +19,7 @@ import { RenderProcesses } from './render-processes.ts';
 import { fullTextStage } from './stages/full-text.ts';
 import { highlightStage } from './stages/highlight.ts';
 import { ledger } from './stages/ledger.ts';
+import { listIndexStage } from './stages/list-index.ts';
 import { messageIndexStage } from './stages/message-index.ts';
 import { publishStage } from './stages/publish.ts';
 import { recordFilesStage } from './stages/record-files.ts';
@@ -33,6 +34,7 @@ const RUN: Record<StageName, (ctx: StageContext<BuildState>) => Promise<void>> =
   render,
   'record-files': recordFilesStage,
   'message-index': messageIndexStage,
+  'list-index': listIndexStage,
   'full-text': fullTextStage,
   publish: publishStage,
   ledger,
@@ -45,6 +47,7 @@ const LABELS: Record<StageName, string> = {
   render: 'render',
   'record-files': 'record files',
   'message-index': 'message index',
+  'list-index': 'filter indexes',
   'full-text': 'full-text index',
   publish: 'publish',
   ledger: 'ledger',
@@ -70,7 +73,7 @@ export async function runBuild(settings: BuildSettings): Promise<void> {
   const memory = new MemorySampler();
   const board = new Board(STAGES, LABELS, new Progress(STAGES.length), () => memory.reset());
   const snapshots = join(cacheDir, 'snapshots');
-  const dirs = { staging: `${outDir}.staging`, fullText: `${outDir}.pagefind`, messageIndex: `${outDir}.index`, recordFiles: `${outDir}.records`, snapshots };
+  const dirs = { staging: `${outDir}.staging`, fullText: `${outDir}.pagefind`, messageIndex: `${outDir}.index`, recordFiles: `${outDir}.records`, listIndex: `${outDir}.lists`, snapshots };
   // What the published site holds that this build may link instead of making again (its error pages,
   // its full-text index's parts). Known before the catalog is read.
   const code = codeKey();
@@ -116,7 +119,7 @@ export async function runBuild(settings: BuildSettings): Promise<void> {
     if (!failed) return;
     state.render.killAll();
     // A stage just ended may still be writing to its folder for a moment.
-    for (const dir of [dirs.staging, dirs.fullText, dirs.messageIndex, dirs.recordFiles]) rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+    for (const dir of [dirs.staging, dirs.fullText, dirs.messageIndex, dirs.recordFiles, dirs.listIndex]) rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   });
   const interrupt = () => pipeline.cancel(new StageError('build', new Error('Interrupted.')));
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);

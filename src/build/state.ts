@@ -39,7 +39,7 @@ export interface BuildState {
   learnRecords: (records: number) => void;
   board: Board;
   /** Folders: the site being built, and where the stages beside the render write, each merged into it. */
-  dirs: { staging: string; fullText: string; messageIndex: string; recordFiles: string; snapshots: string };
+  dirs: { staging: string; fullText: string; messageIndex: string; recordFiles: string; listIndex: string; snapshots: string };
   /** The validated catalog: its entries, its head and its related errors (written by validate and derive; src/catalog/snapshot.ts). */
   snapshot: string;
   head: string;
