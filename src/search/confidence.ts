@@ -11,9 +11,9 @@
  * benchmark's negatives (pastes of records left out of the catalog, and of other tools' errors),
  * keeping its positives (docs/benchmarks.md).
  */
-import { wordKey, wordsWithoutValues } from './keys.ts';
+import { templateLiteral, wordKey, wordsWithoutValues } from './keys.ts';
 import type { MatchResult } from './matcher.ts';
-import { parseTemplate, literalLength } from '../schema/message-template.ts';
+import { literalLength } from '../schema/message-template.ts';
 
 /** A near miss must score at most this (edits per literal token, align.ts). */
 export const CONFIDENT_CLOSE_SCORE = 0.3;
@@ -47,10 +47,7 @@ export interface MatchEvidence {
 const keySet = (words: string[]) => new Set(words.filter((w) => w.length >= 2).map((w) => wordKey(w.toLowerCase())));
 
 export function evidence(r: MatchResult): MatchEvidence {
-  const literal = parseTemplate(r.entry.template)
-    .map((p) => (p.kind === 'text' ? p.text : ' '))
-    .join('');
-  const literalWords = wordsWithoutValues(literal).map((w) => w.toLowerCase());
+  const literalWords = wordsWithoutValues(templateLiteral(r.entry.template)).map((w) => w.toLowerCase());
   const templateWords = keySet(literalWords);
   const words = wordsWithoutValues(r.line);
   const lineWords = [...keySet(words)];

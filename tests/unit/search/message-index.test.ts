@@ -64,6 +64,17 @@ describe('index keys', () => {
     expect(keys).toContain(`${wordKey('socket')} ${wordKey('after')}`); // the words either side of a value meet
   });
 
+  it('reads the text between two quoted placeholders as words, not as a quoted value', () => {
+    const keys = templateKeys("'{annotation}' cannot annotate '{annotated_type}'.");
+    expect(keys).toContain(wordKey('cannot'));
+    expect(keys).toContain(`${wordKey('cannot')} ${wordKey('annotate')}`);
+    const backref = templateKeys("Error creating backref '{key}' on relationship '{self}': property exists");
+    expect(backref).toContain(`${wordKey('backref')} ${wordKey('on')}`); // the pair across the quoted value, as a paste gives it
+    expect(backref).toContain(wordKey('relationship'));
+    const pasted = queryKeys(normalisePaste("Error creating backref 'x' on relationship 'y': property exists"));
+    expect(pasted).toContain(`${wordKey('backref')} ${wordKey('on')}`);
+  });
+
   it('keys a word by its letters, so transposed, doubled and repeated-letter typos keep the key', () => {
     expect(wordKey('validate')).toBe(wordKey('vlaidate'));
     expect(wordKey('deadlines')).toBe(wordKey('deadlinnes'));
