@@ -24,6 +24,7 @@ import { removeStaleRenderDirs, removeStaleWorkDirs, workDirs } from './site-fol
 import { fullTextStage } from './stages/full-text.ts';
 import { highlightStage } from './stages/highlight.ts';
 import { ledger } from './stages/ledger.ts';
+import { listIndexStage } from './stages/list-index.ts';
 import { messageIndexStage } from './stages/message-index.ts';
 import { publishStage } from './stages/publish.ts';
 import { recordFilesStage } from './stages/record-files.ts';
@@ -38,6 +39,7 @@ const RUN: Record<StageName, (ctx: StageContext<BuildState>) => Promise<void>> =
   render,
   'record-files': recordFilesStage,
   'message-index': messageIndexStage,
+  'list-index': listIndexStage,
   'full-text': fullTextStage,
   publish: publishStage,
   ledger,
@@ -50,6 +52,7 @@ const LABELS: Record<StageName, string> = {
   render: 'render',
   'record-files': 'record files',
   'message-index': 'message index',
+  'list-index': 'filter indexes',
   'full-text': 'full-text index',
   publish: 'publish',
   ledger: 'ledger',

@@ -67,9 +67,9 @@ function checkBeforePublishing(s: BuildState): void {
 
 export async function publishStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const { staging, recordFiles, messageIndex, fullText } = s.dirs;
+  const { staging, recordFiles, messageIndex, listIndex, fullText } = s.dirs;
   mergeRecordFiles(recordFiles, staging);
-  for (const dir of [messageIndex, fullText]) {
+  for (const dir of [messageIndex, listIndex, fullText]) {
     mergeInto(dir, staging);
     rmSync(dir, { recursive: true, force: true });
   }
