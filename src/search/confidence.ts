@@ -17,6 +17,8 @@ import { literalLength } from '../schema/message-template.ts';
 
 /** A near miss must score at most this (edits per literal token, align.ts). */
 export const CONFIDENT_CLOSE_SCORE = 0.3;
+/** A near miss whose raise site fits the frames must score at most this. */
+export const CONFIDENT_SITE_CLOSE_SCORE = 0.45;
 /** Share of the pasted line's words a near miss's template must have. */
 export const CONFIDENT_EXPLAINED = 0.5;
 /**
@@ -63,8 +65,16 @@ export function evidence(r: MatchResult): MatchEvidence {
   };
 }
 
+/**
+ * A raise site fitting the paste's frames this well (frames.ts `siteFit`: the file and its line, or
+ * the file and its function) confirms a match the message alone leaves in doubt (`timer error: {e}`
+ * is short, yet the panic's location is its raise site).
+ */
+export const CONFIDENT_SITE_FIT = 2.5;
+
 /** Whether one result is a confident match for the paste. */
 export function isConfident(r: MatchResult): boolean {
+  if ((r.siteFit ?? 0) >= CONFIDENT_SITE_FIT && (r.kind !== 'close' || r.score <= CONFIDENT_SITE_CLOSE_SCORE)) return true;
   const e = evidence(r);
   if (r.kind !== 'close') return literalLength(r.entry.template) >= CONFIDENT_EXACT_LITERAL || e.literalShare >= CONFIDENT_EXACT_SHARE;
   return r.score <= CONFIDENT_CLOSE_SCORE && e.explained >= CONFIDENT_EXPLAINED && e.covered >= CONFIDENT_COVERED && (e.shared >= CONFIDENT_SHARED_WORDS || e.explained === 1);

@@ -16,7 +16,7 @@
  */
 import Fuse from 'fuse.js/basic';
 import { compilePattern } from '../schema/pattern.ts';
-import { orderBySite } from './frames.ts';
+import { orderBySite, siteFit } from './frames.ts';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
 import { mayMatch } from './literals.ts';
 import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
@@ -38,6 +38,8 @@ export interface MatchResult {
   values: FilledHole[] | null;
   /** The paste named this record's class (`ValueError: …`). */
   classMatch: boolean;
+  /** How well the record's raise site fits the paste's stack frames (frames.ts `siteFit`; 0 without frames). */
+  siteFit?: number;
 }
 
 /** Most keys a query looks up: a long paste is represented by its likeliest error lines. */
@@ -154,7 +156,8 @@ function variants(m: PastedMessage): string[] {
  */
 export function rankCandidates(paste: NormalisedPaste, candidates: readonly IndexEntry[], limit = 20, common?: ReadonlySet<string>): MatchResult[] {
   // Ranked beyond the limit first: records sharing the top message are then ordered by the frames.
-  return orderBySite(rankByMessage(paste, candidates, Math.max(limit, SITE_POOL), common), paste.frames).slice(0, limit);
+  const ranked = orderBySite(rankByMessage(paste, candidates, Math.max(limit, SITE_POOL), common), paste.frames).slice(0, limit);
+  return paste.frames.length === 0 ? ranked : ranked.map((r) => ({ ...r, siteFit: siteFit(r.entry, paste.frames) }));
 }
 
 /** Results ranked before the frames order records that share a message: as many as one message has raise sites, usually. */

@@ -40,4 +40,17 @@ describe('no confident match', () => {
     expect(results[0]?.kind).toBe('exact');
     expect(isConfident(results[0]!)).toBe(false);
   });
+
+  it("is confident of a short template when the paste's frame is its raise site", async () => {
+    const timer = { ...record('timer error: {e}', 'timer error: (.+?)'), filePath: 'tokio/src/time/sleep.rs', lineNumber: 467 };
+    const index = buildMessageIndex([...records, timer], { targetShardBytes: 300 });
+    const find = async (paste: string) => (await matchPaste(paste, index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    const message = 'timer error: No such file or directory (os error 2)';
+    expect(noConfidentMatch(await find(message))).toBe(true);
+    const located = await find(`thread 'main' panicked at tokio/src/time/sleep.rs:467:10:\n${message}`);
+    expect(located[0]?.entry.id).toBe(timer.id);
+    expect(noConfidentMatch(located)).toBe(false);
+    // A frame elsewhere confirms nothing.
+    expect(noConfidentMatch(await find(`thread 'main' panicked at src/main.rs:12:10:\n${message}`))).toBe(true);
+  });
 });
