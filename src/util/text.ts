@@ -29,6 +29,13 @@ export function proseSegments(text: string): ProseSegment[] {
   return out;
 }
 
+/** Prose as plain text, for places that show no formatting (meta descriptions, link previews): `code` spans keep their text, not their backticks. */
+export function plainProse(text: string): string {
+  return proseSegments(text)
+    .map((s) => s.text)
+    .join('');
+}
+
 /** Plain-text summary for meta descriptions: collapsed white space, cut on a word boundary. */
 export function describe(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -92,7 +92,10 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
   await writeSnapshot(options.snapshot, catalog.entries);
-  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: catalog.ledger, ledgerPlan: ledgerPlanFor(catalog) });
+  // Where records sharing a title are raised, read while every excerpt is at hand (src/views/places.ts).
+  const { recordScopes } = await import('../../views/places.ts');
+  const scopes = recordScopes(catalog.entries.map((e) => e.record));
+  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: catalog.ledger, ledgerPlan: ledgerPlanFor(catalog), scopes });
   // The build makes its plan again with the count, and says how many render partitions it chose.
   const chosen = partitionsChosen();
   send({ type: 'validated', records });
