@@ -38,6 +38,8 @@ export interface MatchResult {
   values: FilledHole[] | null;
   /** The paste named this record's class (`ValueError: …`). */
   classMatch: boolean;
+  /** Of a close match's `score`, what the line's text after the whole template costs (align.ts `TAIL`). */
+  tailScore?: number;
   /** How well the record's raise site fits the paste's stack frames (frames.ts `siteFit`; 0 without frames). */
   siteFit?: number;
 }
@@ -303,15 +305,15 @@ function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: nu
     const query = withoutValues(m.text).slice(0, FUSE_QUERY_CHARS);
     if (query) for (const hit of fuse.search(query)) fuseScores.set(hit.item.entry, hit.score ?? 1);
     for (const d of docs) {
-      const aligned = variants(m).map((line) => alignTemplate(d.entry.template, line, common));
-      const edits = Math.min(...aligned.map((a) => a.cost));
+      const aligned = variants(m).map((line) => alignTemplate(d.entry.template, line, common)).sort((a, b) => a.cost - b.cost);
+      const edits = aligned[0]!.cost;
       const fuseScore = fuseScores.get(d.entry);
       // Text after the whole template does not make it far from the line (a short template then
       // counts as close only if the rest of its words are there; confidence.ts asks more).
       if (Math.min(...aligned.map((a) => a.cost - a.tail)) / d.size > CLOSE_THRESHOLD) continue;
       const cost = edits + FUSE_WEIGHT * (fuseScore ?? 1) + mi * 0.01;
       const prev = best.get(d.entry);
-      if (!prev || cost < prev.cost) best.set(d.entry, { entry: d.entry, kind: 'close', score: edits / d.size, cost, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
+      if (!prev || cost < prev.cost) best.set(d.entry, { entry: d.entry, kind: 'close', score: edits / d.size, tailScore: aligned[0]!.tail / d.size, cost, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
     }
   });
   return [...best.values()]

@@ -29,6 +29,17 @@ describe('no confident match', () => {
     expect(noConfidentMatch(await match('Could not determine join condition between parent/child tab'))).toBe(false);
   });
 
+  it('is confident of a near miss whose only difference is text after the whole template', async () => {
+    const closed = record('Connection is closed', 'Connection is closed');
+    const index = buildMessageIndex([...records, closed], { targetShardBytes: 300 });
+    const results = (await matchPaste('Connection is closed (see logs)', index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    expect(results[0]?.entry.id).toBe(closed.id);
+    expect(results[0]?.kind).toBe('close');
+    expect(results[0]!.score).toBeGreaterThan(0.3);
+    expect(results[0]?.tailScore).toBeGreaterThan(0);
+    expect(noConfidentMatch(results)).toBe(false);
+  });
+
   it('is not confident when a template starting with a placeholder takes an unrelated line as its start', async () => {
     const results = await match('fatal: not a git repository (or any of the parent directories): .git');
     expect(noConfidentMatch(results)).toBe(true);
