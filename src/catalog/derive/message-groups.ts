@@ -10,7 +10,7 @@
 import { hash } from 'node:crypto';
 import type { ErrorRecord } from '../../schema/record.ts';
 import { shortenOnWord } from '../../schema/message-template.ts';
-import type { CatalogEntry } from '../catalog.ts';
+import type { CatalogEntry } from '../entry.ts';
 import { errorHeadline, TITLE_MAX } from '../headline.ts';
 import { compareCodeOrder } from './related.ts';
 
