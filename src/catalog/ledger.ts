@@ -31,8 +31,31 @@ export interface LedgerEntry {
   removedIn: string | null;
 }
 
+/** A message page published (src/catalog/derive/message-ledger.ts plans what its URL becomes). */
+export interface MessagePageEntry {
+  path: string;
+  repo: string;
+  /** The message, for the notice once it is gone. */
+  title: string;
+  /** Dataset version in which the page was first published. */
+  since: string;
+  /** Dataset version from which no record raises the message; null while one does. */
+  goneIn: string | null;
+}
+
+/** What message pages' URLs become in this build. */
+export interface MessagePagePlan {
+  entries: MessagePageEntry[];
+  /** Message pages whose message one record alone raises now: they lead to its page. */
+  redirects: { from: string; to: string }[];
+  /** Message pages whose message no record raises now. */
+  gone: MessagePageEntry[];
+}
+
 export interface Ledger {
   entries: LedgerEntry[];
+  /** Every message page path published (src/catalog/derive/message-ledger.ts); absent while there are none. */
+  messages?: MessagePageEntry[];
 }
 
 export interface PublishedRecord {
@@ -60,6 +83,8 @@ export interface LedgerPlan {
   redirects: LedgerRedirect[];
   /** Every record the ledger knows as removed, in this build or an earlier one. */
   removed: RemovedPage[];
+  /** What the message pages' old paths become (src/catalog/derive/message-ledger.ts); absent where no catalog was derived. */
+  messages?: MessagePagePlan;
   /** What this build changed, for the build report. */
   changes: {
     added: number;
@@ -142,9 +167,12 @@ export function serializeLedger(ledger: Ledger): string {
   const lines = ledger.entries.map((e) =>
     JSON.stringify({ id: e.id, repo: e.repo, title: e.title, paths: e.paths, since: e.since, removedIn: e.removedIn }),
   );
+  const messages = (ledger.messages ?? []).map((m) => JSON.stringify({ path: m.path, repo: m.repo, title: m.title, since: m.since, goneIn: m.goneIn }));
+  // Message pages only once there are some: a catalog without any keeps the ledger it had.
+  const messagesPart = messages.length > 0 ? `,\n  "messages": [\n${messages.map((l) => `    ${l}`).join(',\n')}\n  ]` : '';
   return (
     `{\n  "about": "errdex URL ledger: every page URL this catalog has published. The build reads and updates it; commit it with the catalog.",\n` +
-    `  "version": ${LEDGER_VERSION},\n  "entries": [\n${lines.map((l) => `    ${l}`).join(',\n')}\n  ]\n}\n`
+    `  "version": ${LEDGER_VERSION},\n  "entries": [\n${lines.map((l) => `    ${l}`).join(',\n')}\n  ]${messagesPart}\n}\n`
   );
 }
 
@@ -236,7 +264,37 @@ export function parseLedger(text: string, file: string): { ledger: Ledger; probl
       entries.push({ id: e.id!, repo: e.repo!, title: e.title!, paths: e.paths!, since: e.since!, removedIn: e.removedIn ?? null });
     }
   }
-  return { ledger: { entries }, problems };
+  const messages = parseMessagePages(obj as { messages?: unknown }, (field, message) => problems.push({ file, line: lineOf(field), field, message }));
+  return { ledger: messages ? { entries, messages } : { entries }, problems };
+}
+
+const MESSAGE_PATH = /^\/[^/]+\/[^/]+\/m\/[^/]+\/$/;
+
+/** The ledger's message pages, each checked; undefined when the file has none. */
+function parseMessagePages(obj: { messages?: unknown }, bad: (field: string, message: string) => void): MessagePageEntry[] | undefined {
+  if (obj.messages === undefined) return undefined;
+  if (!Array.isArray(obj.messages)) {
+    bad('messages', 'must be a list of message pages {"path", "repo", "title", "since", "goneIn"}');
+    return [];
+  }
+  const out: MessagePageEntry[] = [];
+  for (const [i, raw] of obj.messages.entries()) {
+    const m = raw as Partial<MessagePageEntry> | null;
+    const at = `messages.${i}`;
+    if (!m || typeof m !== 'object') {
+      bad(at, 'must be an object {"path", "repo", "title", "since", "goneIn"}');
+      continue;
+    }
+    const errors: [string, string][] = [];
+    if (typeof m.path !== 'string' || !MESSAGE_PATH.test(m.path)) errors.push(['path', 'must be a message page path such as "/owner/repo/m/slug/"']);
+    if (typeof m.repo !== 'string' || m.repo === '') errors.push(['repo', 'must be "owner/name"']);
+    if (typeof m.title !== 'string') errors.push(['title', 'must be a string']);
+    if (typeof m.since !== 'string' || m.since === '') errors.push(['since', 'must be a dataset version']);
+    if (m.goneIn !== null && (typeof m.goneIn !== 'string' || m.goneIn === '')) errors.push(['goneIn', 'must be a dataset version or null']);
+    for (const [field, message] of errors) bad(`${at}.${field}`, message);
+    if (errors.length === 0) out.push({ path: m.path!, repo: m.repo!, title: m.title!, since: m.since!, goneIn: m.goneIn ?? null });
+  }
+  return out;
 }
 
 /** The catalog's ledger; an empty one when the catalog has none yet (its first build). */
