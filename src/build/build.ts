@@ -20,6 +20,7 @@ import { fullTextStage } from './stages/full-text.ts';
 import { highlightStage } from './stages/highlight.ts';
 import { ledger } from './stages/ledger.ts';
 import { messageIndexStage } from './stages/message-index.ts';
+import { checkRecordCount, OverBudget } from './stages/deploy-files.ts';
 import { publishStage } from './stages/publish.ts';
 import { recordFilesStage } from './stages/record-files.ts';
 import { render, startRender } from './stages/render.ts';
@@ -99,9 +100,12 @@ export async function runBuild(settings: BuildSettings): Promise<void> {
   const stages: Stage<BuildState>[] = first.stages.map((st) => ({
     name: st.name,
     needs: st.needs,
-    run: (ctx) => {
+    run: async (ctx) => {
       board.stage(st.name).begin();
-      return RUN[st.name](ctx);
+      await RUN[st.name](ctx);
+      // Once the records are counted: a catalog the --host cannot take stops here, before anything
+      // else starts (the failed stage's own child process is ended with the others).
+      if (st.name === 'validate') checkRecordCount(settings, state.plan.facts.records ?? 0);
     },
   }));
   const pipeline = new Pipeline(state, stages);
@@ -135,6 +139,7 @@ export async function runBuild(settings: BuildSettings): Promise<void> {
 function failureMessage(e: StageError, outDir: string): string {
   const unchanged = `${displayPath(outDir)} is unchanged`;
   if (e.cause instanceof InvalidCatalog) return `\nNothing was built; ${unchanged}. ${e.message}`;
+  if (e.cause instanceof OverBudget) return `\n${e.cause.message}\n\n${displayPath(outDir)} is unchanged.`;
   if (['validate', 'derive', 'highlight'].includes(e.stage)) return `${e.message}\n\nNothing was built; ${unchanged}.`;
   return `${e.message}\n\nThe ${LABELS[e.stage as StageName] ?? e.stage} stage failed; ${unchanged}.`;
 }

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { catalogPath } from '../catalog/load.ts';
 import { buildCacheDir } from '../highlight/cache.ts';
+import type { HostBudget } from './hosts.ts';
 import type { PlanSettings } from './plan.ts';
 import type { BuildSettings } from './state.ts';
 
@@ -17,6 +18,8 @@ export interface BuildFlags {
   noLedgerUpdate: boolean;
   report: string | null;
   maxFragments: number | undefined;
+  maxIndexFiles: number | undefined;
+  host: HostBudget | null;
 }
 
 /** A positive whole number from the environment, or null when unset (a wrong value is an error, not the default). */
@@ -47,6 +50,8 @@ export function buildSettings(flags: BuildFlags, env: NodeJS.ProcessEnv = proces
     useCache: !flags.noCache,
     updateLedger: !flags.noLedgerUpdate,
     maxFragments: flags.maxFragments,
+    maxIndexFiles: flags.maxIndexFiles,
+    host: flags.host,
     reportFile: flags.report === null ? null : resolve(flags.report),
     plan: planSettings(env),
   };

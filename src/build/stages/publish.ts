@@ -12,6 +12,7 @@ import { forgetPageManifest, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto } from '../site-folders.ts';
 import type { BuildState } from '../state.ts';
+import { prepareSite } from './deploy-files.ts';
 import { mergeRecordFiles } from './record-files.ts';
 
 export function publish(stagingDir: string, outDir: string): void {
@@ -35,10 +36,13 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
     mergeInto(dir, staging);
     rmSync(dir, { recursive: true, force: true });
   }
+  // _headers, the host's budget (fails here, before the published site is touched), the figures.
+  const site = prepareSite(staging, s.settings, s.catalog!.records);
+  for (const note of site.notes) s.board.note(note);
   rmSync(s.dirs.snapshots, { recursive: true, force: true });
   // Until the new keys are written, no record of keys may describe the folder being replaced.
   forgetPageManifest(s.settings.cacheDir);
   publish(staging, s.settings.outDir);
   writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: { ...s.rendered!.pages.keys, ...s.fullText!.keys } });
-  s.board.stage('publish').end({ summary: displayPath(s.settings.outDir), items: 0, unit: '' });
+  s.board.stage('publish').end({ summary: `${displayPath(s.settings.outDir)}: ${site.summary}`, items: site.figures.files, unit: 'files', output: { files: site.figures.files, bytes: site.figures.bytes } });
 }
