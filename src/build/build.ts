@@ -75,7 +75,7 @@ export async function runBuild(settings: BuildSettings): Promise<void> {
   // What the published site holds that this build may link instead of making again (its error pages,
   // its full-text index's parts). Known before the catalog is read.
   const code = codeKey();
-  const published = publishedSite({ cacheDir, site: outDir, code, force: !settings.useCache });
+  const published = publishedSite({ cacheDir, code, force: !settings.useCache });
   const first = plan(facts, machine, settings.plan);
   const state: BuildState = {
     settings,

@@ -68,7 +68,10 @@ export interface HostBudget {
 }
 
 /** Whose limit: "Cloudflare Pages (Free)'s" or "the --host-limit of". */
-const whose = (budget: HostBudget, limit: LimitName): string => (budget.overridden.includes(limit) ? `the --host-limit ${limit} of` : `${budget.host.title}'s`);
+const whose = (budget: HostBudget, limit: LimitName): string => {
+  if (budget.overridden.includes(limit)) return `the --host-limit ${limit} of`;
+  return budget.host.title.endsWith('s') ? `${budget.host.title}'` : `${budget.host.title}'s`;
+};
 
 /** `--host=NAME`, `--host-limit KEY=N` (repeatable), `--trim-redirects`; null without --host. */
 export function parseHostBudget(name: string | undefined, limitArgs: readonly string[], trimRedirects: boolean): HostBudget | null {

@@ -3,27 +3,31 @@
  *
  * After a build is published, the keys of its error pages (and of its full-text index's parts:
  * src/build/search-index.ts) are written to `pages.json` in the build cache, with the key of the
- * code that rendered them and the site folder they were published to. The next build hands those
- * keys to its render processes when the code and the folder are the same; they leave the unchanged
- * files out, and this module links them from the published site into the new one (a hard link: the
- * published file is never written to, and the old site's folder is deleted by name only, so the new
- * site keeps the data).
+ * code that rendered them, and those files are kept in the cache too (`site/`, hard links to the
+ * published files: no extra disk). The next build hands those keys to its render processes when the
+ * code is the same; they leave the unchanged files out, and this module links them from the cache's
+ * copy into the new site (a hard link: a published file is never written to, and the old site's
+ * folder is deleted by name only, so the new site keeps the data). So the build cache folder alone
+ * is what a CI must keep between runs for page reuse (docs/deploy.md), wherever the checkout is.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PageLogLine } from '../catalog/page-cache.ts';
+import { listFilesBelow } from '../util/files.ts';
 
 interface PageManifest {
   /** Key of the code that rendered the site (codeKey). */
   code: string;
-  /** The folder the site was published to. */
+  /** The folder the site was published to (for information: the files are reused from the cache's copy, keptSite). */
   site: string;
   /** Path in the site -> key. */
   files: Record<string, string>;
 }
 
 const manifestFile = (cacheDir: string): string => join(cacheDir, 'pages.json');
+/** The cache's copy of the last published site's reusable files: its error pages and full-text index. */
+export const keptSite = (cacheDir: string): string => join(cacheDir, 'site');
 
 /**
  * Everything that shapes a page besides its record and the site settings: the project's source,
@@ -54,15 +58,38 @@ export interface PublishedSite {
 }
 
 /**
- * The last published site's keys, or null when nothing can be reused: no earlier build recorded,
- * other code, another folder, the folder gone, or --no-cache (`force`).
+ * The last published site's keys, and the cache's copy of its files to link them from; null when
+ * nothing can be reused: no earlier build recorded, other code, the copy gone, or --no-cache (`force`).
  */
-export function publishedSite(options: { cacheDir: string; site: string; code: string; force: boolean }): PublishedSite | null {
+export function publishedSite(options: { cacheDir: string; code: string; force: boolean }): PublishedSite | null {
   const file = manifestFile(options.cacheDir);
-  if (options.force || !existsSync(file) || !existsSync(options.site)) return null;
+  const kept = keptSite(options.cacheDir);
+  if (options.force || !existsSync(file) || !existsSync(kept)) return null;
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as PageManifest;
-  if (manifest.code !== options.code || manifest.site !== options.site) return null;
-  return { site: manifest.site, keys: manifest.files };
+  if (manifest.code !== options.code) return null;
+  return { site: kept, keys: manifest.files };
+}
+
+/**
+ * Keeps the reusable files of the site just published in the cache (`keptSite`): the files and
+ * folders (a path ending in '/': the full-text index's parts) that `keys` names, hard-linked from
+ * `site`. Made beside the old copy and renamed into place.
+ */
+export function keepReusable(site: string, keys: Record<string, string>, cacheDir: string): void {
+  const kept = keptSite(cacheDir);
+  const next = `${kept}.next-${process.pid}`;
+  const old = `${kept}.old-${process.pid}`;
+  rmSync(next, { recursive: true, force: true });
+  const files = new Set<string>();
+  for (const path of Object.keys(keys)) {
+    if (!path.endsWith('/')) files.add(path);
+    else for (const f of listFilesBelow(join(site, path))) files.add(`${path}${f}`);
+  }
+  linkReused([...files].filter((f) => existsSync(join(site, f))), site, next);
+  mkdirSync(next, { recursive: true });
+  if (existsSync(kept)) renameSync(kept, old);
+  renameSync(next, kept);
+  rmSync(old, { recursive: true, force: true });
 }
 
 /** What lets render processes reuse the published site's pages (its folder, and its keys written to a file), or null. */

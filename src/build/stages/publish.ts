@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { displayPath } from '../../catalog/load.ts';
-import { forgetPageManifest, writePageManifest } from '../page-reuse.ts';
+import { forgetPageManifest, keepReusable, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto } from '../site-folders.ts';
 import type { BuildState } from '../state.ts';
@@ -43,6 +43,8 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   // Until the new keys are written, no record of keys may describe the folder being replaced.
   forgetPageManifest(s.settings.cacheDir);
   publish(staging, s.settings.outDir);
-  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: { ...s.rendered!.pages.keys, ...s.fullText!.keys } });
+  const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
+  keepReusable(s.settings.outDir, keys, s.settings.cacheDir);
+  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys });
   s.board.stage('publish').end({ summary: `${displayPath(s.settings.outDir)}: ${site.summary}`, items: site.figures.files, unit: 'files', output: { files: site.figures.files, bytes: site.figures.bytes } });
 }
