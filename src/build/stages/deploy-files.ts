@@ -58,7 +58,7 @@ export function prepareSite(staging: string, settings: BuildSettings, records: n
   if (budget) {
     const overruns = siteOverruns(budget, facts(settings, records), figures);
     if (overruns.length > 0) throw new OverBudget(overrunReport(budget, overruns, figures));
-    notes.push(`Fits ${budget.host.title} (--host=${budget.host.name}): ${limitsText(budget, figures)}.`);
+    notes.push(`Fits ${budget.overridden.length > 0 ? `${budget.host.title.replace(/ \(.*\)$/, '')} with --host-limit` : budget.host.title} (--host=${budget.host.name}): ${limitsText(budget, figures)}.`);
   }
   return { figures, summary: describeSite(figures), notes };
 }
