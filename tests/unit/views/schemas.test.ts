@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { wrappedRecordSchema } from '../../../src/schema/record.ts';
 import { catalogSchema, SCHEMA_NAMES, schemaText } from '../../../src/views/schemas.ts';
 
 type Schema = { $id: string; properties?: Record<string, Schema>; items?: Schema; $defs?: Record<string, Schema>; description?: string };
@@ -46,5 +47,15 @@ describe('the catalog schemas', () => {
     const record = catalogSchema('error-record', '') as Schema;
     for (const field of Object.keys(record.$defs!.record!.properties!)) expect(docs, field).toContain(`| \`${field}\` |`);
     for (const name of SCHEMA_NAMES) expect(docs).toContain(`schema/${name}.schema.json`);
+  });
+
+  it("docs/records.md's example is a valid record whose excerpt has the lines it says", () => {
+    const docs = readFileSync('docs/records.md', 'utf8');
+    const example = JSON.parse(/## An example[\s\S]*?```json\n([\s\S]*?)\n```/.exec(docs)![1]!) as { $schema: string; record: { sourceCode: string; sourceCodeStart: number; sourceCodeEnd: number } };
+    const { $schema, ...wrapped } = example;
+    expect($schema).toBe('https://errdex.dev/schema/error-record.json');
+    expect(wrappedRecordSchema.safeParse(wrapped).error).toBeUndefined();
+    const r = example.record;
+    expect(r.sourceCode.split('\n')).toHaveLength(r.sourceCodeEnd - r.sourceCodeStart + 1);
   });
 });
