@@ -97,7 +97,7 @@ export const errorRecordSchema = z
       .nullable()
       .describe('A code the program prints or returns with the error (e.g. "E0425", "ECONNRESET"), shown beside the message; null when there is none.'),
     errorMessage: nonBlank(LIMITS.message).describe(
-      'The message template as the code writes it, placeholders included ({name}, %s, ${expr}, ...): the page title, and what a pasted message is matched against.',
+      'The message template as the code writes it, placeholders included ({name}, %s, %(name)s, ...): the page title, and what a pasted message is matched against.',
     ),
     messagePattern: nonBlank(LIMITS.message)
       .superRefine((source, ctx) => {
