@@ -26,6 +26,8 @@ Options:
                           folder-files, redirects (e.g. --host-limit files=100000 for a paid plan)
   --trim-redirects        keep only the rules of _redirects the host applies (its HTML redirect pages
                           redirect the others)
+  --wait-for-lock         while another build writes to the output folder, wait (default: fail at once)
+  --allow-mass-removal    publish even when more than half the published error pages would go
   --help                  this text
 
 Environment: ERRDEX_DATA (catalog folder, default data/), ERRDEX_DIST (output folder, default dist/),
@@ -46,7 +48,6 @@ try {
   ({ values } = parseArgs({
     args: argv,
     strict: true,
-    allowPositionals: false,
     options: {
       'skip-invalid': { type: 'string' },
       strict: { type: 'boolean', default: false },
@@ -58,12 +59,13 @@ try {
       host: { type: 'string' },
       'host-limit': { type: 'string', multiple: true },
       'trim-redirects': { type: 'boolean', default: false },
+      'wait-for-lock': { type: 'boolean', default: false },
+      'allow-mass-removal': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   }));
 } catch (e) {
-  // parseArgs says "Option '--x <value>' argument missing" (last) or "… argument is ambiguous" (another
-  // option follows): say it as the other option errors are said.
+  // "Option '--x <value>' argument missing" (last) or "… is ambiguous" (an option follows): said as the others are.
   const missing = /^Option '(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec((e as Error).message);
   fail(missing ? `${missing[1]} needs a value` : (e as Error).message);
 }
@@ -77,7 +79,8 @@ try {
   const maxFragments = parseMaxFragments(values['max-fragments'] ?? undefined);
   const maxIndexFiles = parseMaxIndexFiles(values['max-index-files']);
   const host = parseHostBudget(values.host, values['host-limit'] ?? [], values['trim-redirects']);
-  settings = buildSettings({ skipReport: values['skip-invalid'] ?? null, strict: values.strict, noCache: values['no-cache'], noLedgerUpdate: values['no-ledger-update'], report: values.report ?? null, maxFragments, maxIndexFiles, host });
+  const flags = { skipReport: values['skip-invalid'] ?? null, strict: values.strict, noCache: values['no-cache'], noLedgerUpdate: values['no-ledger-update'], report: values.report ?? null, maxFragments, maxIndexFiles, host };
+  settings = { ...buildSettings(flags), waitForLock: values['wait-for-lock'], allowMassRemoval: values['allow-mass-removal'] };
 } catch (e) {
   fail((e as Error).message);
 }

@@ -17,8 +17,9 @@ import type { LedgerPlan } from './catalog/ledger.ts';
 import { catalogPath } from './catalog/load.ts';
 import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
 import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
-import { readHead, readRelated } from './catalog/snapshot.ts';
+import { readHead, readRelated, type SnapshotHead } from './catalog/snapshot.ts';
 import { CONTEXT_ENV } from './context-env.ts';
+import { recordScopes } from './views/places.ts';
 
 
 export const RenderContext = z.strictObject({
@@ -103,15 +104,20 @@ export function getDerived(): Derived {
   const c = getCatalog();
   const ctx = buildContext();
   const links = ctx ? readRelated(ctx.snapshot.related, (i) => inPartition(c.entries[i]!.record.id, ctx.partition)) : relatedErrors(c.entries.map((e) => e.record));
-  return (derived = deriveCatalog(c, links));
+  const scopes = ctx ? snapshotHead(ctx).scopes : recordScopes(c.entries.map((e) => e.record));
+  return (derived = deriveCatalog(c, links, scopes));
 }
 
 /** What the URL ledger makes of this catalog: planned once by the build (the snapshot's head), or here outside it. */
 export function getLedgerPlan(): LedgerPlan {
   if (ledgerPlan) return ledgerPlan;
   const ctx = buildContext();
-  return (ledgerPlan = ctx ? readHead(ctx.snapshot.head).ledgerPlan : ledgerPlanFor(getCatalog()));
+  return (ledgerPlan = ctx ? snapshotHead(ctx).ledgerPlan : ledgerPlanFor(getCatalog()));
 }
+
+let head: SnapshotHead | undefined;
+/** The snapshot's head, read once for the ledger plan and the scopes. */
+const snapshotHead = (ctx: RenderContext): SnapshotHead => (head ??= readHead(ctx.snapshot.head));
 
 /** The entries whose pages and data files this process renders. */
 export const partitionEntries = (entries: readonly CatalogEntry[]): readonly CatalogEntry[] => entriesIn(entries, partition());

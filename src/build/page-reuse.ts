@@ -3,26 +3,33 @@
  *
  * After a build is published, the keys of its error pages (and of its full-text index's parts:
  * src/build/search-index.ts) are written to `pages.json` in the build cache, with the key of the
- * code that rendered them, and those files are kept in the cache too (`site/`, hard links to the
- * published files: no extra disk). The next build hands those keys to its render processes when the
- * code is the same; they leave the unchanged files out, and this module links them from the cache's
- * copy into the new site (a hard link: a published file is never written to, and the old site's
- * folder is deleted by name only, so the new site keeps the data). So the build cache folder alone
- * is what a CI must keep between runs for page reuse (docs/deploy.md), wherever the checkout is.
+ * code that rendered them and a proof of each published file (its content hash and identity:
+ * src/build/file-proofs.ts), and those files are kept in the cache too (`site/`: hard links to the
+ * published files, no extra disk). The next build hands those keys to its render processes when the
+ * code is the same, for the files whose kept copy is still the one recorded: a cache restored from
+ * elsewhere lends only what it proves. The render processes leave the unchanged files out, and this
+ * module links them from the cache's copy into the new site (a hard link: a published file is never
+ * written to, and the old site's folder is deleted by name only, so the new site keeps the data).
+ * So the build cache folder alone is what a CI must keep between runs for page reuse
+ * (docs/deploy.md), wherever the checkout is: nothing in it names an absolute path that is read.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PageLogLine } from '../catalog/page-cache.ts';
-import { listFilesBelow } from '../util/files.ts';
+import { proofOf, proves, type FileProof, type OwnFiles } from './file-proofs.ts';
+import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE } from './pagefind-bundle.ts';
+import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 
 interface PageManifest {
   /** Key of the code that rendered the site (codeKey). */
   code: string;
-  /** The folder the site was published to (for information: the files are reused from the cache's copy, keptSite). */
+  /** The folder the site was published to (for information: files are reused from the cache's copy, keptSite). */
   site: string;
   /** Path in the site -> key. */
   files: Record<string, string>;
+  /** Path in the site -> what the published copy was (absent in a manifest of an older errdex: nothing is reused). */
+  proofs?: Record<string, FileProof>;
 }
 
 const manifestFile = (cacheDir: string): string => join(cacheDir, 'pages.json');
@@ -50,32 +57,56 @@ export function codeKey(root = resolve('.')): string {
   return hash.digest('hex');
 }
 
-/** What the last published site holds: its folder and its files' keys. */
+/** What the last published site holds: the cache's copy of its files, and the keys and proofs of those that are as recorded. */
 export interface PublishedSite {
   site: string;
   /** Path in the site -> key. */
   keys: Record<string, string>;
+  proofs: Record<string, FileProof>;
+  /** Files the manifest lists whose kept copy is missing or another (rendered again). */
+  unproven: number;
 }
 
+/** The files of a site path that its proof covers: a full-text index's root part is not the parts inside it. */
+const notOwnOf = (sitePath: string): OwnFiles | undefined =>
+  sitePath === `${PAGEFIND_DIR}/` ? (f) => f === PAGEFIND_PARTS_FILE || /^part-\d+$/.test(f) : undefined;
+
 /**
- * The last published site's keys, and the cache's copy of its files to link them from; null when
- * nothing can be reused: no earlier build recorded, other code, the copy gone, or --no-cache (`force`).
+ * The last published site's keys, of the files whose copy kept in the cache is the one recorded;
+ * null when nothing can be reused: no earlier build recorded, other code, the copy gone, an
+ * unreadable manifest, or --no-cache (`force`).
  */
 export function publishedSite(options: { cacheDir: string; code: string; force: boolean }): PublishedSite | null {
   const file = manifestFile(options.cacheDir);
   const kept = keptSite(options.cacheDir);
   if (options.force || !existsSync(file) || !existsSync(kept)) return null;
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as PageManifest;
+  let manifest: PageManifest;
+  try {
+    manifest = JSON.parse(readFileSync(file, 'utf8')) as PageManifest;
+  } catch {
+    return null;
+  }
   if (manifest.code !== options.code) return null;
-  return { site: kept, keys: manifest.files };
+  const keys: Record<string, string> = {};
+  const proofs: Record<string, FileProof> = {};
+  let unproven = 0;
+  for (const [path, key] of Object.entries(manifest.files)) {
+    const proof = manifest.proofs?.[path];
+    if (proves(join(kept, path), proof, notOwnOf(path))) {
+      keys[path] = key;
+      proofs[path] = proof!;
+    } else unproven++;
+  }
+  return { site: kept, keys, proofs, unproven };
 }
 
 /**
  * Keeps the reusable files of the site just published in the cache (`keptSite`): the files and
  * folders (a path ending in '/': the full-text index's parts) that `keys` names, hard-linked from
- * `site`. Made beside the old copy and renamed into place.
+ * `site`. Made beside the old copy and renamed into place; returns the old copy's folder, for the
+ * caller to delete (in the background: a large tree takes a while), or null.
  */
-export function keepReusable(site: string, keys: Record<string, string>, cacheDir: string): void {
+export function keepReusable(site: string, keys: Record<string, string>, cacheDir: string): string | null {
   const kept = keptSite(cacheDir);
   const next = `${kept}.next-${process.pid}`;
   const old = `${kept}.old-${process.pid}`;
@@ -87,16 +118,20 @@ export function keepReusable(site: string, keys: Record<string, string>, cacheDi
   }
   linkReused([...files].filter((f) => existsSync(join(site, f))), site, next);
   mkdirSync(next, { recursive: true });
-  if (existsSync(kept)) renameSync(kept, old);
+  const hadOld = existsSync(kept);
+  if (hadOld) renameSync(kept, old);
   renameSync(next, kept);
-  rmSync(old, { recursive: true, force: true });
+  return hadOld ? old : null;
 }
 
-/** What lets render processes reuse the published site's pages (its folder, and its keys written to a file), or null. */
-export function reuseFiles(published: PublishedSite | null, cacheDir: string): { site: string; keys: string } | null {
+/**
+ * What lets render processes reuse the published site's pages (its folder, and its keys written to a
+ * file in the build's working folder `workDir`), or null.
+ */
+export function reuseFiles(published: PublishedSite | null, workDir: string): { site: string; keys: string } | null {
   if (!published) return null;
-  const keys = join(cacheDir, 'pages.previous-keys.json');
-  mkdirSync(cacheDir, { recursive: true });
+  const keys = join(workDir, 'previous-keys.json');
+  mkdirSync(workDir, { recursive: true });
   writeFileSync(keys, JSON.stringify(published.keys));
   return { site: published.site, keys };
 }
@@ -140,8 +175,14 @@ export function forgetPageManifest(cacheDir: string): void {
   rmSync(manifestFile(cacheDir), { force: true });
 }
 
-/** Records the keys of the site just published, for the next build. */
-export function writePageManifest(cacheDir: string, manifest: PageManifest): void {
+/**
+ * Records the keys of the site just published and a proof of each of its files, for the next build
+ * (the proofs of reused files, unchanged on disk, are carried over from `previous` without reading them).
+ */
+export function writePageManifest(cacheDir: string, published: Omit<PageManifest, 'proofs'>, previous: PublishedSite | null): void {
+  const proofs: Record<string, FileProof> = {};
+  for (const path of Object.keys(published.files)) proofs[path] = proofOf(join(published.site, path), previous?.proofs[path], notOwnOf(path));
+  const manifest: PageManifest = { ...published, proofs };
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(manifestFile(cacheDir), JSON.stringify(manifest));
+  writeFileAtomic(manifestFile(cacheDir), JSON.stringify(manifest));
 }

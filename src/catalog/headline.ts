@@ -8,3 +8,6 @@ export function errorHeadline(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'
   const message = r.errorMessage.replace(/\s+/g, ' ').trim();
   return r.errorClass ? `${r.errorClass}: ${message}` : message;
 }
+
+/** The most characters of a headline a page title shows (cut on a word boundary); the title adds where it is raised when that is needed to tell pages apart. */
+export const TITLE_MAX = 70;

@@ -18,6 +18,7 @@ import type { ErrorRecord } from '../schema/record.ts';
 import type { Ledger, LedgerPlan } from './ledger.ts';
 import { textHash, type CatalogEntry } from './entry.ts';
 import type { RelatedLink } from './derive/related.ts';
+import type { Scopes } from './derive/message-groups.ts';
 
 /**
  * What the snapshot's processes need of the catalog besides its entries, as validation read it: the
@@ -30,6 +31,8 @@ export interface SnapshotHead {
   classes: FailureClass[];
   ledger: { file: string; exists: boolean; ledger: Ledger };
   ledgerPlan: LedgerPlan;
+  /** The enclosing function of each record whose page title needs it (src/catalog/derive/message-groups.ts). */
+  scopes: Scopes;
 }
 
 export function writeHead(path: string, head: SnapshotHead): void {

@@ -1,9 +1,11 @@
 /**
  * Fills the "Your error" box of an error page from `#m=` (search results link so: the fragment
  * never reaches a server's log) or `?m=` (links shared before): the template with the pasted values put
- * in, and each placeholder's value listed (`frame_count = 3`). Text only, never HTML.
+ * in, and each placeholder's value listed (`frame_count = 3`). Text only, never HTML. "Copy for issue"
+ * then copies the message as the reader saw it (src/views/cite.ts).
  */
 import { fillTemplate, parseTemplate } from '../schema/message-template.ts';
+import { issueMarkdown } from '../views/cite.ts';
 import { addressValue } from './paste-box.ts';
 
 /** A pasted message longer than this is cut: it is shown, not processed. */
@@ -50,4 +52,11 @@ function show(box: HTMLElement, message: string): void {
     note.textContent = 'Your message does not follow this template exactly: it may come from another version of the code, or from a similar error.';
   }
   box.hidden = false;
+  const issue = document.querySelector<HTMLElement>('[data-copy-issue]');
+  if (issue) {
+    // The template filled in reads as the error did, with its class before it; a paste that does not fit is quoted as pasted.
+    const cls = issue.dataset.errorClass;
+    const seen = values ? `${cls ? `${cls}: ` : ''}${out.textContent ?? ''}` : message;
+    issue.dataset.copy = issueMarkdown(seen, issue.dataset.title ?? '', issue.dataset.url ?? '');
+  }
 }

@@ -99,6 +99,11 @@ export interface CodeBlockOptions {
   /** Accessible name of the scrollable code region. */
   label: string;
   lang: string;
+  /**
+   * The lines (in file numbering) shown before the block is expanded: the others get the class `far`,
+   * which the page hides until the reader asks for the whole excerpt (styles/code.css).
+   */
+  near?: { from: number; to: number };
 }
 
 /** The colour id in a token's metadata (vscode-textmate's EncodedTokenMetadata: bits 15 to 23). */
@@ -180,11 +185,13 @@ export async function cachedLines(code: string, lang: string): Promise<string[]>
  */
 export async function renderCodeBlock(code: string, options: CodeBlockOptions): Promise<string> {
   const lines = await cachedLines(code, options.lang);
-  const { startLine, markLine } = options;
+  const { startLine, markLine, near } = options;
+  const far = (n: number) => near !== undefined && (n < near.from || n > near.to);
   const codeLines = lines.map((html, i) => {
     const n = startLine === undefined ? undefined : startLine + i;
     const marked = n !== undefined && n === markLine;
-    return `<span class="line${marked ? ' marked' : ''}"${marked ? ` id="L${n}"` : ''}>${html}</span>`;
+    const cls = `line${marked ? ' marked' : ''}${n !== undefined && far(n) ? ' far' : ''}`;
+    return `<span class="${cls}"${marked ? ` id="L${n}"` : ''}>${html}</span>`;
   });
   const gutter =
     startLine === undefined
@@ -192,7 +199,7 @@ export async function renderCodeBlock(code: string, options: CodeBlockOptions): 
       : `<pre class="gutter" aria-hidden="true">${lines
           .map((_, i) => {
             const n = startLine + i;
-            return n === markLine ? `<span class="marked">${n}</span>` : `<span>${n}</span>`;
+            return n === markLine ? `<span class="marked">${n}</span>` : far(n) ? `<span class="far">${n}</span>` : `<span>${n}</span>`;
           })
           .join('')}</pre>`;
   return (

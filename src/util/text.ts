@@ -29,6 +29,13 @@ export function proseSegments(text: string): ProseSegment[] {
   return out;
 }
 
+/** Prose as plain text, for places that show no formatting (meta descriptions, link previews): `code` spans keep their text, not their backticks. */
+export function plainProse(text: string): string {
+  return proseSegments(text)
+    .map((s) => s.text)
+    .join('');
+}
+
 /** Plain-text summary for meta descriptions: collapsed white space, cut on a word boundary. */
 export function describe(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -42,8 +49,11 @@ export function isoDate(iso: string): string {
   return iso.slice(0, 10);
 }
 
+/** A count as readers write it: `4,409`. */
+export const formatNumber = (n: number): string => n.toLocaleString('en-US');
+
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 /** The directory of a repository path: `a/b` for `a/b/c.py`, '' for a file at the root. */

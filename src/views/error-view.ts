@@ -4,25 +4,85 @@ import { languageForPath } from '../highlight/languages.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { shortenOnWord } from '../schema/message-template.ts';
 import type { RelatedReasons } from '../catalog/derive/related.ts';
-import { errorHeadline } from '../catalog/headline.ts';
-import { describe, plural } from '../util/text.ts';
+import type { MessageGroup } from '../catalog/derive/message-groups.ts';
+import { errorHeadline, TITLE_MAX } from '../catalog/headline.ts';
+import { describe, plainProse, plural } from '../util/text.ts';
+import { markdownText } from './cite.ts';
 
-export const TITLE_MAX = 70;
+export { TITLE_MAX };
 
+/** A title's headline when a place follows it: shorter, so the place still shows in a tab or a result. */
+export const PLACED_TITLE_MAX = 56;
 
-/** `<title>`: `Class: message — owner/repo`, the headline shortened on a word boundary. */
-export function pageTitle(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage' | 'repo'>): string {
-  return `${shortenOnWord(errorHeadline(r), TITLE_MAX)} — ${r.repo}`;
+/**
+ * `<title>`: `Class: message — owner/repo`, the headline shortened on a word boundary; with the
+ * record's place label (src/catalog/derive/message-groups.ts) when another page would share the title:
+ * `Class: message — command.rs, Command.mut_arg — owner/repo`.
+ */
+export function pageTitle(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage' | 'repo'>, place?: string): string {
+  if (place === undefined) return `${shortenOnWord(errorHeadline(r), TITLE_MAX)} — ${r.repo}`;
+  return `${shortenOnWord(errorHeadline(r), PLACED_TITLE_MAX)} — ${place} — ${r.repo}`;
 }
 
+/** A message page's title: `Class: message — raised in 6 places — owner/repo` (class when its places share one). */
+export function messagePageTitle(g: Pick<MessageGroup, 'repo' | 'message' | 'entries'>): string {
+  const classes = new Set(g.entries.map((e) => e.record.errorClass));
+  const errorClass = classes.size === 1 ? g.entries[0]!.record.errorClass : null;
+  return `${shortenOnWord(errorHeadline({ errorClass, errorMessage: g.message }), PLACED_TITLE_MAX)} — raised in ${plural(g.entries.length, 'place')} — ${g.repo}`;
+}
+
+export function messagePageDescription(g: Pick<MessageGroup, 'repo' | 'entries'>): string {
+  const files = [...new Set(g.entries.map((e) => e.record.filePath))];
+  return describe(`Raised in ${plural(g.entries.length, 'place')} of ${g.repo}: ${files.join(', ')}.`, 160);
+}
+
+/** The meta and Open Graph description: the explanation's start as plain text (no backticks or other marks). */
 export function pageDescription(r: Pick<ErrorRecord, 'documentation'>): string {
-  return describe(r.documentation, 160);
+  return describe(plainProse(r.documentation), 160);
 }
 
 export const shortSha = (sha: string, n = 10): string => sha.slice(0, n);
 
 export function sourceLanguage(r: Pick<ErrorRecord, 'filePath'>): string {
   return languageForPath(r.filePath);
+}
+
+/** Lines of context the excerpt shows on each side of the thrown line before it is expanded. */
+export const EXCERPT_CONTEXT = { before: 4, after: 4 } as const;
+/** An excerpt this short is shown whole. */
+const SHORT_EXCERPT = 12;
+
+/** The lines (file numbering) an excerpt shows before it is expanded; null: all of it. */
+export function nearLines(start: number, lines: number, markLine: number | null): { from: number; to: number } | null {
+  if (lines <= SHORT_EXCERPT) return null;
+  const end = start + lines - 1;
+  const from = markLine === null ? start : Math.max(start, markLine - EXCERPT_CONTEXT.before);
+  const to = Math.min(end, (markLine ?? start) + EXCERPT_CONTEXT.after + (markLine === null ? EXCERPT_CONTEXT.before : 0));
+  return { from, to };
+}
+
+/** Most lines of the thrown statement shown on its own. */
+const STATEMENT_MAX = 6;
+
+/**
+ * The thrown statement as plain text, for a block that wraps (the message readable at any width):
+ * from the thrown line until its brackets close, at most STATEMENT_MAX lines, its common indent removed.
+ */
+export function thrownStatement(code: string, start: number, markLine: number): string | null {
+  const lines = code.split('\n');
+  const first = markLine - start;
+  if (first < 0 || first >= lines.length) return null;
+  const taken: string[] = [];
+  let depth = 0;
+  for (let i = first; i < lines.length && taken.length < STATEMENT_MAX; i++) {
+    const line = lines[i]!;
+    taken.push(line);
+    for (const c of line) depth += c === '(' || c === '[' || c === '{' ? 1 : c === ')' || c === ']' || c === '}' ? -1 : 0;
+    if (depth <= 0) break;
+  }
+  const indent = Math.min(...taken.filter((l) => l.trim() !== '').map((l) => /^\s*/.exec(l)![0].length));
+  const text = taken.map((l) => l.slice(indent)).join('\n').trimEnd();
+  return text === '' ? null : text;
 }
 
 export interface DefensivePattern {
@@ -68,13 +128,9 @@ export function reportIssueUrl(r: Pick<ErrorRecord, 'id' | 'errorMessage' | 'rep
   return url.toString();
 }
 
-/** Characters that Markdown would read as formatting or link syntax inside link text. */
-const MARKDOWN_SPECIAL = /[\\`*_[\]<>]/g;
-
 /** `[Class: message](short link)`, ready to paste into a GitHub issue; the text renders exactly as written. */
 export function markdownLink(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'>, url: string): string {
-  const text = shortenOnWord(errorHeadline(r), MARKDOWN_TEXT_MAX).replace(MARKDOWN_SPECIAL, (c) => `\\${c}`);
-  return `[${text}](${url})`;
+  return `[${markdownText(shortenOnWord(errorHeadline(r), MARKDOWN_TEXT_MAX))}](${url})`;
 }
 
 export const MARKDOWN_TEXT_MAX = 120;

@@ -15,9 +15,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, wr
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { forEachSnapshotEntry } from '../../catalog/snapshot.ts';
-import { pageTitle } from '../../views/error-view.ts';
-import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, stampShortLink, type ShortLinkValues } from '../../views/short-link.ts';
-import { errorPath, jsonPath, shortPath } from '../../util/urls.ts';
+import { readHead } from '../../catalog/snapshot.ts';
+import { placeLabels } from '../../catalog/derive/message-groups.ts';
+import type { ErrorRecord } from '../../schema/record.ts';
+import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, shortLinkValues, stampShortLink } from '../../views/short-link.ts';
+import { jsonPath, shortPath } from '../../util/urls.ts';
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
@@ -32,6 +34,8 @@ export const templateFileIn = (siteDir: string): string => fileOf(siteDir, short
 
 export interface RecordFilesOptions {
   snapshot: string;
+  /** The snapshot's head: the scopes that titles shared by several records need (none without it). */
+  head?: string;
   /** The files go here, to be merged into the site. */
   outDir: string;
   /** Site folders the short-link template may be written to, looked at in turn until it is there. */
@@ -66,16 +70,24 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'api/errors'), { recursive: true });
   mkdirSync(join(outDir, 'e'), { recursive: true });
-  const links: ShortLinkValues[] = [];
+  const records: ErrorRecord[] = [];
   let bytes = 0;
-  forEachSnapshotEntry(options.snapshot, ({ record, sourceText }) => {
-    writeFileSync(fileOf(outDir, jsonPath(record.id)), sourceText);
-    bytes += Buffer.byteLength(sourceText);
-    links.push({ id: record.id, to: errorPath(record), title: pageTitle(record) });
-    // Half the work per record: the short link is the other half.
-    if (links.length % 1000 === 0) onRecord?.(links.length / 2);
-  });
-  onRecord?.(Math.floor(links.length / 2));
+  // The code is not needed: its fields are left out (the pages' titles and descriptions are prose and places).
+  forEachSnapshotEntry(
+    options.snapshot,
+    ({ record, sourceText }) => {
+      writeFileSync(fileOf(outDir, jsonPath(record.id)), sourceText);
+      bytes += Buffer.byteLength(sourceText);
+      records.push(record);
+      // Half the work per record: the short link is the other half.
+      if (records.length % 1000 === 0) onRecord?.(records.length / 2);
+    },
+    { code: () => false },
+  );
+  onRecord?.(Math.floor(records.length / 2));
+  const places = placeLabels(records, options.head ? readHead(options.head).scopes : {});
+  const links = records.map((r) => shortLinkValues(r, places.get(r.id)));
+  records.length = 0;
   const template = await awaitTemplate(options.templateSites);
   links.forEach((link, i) => {
     const page = stampShortLink(template, link);
@@ -113,7 +125,7 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
   const child = startStageChild<RecordFilesResult>(
     import.meta.url,
-    { snapshot: s.snapshot, outDir: s.dirs.recordFiles, templateSites } satisfies RecordFilesOptions,
+    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites } satisfies RecordFilesOptions,
     (m) => m.type === 'update' && board.update(m.done),
     'the record files stage',
     { priority },

@@ -10,6 +10,8 @@ import { directoryOf } from '../../util/text.ts';
 import { errorPath } from '../../util/urls.ts';
 import { shortenOnWord } from '../../schema/message-template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
+import { messageGroups, placeLabels, type MessageGroup, type Scopes } from './message-groups.ts';
+import { planMessagePages } from './message-ledger.ts';
 import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';
 
 export interface RepoSummary {
@@ -47,14 +49,24 @@ export interface Derived {
   related: Map<string, Related[]>;
   /** Most recently analysed first. */
   recent: CatalogEntry[];
+  /** Messages raised in several places of one repository (src/catalog/derive/message-groups.ts). */
+  messageGroups: MessageGroup[];
+  messageGroupById: Map<string, MessageGroup>;
+  /** Where a record is raised, for the records whose page title needs it to be told apart. */
+  placeLabels: Map<string, string>;
+  /** The enclosing functions the build read, of the records whose title needed them. */
+  scopes: Scopes;
 }
 
 export const RECENT_COUNT = 12;
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** `links`: the related errors of each entry, when already computed (see precomputedRelated). */
-export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = relatedErrors(catalog.entries.map((e) => e.record))): Derived {
+/**
+ * `links`: the related errors of each entry, when already computed (see precomputedRelated); `scopes`:
+ * the enclosing function of each record whose excerpt shows it (read by the build: message-groups.ts).
+ */
+export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = relatedErrors(catalog.entries.map((e) => e.record)), scopes: Scopes = {}): Derived {
   const inCodeOrder = [...catalog.entries].sort((a, b) => compareCodeOrder(a.record, b.record));
 
   const repoByName = new Map<string, RepoSummary>();
@@ -97,6 +109,10 @@ export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = related
 
   for (const s of repoByName.values()) s.entries.sort(compareDirectoryOrder);
 
+  const groups = messageGroups(catalog.entries);
+  const messageGroupById = new Map<string, MessageGroup>();
+  for (const g of groups) for (const e of g.entries) messageGroupById.set(e.record.id, g);
+
   return {
     repos: [...repoByName.values()].sort((a, b) => cmp(a.repo, b.repo)),
     repoByName,
@@ -105,6 +121,10 @@ export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = related
     tags: [...tagMap].map(([tag, entries]) => ({ tag, entries })).sort((a, b) => cmp(a.tag, b.tag)),
     related,
     recent,
+    messageGroups: groups,
+    messageGroupById,
+    placeLabels: placeLabels(catalog.entries.map((e) => e.record), scopes),
+    scopes,
   };
 }
 
@@ -116,13 +136,16 @@ export function ledgerPlanFor(catalog: Catalog): LedgerPlan {
     title: shortenOnWord(errorHeadline(e.record), LEDGER_TITLE_MAX),
     path: errorPath(e.record),
   }));
-  return planLedger(catalog.ledger.ledger, published, catalog.datasetVersion);
+  const plan = planLedger(catalog.ledger.ledger, published, catalog.datasetVersion);
+  const messages = planMessagePages(catalog.ledger.ledger.messages ?? [], messageGroups(catalog.entries), catalog.entries, catalog.datasetVersion);
+  if (messages.entries.length > 0) plan.ledger.messages = messages.entries;
+  return { ...plan, messages };
 }
 
 const LEDGER_TITLE_MAX = 200;
 
 /** Directory, then file name, then line: each directory's files together, before its subdirectories' files. */
-function compareDirectoryOrder(a: CatalogEntry, b: CatalogEntry): number {
+export function compareDirectoryOrder(a: CatalogEntry, b: CatalogEntry): number {
   const x = a.record;
   const y = b.record;
   return cmp(directoryOf(x.filePath), directoryOf(y.filePath)) || cmp(x.filePath, y.filePath) || (x.lineNumber ?? 0) - (y.lineNumber ?? 0) || cmp(x.id, y.id);

@@ -1,0 +1,146 @@
+/**
+ * One message, many raise sites: the records of one repository that share an `errorMessage` (a
+ * message group, listed on its message page `/{owner}/{repo}/m/{message-slug}/`), and the place
+ * label that tells apart pages whose titles would otherwise be the same (`command.rs, Command.mut_arg`).
+ *
+ * Labels need each record's enclosing function, read from the source excerpts (src/search/raise-site.ts):
+ * the build reads them once, with every excerpt at hand, and hands them on in the snapshot's head;
+ * render processes, which hold only their own partition's code, take them from there.
+ */
+import { hash } from 'node:crypto';
+import type { ErrorRecord } from '../../schema/record.ts';
+import { shortenOnWord } from '../../schema/message-template.ts';
+import type { CatalogEntry } from '../entry.ts';
+import { errorHeadline, TITLE_MAX } from '../headline.ts';
+import { compareCodeOrder } from './related.ts';
+
+export interface MessageGroup {
+  repo: string;
+  message: string;
+  /** The message page's path (messagePath). */
+  path: string;
+  /** Every record raising it, in code order (file, then line). */
+  entries: CatalogEntry[];
+}
+
+/** The enclosing function (`Class.method`) of records whose scope is known, by id. */
+export type Scopes = Record<string, string>;
+
+type GroupFields = Pick<ErrorRecord, 'repo' | 'errorMessage'>;
+
+const groupKey = (r: GroupFields): string => `${r.repo}\u0000${r.errorMessage}`;
+
+/** The words of a message (placeholders by name), at most six, as record slugs are made (src/scan/ids.ts). */
+function messageWords(message: string): string {
+  const words = message
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '')
+    .slice(0, 6);
+  let base = words.join('-');
+  if (base.length > 60) base = base.slice(0, 60).replace(/-[^-]*$/, '');
+  return base || 'message';
+}
+
+/**
+ * The message page of a record's message, `/{owner}/{repo}/m/{words}-{hash}/`: a function of the
+ * repository and the message text alone, so it stays while the message does. The page exists when
+ * two or more records of the repository raise the message (messageGroups); search may link it
+ * wherever a paste cannot tell those records apart.
+ */
+export function messagePath(r: GroupFields): string {
+  return `/${r.repo}/m/${messageWords(r.errorMessage)}-${hash('sha1', r.errorMessage).slice(0, 8)}/`;
+}
+
+/** The records sharing a message with at least one other record of their repository, one group per message, by repository then message. */
+export function messageGroups(entries: readonly CatalogEntry[]): MessageGroup[] {
+  const byKey = new Map<string, CatalogEntry[]>();
+  for (const e of entries) {
+    const key = groupKey(e.record);
+    const list = byKey.get(key);
+    if (list) list.push(e);
+    else byKey.set(key, [e]);
+  }
+  const groups: MessageGroup[] = [];
+  for (const list of byKey.values()) {
+    if (list.length < 2) continue;
+    list.sort((a, b) => compareCodeOrder(a.record, b.record));
+    const r = list[0]!.record;
+    groups.push({ repo: r.repo, message: r.errorMessage, path: messagePath(r), entries: list });
+  }
+  return groups.sort((a, b) => cmp(a.repo, b.repo) || cmp(a.message, b.message));
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+type PlaceFields = Pick<ErrorRecord, 'id' | 'repo' | 'errorClass' | 'errorMessage' | 'filePath' | 'lineNumber'>;
+
+/** What a page title starts from: the headline as the title cuts it, in its repository. */
+export const titleKey = (r: PlaceFields): string => `${r.repo}\u0000${shortenOnWord(errorHeadline(r), TITLE_MAX)}`;
+
+/** For each of some file paths, its shortest ending (whole folder and file names) that no other of them shares. */
+function shortestEndings(paths: readonly string[]): Map<string, string> {
+  const distinct = [...new Set(paths)];
+  const ending = (p: string, k: number) => p.split('/').slice(-k).join('/');
+  const out = new Map<string, string>();
+  for (const path of distinct) {
+    const segments = path.split('/').length;
+    let n = 1;
+    while (n < segments && distinct.some((other) => other !== path && ending(other, n) === ending(path, n))) n++;
+    out.set(path, ending(path, n));
+  }
+  return out;
+}
+
+/** Labels that more than one record has: those records need more detail. */
+function sharedLabels(labels: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const l of labels) (seen.has(l) ? shared : seen).add(l);
+  return shared;
+}
+
+/** The records whose page title is another's: they need a place label, and so their scope. */
+export function sharedTitles<T extends PlaceFields>(records: readonly T[]): T[] {
+  const count = new Map<string, number>();
+  for (const r of records) count.set(titleKey(r), (count.get(titleKey(r)) ?? 0) + 1);
+  return records.filter((r) => count.get(titleKey(r))! > 1);
+}
+
+/**
+ * The label of each record whose page title would be another's (the same headline, as cut, in the
+ * same repository): the shortest ending of its file's path that tells the group's files apart, and its
+ * enclosing function; its line where the group has another record of the same file and function, and
+ * its id's start where even that is shared.
+ */
+export function placeLabels(records: readonly PlaceFields[], scopes: Scopes): Map<string, string> {
+  const byTitle = new Map<string, PlaceFields[]>();
+  for (const r of records) {
+    const key = titleKey(r);
+    const list = byTitle.get(key);
+    if (list) list.push(r);
+    else byTitle.set(key, [r]);
+  }
+  const labels = new Map<string, string>();
+  for (const group of byTitle.values()) {
+    if (group.length < 2) continue;
+    const endings = shortestEndings(group.map((r) => r.filePath));
+    const label = (r: PlaceFields, line: boolean, id: boolean) => {
+      let place = endings.get(r.filePath)!;
+      if (line && r.lineNumber !== null) place += `:${r.lineNumber}`;
+      if (id) place += ` #${r.id.slice(0, 8)}`;
+      const scope = scopes[r.id];
+      return scope ? `${place}, ${scope}` : place;
+    };
+    let chosen = group.map((r) => label(r, false, false));
+    let shared = sharedLabels(chosen);
+    chosen = group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, false) : chosen[i]!));
+    shared = sharedLabels(chosen);
+    chosen = group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, true) : chosen[i]!));
+    group.forEach((r, i) => labels.set(r.id, chosen[i]!));
+  }
+  return labels;
+}
