@@ -90,7 +90,7 @@ export function loadCatalog(root: string = catalogPath()): Catalog {
   return assemble(root, entries, classes, ledger, {
     files: loaded.files,
     problems,
-    warnings: validation.warnings,
+    warnings: [...loaded.warnings, ...validation.warnings],
     skipped,
     total: entries.length + validation.invalid.length + loaded.unreadable,
   });

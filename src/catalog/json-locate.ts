@@ -4,7 +4,7 @@
  * error, the line of each field so that a problem in a `.json` file points at its field, the keys
  * an object gives twice (JSON.parse keeps the last one silently), and which field holds a given offset.
  */
-import { FILE_LEVEL, type Problem } from './problems.ts';
+import { FILE_LEVEL, keyInPath, type Problem } from './problems.ts';
 
 export interface DuplicateKey {
   /** Dotted path of the key given twice, e.g. `record.id`. */
@@ -57,6 +57,71 @@ export function lineOfPath(lines: ReadonlyMap<string, number> | null, path: stri
     if (line !== undefined) return line;
   }
   return fallback;
+}
+
+/** The deepest a catalog value may be nested (a wrapped record is 3 deep); deeper ones are refused when loaded. */
+export const MAX_NESTING = 64;
+/** The scanner recurses once per level; deeper texts are reported as such, well before the stack ends. */
+const SCAN_NESTING = 1_000;
+
+/**
+ * How deeply `value` nests arrays and objects (a scalar is 0, `[]` 1), and the keys down to its
+ * deepest point; walked without recursion, so any depth JSON.parse reads. Stops going deeper than
+ * needed once past `limit` only in that it still counts the depth exactly.
+ */
+export function nesting(value: unknown, limit = Number.POSITIVE_INFINITY): { depth: number; path: (string | number)[] } {
+  let best = { depth: 0, path: [] as (string | number)[] };
+  // Each frame: a container, its depth, and the key it sits under in its parent (with the parent frame).
+  type Frame = { value: object; depth: number; key: string | number | null; parent: Frame | null };
+  const stack: Frame[] = [];
+  if (value !== null && typeof value === 'object') stack.push({ value, depth: 1, key: null, parent: null });
+  let deepest: Frame | null = null;
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.depth > best.depth) [best, deepest] = [{ depth: frame.depth, path: [] }, frame];
+    const children = Array.isArray(frame.value) ? frame.value.entries() : Object.entries(frame.value);
+    for (const [key, child] of children) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: frame.depth + 1, key, parent: frame });
+    }
+  }
+  if (best.depth > limit) {
+    for (let f = deepest; f?.parent; f = f.parent) best.path.unshift(f.key!);
+  }
+  return best;
+}
+
+/**
+ * Where each item of a JSON array text starts and ends (character offsets) and the line it starts on.
+ * The text must be JSON that JSON.parse read; one pass without recursion, so any depth.
+ */
+export function arrayItemSpans(text: string): { start: number; end: number; line: number }[] {
+  const spans: { start: number; end: number; line: number }[] = [];
+  let depth = 0;
+  let line = 1;
+  let start = -1;
+  let startLine = 1;
+  let last = 0; // just after the current item's last character that is not white space
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) line++;
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    if (depth === 1 && start === -1 && c !== 0x2c && c !== 0x5d) [start, startLine] = [i, line];
+    if (c === 0x22) {
+      for (i++; text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) depth++;
+    else if (c === 0x5d || c === 0x7d) {
+      if (--depth === 0) {
+        if (start !== -1) spans.push({ start, end: last, line: startLine });
+        break;
+      }
+    } else if (c === 0x2c && depth === 1) {
+      spans.push({ start, end: last, line: startLine });
+      start = -1;
+      continue;
+    }
+    last = i + 1;
+  }
+  return spans;
 }
 
 export function locateJson(text: string, options: { offset?: number } = {}): JsonLocation {
@@ -112,9 +177,10 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
     }
     return fail('unterminated string', start);
   };
-  const value = (path: string): void => {
+  const value = (path: string, depth = 1): void => {
     ws();
     const c = text[pos];
+    if ((c === '{' || c === '[') && depth > SCAN_NESTING) fail(`nested more than ${SCAN_NESTING} levels deep`);
     if (c === '{') {
       pos++;
       ws();
@@ -128,7 +194,7 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
         if (text[pos] !== '"') fail(`expected a property name in double quotes, found ${describe(pos)}`);
         const keyAt = pos;
         const key = string();
-        const child = path ? `${path}.${key}` : key;
+        const child = path ? `${path}.${keyInPath(key)}` : keyInPath(key);
         if (holds(keyAt, pos)) pathAt = child;
         if (keys.has(key)) duplicates.push({ path: child, line: lineOf(keyAt), firstLine: lines.get(child) ?? lineOf(keyAt) });
         keys.add(key);
@@ -136,7 +202,7 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
         ws();
         if (text[pos] !== ':') fail(`expected ':' after property name, found ${describe(pos)}`);
         pos++;
-        value(child);
+        value(child, depth + 1);
         ws();
         if (text[pos] === ',') {
           pos++;
@@ -161,7 +227,7 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
         const child = `${path}.${i}`;
         lines.set(child, lineOf(pos));
         const start = pos;
-        value(child);
+        value(child, depth + 1);
         if (path === '') items.push({ start, end: pos });
         ws();
         if (text[pos] === ',') {
@@ -198,11 +264,20 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
   }
 }
 
+/** How many object keys `v` holds at every depth; without recursion (a record is not deep, but anything else may be). */
 function countKeys(v: unknown): number {
-  if (Array.isArray(v)) return v.reduce((n: number, x) => n + countKeys(x), 0);
-  if (v === null || typeof v !== 'object') return 0;
   let n = 0;
-  for (const x of Object.values(v)) n += 1 + countKeys(x);
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (x === null || typeof x !== 'object') continue;
+    if (Array.isArray(x)) for (const child of x) stack.push(child);
+    else {
+      const values = Object.values(x);
+      n += values.length;
+      for (const child of values) stack.push(child);
+    }
+  }
   return n;
 }
 

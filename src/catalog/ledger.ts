@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { locateJson, parseJson } from './json-locate.ts';
 import { catalogFolder, displayPath } from './load.ts';
+import { RESERVED_OWNERS } from '../util/urls.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 
 export const LEDGER_FILE = 'url-ledger.json';
@@ -176,6 +177,36 @@ export function serializeLedger(ledger: Ledger): string {
 }
 
 const HEX16 = /^[0-9a-f]{16}$/;
+/** The characters of owners, repository names and slugs: a page path holds nothing else. */
+const SEGMENT = /^[A-Za-z0-9._-]+$/;
+/** The longest segment a page path may have (a slug's limit; owners and names are shorter). */
+export const MAX_PATH_SEGMENT = 200;
+
+/**
+ * What is wrong with a ledger page path, checked like the slugs it was made of: a redirect or a
+ * removal notice is written at it, so it must be `/owner/repo/slug/`, each segment plain characters
+ * (no `..`, no control characters or line breaks, none longer than MAX_PATH_SEGMENT), and outside
+ * the site's own folders (`/search/`, `/e/`, …). Null when it is sound.
+ */
+export function ledgerPathProblem(path: unknown): string | null {
+  const form = 'a page path such as "/owner/repo/slug/"';
+  if (typeof path !== 'string') return `must be ${form}; got ${path === null ? 'null' : Array.isArray(path) ? 'an array' : typeof path}`;
+  const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.exec(path);
+  if (control) return `contains the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}; it must be ${form}, on one line`;
+  const shown = JSON.stringify(path.length > 120 ? `${path.slice(0, 120)}…` : path);
+  if (!path.startsWith('/') || !path.endsWith('/') || path.length < 2) return `is ${shown}; it must be ${form}, starting and ending with "/"`;
+  const segments = path.slice(1, -1).split('/');
+  if (segments.length !== 3) return `is ${shown}, with ${segments.length} segment${segments.length === 1 ? '' : 's'}; it must be ${form}`;
+  for (const segment of segments) {
+    if (segment === '.' || segment === '..') return `is ${shown}: its segment "${segment}" would leave its folder`;
+    if (segment === '') return `is ${shown}, with an empty segment; it must be ${form}`;
+    if (segment.length > MAX_PATH_SEGMENT) return `has a segment of ${segment.length} characters; the limit is ${MAX_PATH_SEGMENT}`;
+    if (!SEGMENT.test(segment)) return `is ${shown}: a segment may hold only letters, digits, ".", "_" and "-"`;
+  }
+  const owner = segments[0]!.toLowerCase();
+  if (RESERVED_OWNERS.has(owner)) return `is ${shown}, inside the site's own folder /${owner}/; a record's page is never there`;
+  return null;
+}
 
 /** Parses a ledger text; every problem is placed on its line. */
 export function parseLedger(text: string, file: string): { ledger: Ledger; problems: Problem[] } {
@@ -219,8 +250,12 @@ export function parseLedger(text: string, file: string): { ledger: Ledger; probl
     else if (seen.has(e.id)) bad('id', `duplicates id ${e.id}`);
     if (!str(e.repo)) bad('repo', 'must be "owner/name"');
     if (typeof e.title !== 'string') bad('title', 'must be a string');
-    if (!Array.isArray(e.paths) || e.paths.length === 0 || !e.paths.every((p) => typeof p === 'string' && /^\/[^/]+\/[^/]+\/[^/]+\/$/.test(p))) {
-      bad('paths', 'must be a non-empty list of page paths such as "/owner/repo/slug/"');
+    if (!Array.isArray(e.paths) || e.paths.length === 0) bad('paths', 'must be a non-empty list of page paths such as "/owner/repo/slug/"');
+    else {
+      e.paths.forEach((path: unknown, j) => {
+        const problem = ledgerPathProblem(path);
+        if (problem) bad(`paths.${j}`, typeof e.id === 'string' ? `${problem} (in the entry of record ${e.id})` : problem);
+      });
     }
     if (!str(e.since)) bad('since', 'must be a dataset version');
     if (e.removedIn !== null && !str(e.removedIn)) bad('removedIn', 'must be a dataset version or null');

@@ -2,13 +2,28 @@
  * Load: catalog files -> raw entries, each with its origin (file, line). Nothing is validated here
  * beyond what it takes to read the bytes as JSON; every unreadable piece becomes a Problem.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { lineAndColumn, locateJson, parseJson } from './json-locate.ts';
-import { FILE_LEVEL, type Problem } from './problems.ts';
+import { constants } from 'node:buffer';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { firstInvalidUtf8, hexBytes } from '../util/utf8.ts';
+import { displayPath, scanCatalogFolder } from './folder.ts';
+import { arrayItemSpans, lineAndColumn, locateJson, MAX_NESTING, nesting, parseJson } from './json-locate.ts';
+import { FILE_LEVEL, keyInPath, type Problem } from './problems.ts';
 
-/** Files at the root of a catalog folder that are not records. */
-export const RESERVED_FILES = new Set(['classes.json', 'url-ledger.json', 'redos.json']);
+export { displayPath, listCatalogFiles, RESERVED_FILES } from './folder.ts';
+export { firstInvalidUtf8 } from '../util/utf8.ts';
+
+/**
+ * The largest file the loader reads, in bytes: a `.json` file is one string (V8's longest string, in
+ * UTF-16 units, is at least its UTF-8 length); a `.jsonl` file one buffer (Node reads at most 2 GiB - 1
+ * at once), and each of its lines a string. Larger files are reported, not read.
+ */
+export const MAX_FILE_BYTES = { json: constants.MAX_STRING_LENGTH, jsonl: 2 ** 31 - 1 } as const;
+
+export interface LoadOptions {
+  /** Size limits (tests make them small). */
+  maxBytes?: { json: number; jsonl: number };
+}
 
 export interface RawEntry {
   file: string;
@@ -25,6 +40,8 @@ export interface LoadResult {
   files: string[];
   entries: RawEntry[];
   problems: Problem[];
+  /** Files and folders read once though reached twice, and loops of links (src/catalog/folder.ts). */
+  warnings: Problem[];
   /** Lines that were not records at all (unreadable JSON, bad bytes): they count as invalid records. */
   unreadable: number;
 }
@@ -43,27 +60,6 @@ export function catalogFolder(root: string): string {
   }
 }
 
-export function displayPath(abs: string): string {
-  const rel = relative(process.cwd(), abs);
-  return rel && !rel.startsWith('..') ? rel.split(sep).join('/') : abs;
-}
-
-export function listCatalogFiles(root: string): string[] {
-  const st = statSync(root);
-  if (st.isFile()) return [root];
-  const out: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full, depth + 1);
-      else if (entry.isFile() && /\.jsonl?$/.test(entry.name) && !(depth === 0 && RESERVED_FILES.has(entry.name))) out.push(full);
-    }
-  };
-  walk(root, 0);
-  return out;
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const BOM = '\uFEFF';
@@ -74,31 +70,6 @@ function decode(bytes: Uint8Array): string | null {
   } catch {
     return null;
   }
-}
-
-/** The first byte sequence that is not a well-formed UTF-8 character (offset and length), or null. */
-export function firstInvalidUtf8(bytes: Uint8Array): { at: number; length: number } | null {
-  for (let i = 0; i < bytes.length; ) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    // Lead byte -> length and the allowed range of the second byte (no overlongs, surrogates or > U+10FFFF).
-    let n: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) n = 2;
-    else if (b >= 0xe0 && b <= 0xef) [n, lo, hi] = [3, b === 0xe0 ? 0xa0 : 0x80, b === 0xed ? 0x9f : 0xbf];
-    else if (b >= 0xf0 && b <= 0xf4) [n, lo, hi] = [4, b === 0xf0 ? 0x90 : 0x80, b === 0xf4 ? 0x8f : 0xbf];
-    else return { at: i, length: 1 };
-    for (let k = 1; k < n; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return { at: i, length: k };
-    }
-    i += n;
-  }
-  return null;
 }
 
 /**
@@ -114,13 +85,13 @@ function badUtf8Problem(file: string, bytes: Uint8Array, firstLine: number): Pro
   if (text.startsWith(BOM)) [text, offset] = [text.slice(1), offset - 1];
   const { line, column } = lineAndColumn(text, offset);
   const loc = locateJson(text, { offset });
-  const hex = [...bytes.subarray(at, at + length)].map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`);
+  const hex = hexBytes(bytes.subarray(at, at + length));
   return {
     file,
     line: firstLine + line - 1,
     field: loc.ok && loc.pathAt ? loc.pathAt : FILE_LEVEL,
     code: 'utf8',
-    message: `is not valid UTF-8: ${length === 1 ? 'the byte' : 'the bytes'} ${hex.join(' ')} at column ${column} ${length === 1 ? 'is' : 'are'} not a UTF-8 character; save the file as UTF-8`,
+    message: `is not valid UTF-8: ${length === 1 ? 'the byte' : 'the bytes'} ${hex} at column ${column} ${length === 1 ? 'is' : 'are'} not a UTF-8 character; save the file as UTF-8`,
   };
 }
 
@@ -131,16 +102,27 @@ function jsonlHint(message: string): string {
   return '';
 }
 
-export function loadCatalogFiles(root: string): LoadResult {
-  const result: LoadResult = { root, files: [], entries: [], problems: [], unreadable: 0 };
+export function loadCatalogFiles(root: string, options: LoadOptions = {}): LoadResult {
+  const result: LoadResult = { root, files: [], entries: [], problems: [], warnings: [], unreadable: 0 };
   let files: string[];
   try {
-    files = listCatalogFiles(root);
+    const scan = scanCatalogFolder(root);
+    files = scan.files;
+    // A file or folder that is not read is reported; each error one invalid record, and its file one of the catalog's.
+    for (const p of scan.problems) {
+      if (p.severity === 'warning') {
+        result.warnings.push(p);
+        continue;
+      }
+      result.problems.push(p);
+      result.files.push(p.file);
+      result.unreadable++;
+    }
   } catch (e) {
     result.problems.push({ file: displayPath(root), line: 1, field: FILE_LEVEL, message: `cannot be read: ${(e as Error).message}` });
     return result;
   }
-  if (files.length === 0) {
+  if (files.length === 0 && result.problems.length === 0) {
     result.problems.push({ file: displayPath(root), line: 1, field: FILE_LEVEL, message: 'holds no .json or .jsonl catalog files' });
     return result;
   }
@@ -151,7 +133,7 @@ export function loadCatalogFiles(root: string): LoadResult {
   };
   for (const abs of files) {
     result.files.push(displayPath(abs));
-    readCatalogFile(abs, sink);
+    readCatalogFile(abs, sink, options.maxBytes);
   }
   return result;
 }
@@ -168,23 +150,36 @@ export interface ReadSink {
  * Reads one catalog file (`abs`, shown in reports as displayPath(abs)) into raw entries and problems:
  * the only reader of catalog files, used by validation and by the early highlighting alike.
  */
-export function readCatalogFile(abs: string, sink: ReadSink): void {
+export function readCatalogFile(abs: string, sink: ReadSink, maxBytes: { json: number; jsonl: number } = MAX_FILE_BYTES): void {
   const file = displayPath(abs);
+  const kind = abs.endsWith('.jsonl') ? 'jsonl' : 'json';
   let bytes: Buffer;
   try {
+    const size = statSync(abs).size;
+    if (size > maxBytes[kind]) {
+      sink.problem({ file, line: 1, field: FILE_LEVEL, code: 'file', message: `is ${formatBytes(size)}; the largest .${kind} file errdex reads is ${formatBytes(maxBytes[kind])}: split it into several files` });
+      sink.unreadable();
+      return;
+    }
     bytes = readFileSync(abs);
   } catch (e) {
     sink.problem({ file, line: 1, field: FILE_LEVEL, message: `cannot be read: ${(e as Error).message}` });
     sink.unreadable();
     return;
   }
+  readCatalogBytes(file, bytes, kind === 'jsonl', sink);
+}
+
+/** The bytes of one catalog file (`file` as reports show it) into raw entries and problems. */
+export function readCatalogBytes(file: string, bytes: Buffer, isJsonl: boolean, sink: ReadSink): void {
   const fileProblem = (line: number, message: string) => sink.problem({ file, line, field: FILE_LEVEL, message });
-  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
-    fileProblem(1, 'is empty; expected a wrapped record {"record": {...}, "datasetVersion": "..."}' + (abs.endsWith('.jsonl') ? ' per line' : ''));
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes; // a byte-order mark holds nothing
+  if (body.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
+    fileProblem(1, 'is empty; expected a wrapped record {"record": {...}, "datasetVersion": "..."}' + (isJsonl ? ' per line' : ''));
     sink.unreadable();
     return;
   }
-  if (abs.endsWith('.jsonl')) {
+  if (isJsonl) {
     readJsonl(bytes, file, sink, fileProblem);
     return;
   }
@@ -205,30 +200,54 @@ export function readCatalogFile(abs: string, sink: ReadSink): void {
   emit(sink, { file, line: 1, text, value: parsed.value, isJsonl: false });
 }
 
+/** `2,362,232,012 bytes (2.2 GiB)`. */
+function formatBytes(n: number): string {
+  const units = n >= 2 ** 30 ? ` (${(n / 2 ** 30).toFixed(1)} GiB)` : n >= 2 ** 20 ? ` (${(n / 2 ** 20).toFixed(1)} MiB)` : '';
+  return `${n.toLocaleString('en-US')} bytes${units}`;
+}
+
+/**
+ * A value nested deeper than any record is refused here, before anything walks it: JSON.parse reads
+ * any depth, but the recursive code after it (and JSON.stringify) would overflow the stack. The field
+ * named is the wrapper's or the record's, the one the schema knows.
+ */
+function tooDeep(sink: ReadSink, entry: RawEntry): boolean {
+  const found = nesting(entry.value, MAX_NESTING);
+  if (found.depth <= MAX_NESTING) return false;
+  const [top, second] = found.path;
+  const field = top === undefined || typeof top === 'number' ? FILE_LEVEL : top === 'record' && typeof second === 'string' ? `record.${keyInPath(second)}` : keyInPath(top);
+  const message = `is nested ${found.depth.toLocaleString('en-US')} levels deep; the limit is ${MAX_NESTING} (a record needs 3)`;
+  sink.problem({ file: entry.file, line: entry.line, field, code: 'json', message });
+  sink.unreadable();
+  return true;
+}
+
 /**
  * An entry, or, when its value is an array (a `.json` file or a `.jsonl` line may hold several
  * records), each of its items as an entry of its own with its exact text and its line.
  */
 function emit(sink: ReadSink, entry: RawEntry): void {
   if (!Array.isArray(entry.value)) {
-    sink.entry(entry);
+    if (!tooDeep(sink, entry)) sink.entry(entry);
     return;
   }
-  const loc = locateJson(entry.text);
-  if (!loc.ok) throw new Error('JSON.parse read a text the scanner cannot'); // both read RFC 8259: never
   if (entry.value.length === 0) {
     sink.problem({ file: entry.file, line: entry.line, field: FILE_LEVEL, message: 'is an empty array: it holds no records', code: 'shape' });
     sink.unreadable();
     return;
   }
+  const items = arrayItemSpans(entry.text);
   entry.value.forEach((value, i) => {
-    const { start, end } = loc.items[i]!;
-    sink.entry({ ...entry, value, text: entry.text.slice(start, end), line: entry.isJsonl ? entry.line : (loc.lines.get(`.${i}`) ?? 1) });
+    const { start, end, line } = items[i]!;
+    const item = { ...entry, value, text: entry.text.slice(start, end), line: entry.isJsonl ? entry.line : line };
+    if (!tooDeep(sink, item)) sink.entry(item);
   });
 }
 
 /** A `.jsonl` file that is one pretty-printed JSON value: one problem, not one per line. */
 function prettyPrintedJsonl(bytes: Buffer): number | null {
+  // Decoded whole only when it starts like one (a bracket, then a line break), and when a string can hold it.
+  if (bytes.length > MAX_FILE_BYTES.json || !/^(?:\uFEFF)?\s*[[{]\s*\r?\n/.test(bytes.subarray(0, 256).toString('utf8'))) return null;
   const text = decode(bytes);
   if (text === null || !/^\uFEFF?\s*[[{]\s*\r?\n/.test(text)) return null;
   try {
@@ -266,6 +285,11 @@ function readJsonl(bytes: Buffer, file: string, sink: ReadSink, fileProblem: (li
     if (slice.every((b) => b === 0x20 || b === 0x09)) {
       if (end === bytes.length) break;
       continue; // blank lines separate nothing and hold nothing
+    }
+    if (slice.length > MAX_FILE_BYTES.json) {
+      fileProblem(line, `is ${formatBytes(slice.length)} long; the longest line errdex reads is ${formatBytes(MAX_FILE_BYTES.json)}`);
+      sink.unreadable();
+      continue;
     }
     const text = decode(slice);
     if (text === null) {

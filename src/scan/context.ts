@@ -55,6 +55,19 @@ export function contains(outer: Node, inner: Node): boolean {
   return inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
 }
 
+/**
+ * The value last assigned to `name` before `site` inside `scope`: a message built in a variable and raised
+ * later. `sides` reads an assignment node of the grammar (`kinds`) as its target and value.
+ */
+export function lastAssignedValue(name: string, scope: Node, site: Node, kinds: string[], sides: (assignment: Node) => { target: Node | null | undefined; value: Node | null | undefined }): Node | null {
+  let best: Node | null = null;
+  for (const a of scope.descendantsOfType(kinds)) {
+    if (!a || a.startIndex >= site.startIndex) continue;
+    if (sides(a).target?.text === name && (!best || a.startIndex > best.startIndex)) best = a;
+  }
+  return (best && sides(best).value) ?? null;
+}
+
 /** The statement a node sits in: its ancestor that is a child of a block. */
 export function statementOf(node: Node, shapes: Shapes): Node {
   let n = node;

@@ -4,9 +4,9 @@
  * A package-level `var ErrX = errors.New(...)` names its error: `ErrX` is the error class.
  */
 import type { Node } from 'web-tree-sitter';
-import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
+import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { hole, printfParts, text, type MessagePart } from './message.ts';
+import { concatParts, printfParts, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const receiverType = (n: Node): string | null => {
@@ -77,9 +77,7 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
     const left = n.childForFieldName('left');
     const right = n.childForFieldName('right');
     if (!left || !right) return null;
-    const l = messageParts(left, scope, site, depth + 1);
-    const r = messageParts(right, scope, site, depth + 1);
-    return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
+    return concatParts(left, right, (side) => messageParts(side, scope, site, depth + 1));
   }
   const call = callOf(n);
   if (call && isErrorsNew(call) && call.args[0]) return messageParts(call.args[0], scope, site, depth + 1);
@@ -89,13 +87,11 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
     return printfParts(format.map((p) => (p.kind === 'text' ? p.text : '')).join(''), call.args.slice(1).map((a) => a.text), 'go');
   }
   if (n.type === 'identifier' && scope) {
-    let best: Node | null = null;
-    for (const a of scope.descendantsOfType(['short_var_declaration', 'assignment_statement', 'var_spec'])) {
-      if (!a || a.startIndex >= site.startIndex) continue;
-      const left = a.type === 'var_spec' ? a.childForFieldName('name') : a.childForFieldName('left')?.namedChildren[0];
-      if (left?.text === n.text && (!best || a.startIndex > best.startIndex)) best = a;
-    }
-    const value = best ? (best.type === 'var_spec' ? best.childForFieldName('value') : best.childForFieldName('right'))?.namedChildren[0] : null;
+    const value = lastAssignedValue(n.text, scope, site, ['short_var_declaration', 'assignment_statement', 'var_spec'], (a) =>
+      a.type === 'var_spec'
+        ? { target: a.childForFieldName('name'), value: a.childForFieldName('value')?.namedChildren[0] }
+        : { target: a.childForFieldName('left')?.namedChildren[0], value: a.childForFieldName('right')?.namedChildren[0] },
+    );
     return value ? messageParts(value, null, site, depth + 1) : null;
   }
   return null;

@@ -4,10 +4,10 @@
  * assigned one of those earlier in the function.
  */
 import type { Node } from 'web-tree-sitter';
-import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
+import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { hole, text, type MessagePart } from './message.ts';
-import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+import { concatParts, hole, text, type MessagePart } from './message.ts';
+import { SiteCollector, type FileSites } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
 const CLASSES = new Set(['class_declaration', 'class', 'abstract_class_declaration']);
@@ -93,9 +93,7 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
       const left = n.childForFieldName('left');
       const right = n.childForFieldName('right');
       if (!left || !right) return null;
-      const l = messageParts(left, scope, site, depth + 1);
-      const r = messageParts(right, scope, site, depth + 1);
-      return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
+      return concatParts(left, right, (side) => messageParts(side, scope, site, depth + 1));
     }
     case 'call_expression': {
       // `[...].join(sep)`: the elements' texts joined.
@@ -125,13 +123,9 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
 
 /** The message parts of the last `name = …` / `const name = …` before the site in the same function. */
 function assignedParts(name: string, scope: Node, site: Node, depth: number): MessagePart[] | null {
-  let best: Node | null = null;
-  for (const a of scope.descendantsOfType(['variable_declarator', 'assignment_expression'])) {
-    if (!a || a.startIndex >= site.startIndex) continue;
-    const target = a.childForFieldName(a.type === 'variable_declarator' ? 'name' : 'left');
-    if (target?.text === name && (!best || a.startIndex > best.startIndex)) best = a;
-  }
-  const value = best?.childForFieldName(best.type === 'variable_declarator' ? 'value' : 'right');
+  const value = lastAssignedValue(name, scope, site, ['variable_declarator', 'assignment_expression'], (a) =>
+    a.type === 'variable_declarator' ? { target: a.childForFieldName('name'), value: a.childForFieldName('value') } : { target: a.childForFieldName('left'), value: a.childForFieldName('right') },
+  );
   return value ? messageParts(value, null, site, depth + 1) : null;
 }
 
@@ -159,15 +153,9 @@ export function javascriptSites(root: Node): FileSites {
     // `new X(...)` and `X(...)` name the class; a lowercase factory (`throw err('...')`) does not.
     const errorClass = name && /^[A-Z]/.test(name) ? name : null;
     const args = (thrown.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
-    if (args.length === 0) {
-      out.skip('no-message', stmt);
-      continue;
-    }
     // The message: the first argument with literal text (`new AggregateError(errors, 'message')` has it second).
     const scope = enclosingFunction(stmt);
-    const parts = out.message(args, (a) => messageParts(a, scope, stmt), stmt, !errorClass);
-    if (!parts) continue;
-    out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'throw', kind: 'exception', errorClass, parts });
+    out.exception(stmt, args, (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes));
   }
   return out.result();
 }

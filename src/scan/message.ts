@@ -23,6 +23,16 @@ export function holeName(expression: string): string {
   return name;
 }
 
+/**
+ * `left + right`: both sides' parts, a side that cannot be read standing as one hole named by its code;
+ * null when neither side can be read (then nothing of the message is literal).
+ */
+export function concatParts<N extends { text: string }>(left: N, right: N, read: (side: N) => MessagePart[] | null): MessagePart[] | null {
+  const l = read(left);
+  const r = read(right);
+  return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
+}
+
 /** Joins adjacent text parts and drops empty ones. */
 export function normaliseParts(parts: MessagePart[]): MessagePart[] {
   const out: MessagePart[] = [];

@@ -3,10 +3,10 @@
  * `.format(...)` call, a `+` concatenation, or a name assigned one of those earlier in the function.
  */
 import type { Node } from 'web-tree-sitter';
-import { contains, firstParagraph, oneLine, siteContext, type Shapes } from './context.ts';
+import { contains, firstParagraph, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { braceParts, hole, printfParts, text, type MessagePart } from './message.ts';
-import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+import { braceParts, concatParts, hole, printfParts, text, type MessagePart } from './message.ts';
+import { SiteCollector, type FileSites } from './site.ts';
 
 const MESSAGE_KEYWORDS = new Set(['message', 'msg', 'detail', 'reason', 'description', 'text']);
 
@@ -101,9 +101,7 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
         return printfParts(literal, args, 'python');
       }
       if (op === '+') {
-        const l = messageParts(left, scope, site, depth + 1);
-        const r = messageParts(right, scope, site, depth + 1);
-        return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
+        return concatParts(left, right, (side) => messageParts(side, scope, site, depth + 1));
       }
       return null;
     }
@@ -133,12 +131,7 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
 
 /** The message parts of the last `name = <message>` before the site in the same function. */
 function assignedParts(name: string, scope: Node, site: Node, depth: number): MessagePart[] | null {
-  let best: Node | null = null;
-  for (const a of scope.descendantsOfType('assignment')) {
-    if (!a || a.startIndex >= site.startIndex) continue;
-    if (a.childForFieldName('left')?.text === name && (!best || a.startIndex > best.startIndex)) best = a;
-  }
-  const value = best?.childForFieldName('right');
+  const value = lastAssignedValue(name, scope, site, ['assignment'], (a) => ({ target: a.childForFieldName('left'), value: a.childForFieldName('right') }));
   return value ? messageParts(value, null, site, depth + 1) : null;
 }
 
@@ -167,14 +160,8 @@ export function pythonSites(root: Node): FileSites {
     const positional = list.filter((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat' && a.type !== 'dictionary_splat');
     const keyword = list.find((a) => a.type === 'keyword_argument' && MESSAGE_KEYWORDS.has(a.childForFieldName('name')?.text ?? ''))?.childForFieldName('value');
     const candidates = keyword ? [...positional, keyword] : positional;
-    if (candidates.length === 0) {
-      out.skip('no-message', stmt);
-      continue;
-    }
     const scope = enclosingFunction(stmt);
-    const parts = out.message(candidates, (c) => messageParts(c, scope, stmt), stmt, !errorClass);
-    if (!parts) continue;
-    out.sites.push({ ...siteContext(stmt, shapes), line: lineOf(stmt), endLine: endLineOf(stmt), form: 'raise', kind: 'exception', errorClass, parts });
+    out.exception(stmt, candidates, (c) => messageParts(c, scope, stmt), errorClass, 'raise', () => siteContext(stmt, shapes));
   }
   return out.result();
 }

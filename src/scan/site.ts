@@ -60,6 +60,18 @@ export class SiteCollector {
     }
     return parts;
   }
+  /**
+   * An exception raised at `at` (`throw new X(...)`, `raise X(...)`): skipped as 'no-message' without
+   * candidates, else recorded with its message as `message` reads it and what the code says around it.
+   */
+  exception(at: Node, candidates: readonly Node[], read: (candidate: Node) => MessagePart[] | null, errorClass: string | null, form: string, context: () => SiteContext): void {
+    if (candidates.length === 0) {
+      this.skip('no-message', at);
+      return;
+    }
+    const parts = this.message(candidates, read, at, !errorClass);
+    if (parts) this.sites.push({ ...context(), line: lineOf(at), endLine: endLineOf(at), form, kind: 'exception', errorClass, parts });
+  }
   result(): FileSites {
     return { sites: this.sites, skipped: this.skipped, skippedAt: this.skippedAt };
   }

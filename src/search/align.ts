@@ -16,7 +16,7 @@
  * Quadratic in the number of tokens, so a line keeps at most `MAX_LINE_TOKENS` tokens: its first
  * and its last.
  */
-import { wordKey } from './keys.ts';
+import { literalPartText, wordKey } from './keys.ts';
 import { parseTemplate } from '../schema/message-template.ts';
 
 /** A word added to or dropped from the template, or changed into another. */
@@ -46,6 +46,13 @@ export const HOLE_EXTRA_MAX = 2;
 export const HOLE_TOKEN = 0.001;
 /** The line stops before the template ends. */
 export const CUT = 0.5;
+/**
+ * The line goes on after the whole template (a later version's added hint, a tool's note after the
+ * message): one fixed amount, as a word added, and a little per token so that of two templates the
+ * one explaining more of the line wins.
+ */
+export const TAIL = 1;
+export const TAIL_TOKEN = 0.01;
 /** Longest line (in tokens) aligned: a longer one keeps its first and last tokens. */
 export const MAX_LINE_TOKENS = 200;
 const KEEP_LAST_TOKENS = 50;
@@ -119,7 +126,11 @@ export function templateTokens(template: string): TemplateToken[] {
   const parts = parseTemplate(template);
   parts.forEach((p, i) => {
     if (p.kind === 'hole') return hole(INTEGER_HOLE.test(p.raw));
-    const ts = tokens(p.text);
+    // Quotes glued to a placeholder are read apart from the text between them (`'{a}' on '{b}'`
+    // is not the quoted value `' on '`), and may be left out.
+    const text = literalPartText(parts, i);
+    const quote = (at: number): Token[] => (text[at] === p.text[at] ? [] : [{ text: p.text[at]!, kind: 'mark', optional: true }]);
+    const ts = [...quote(0), ...tokens(text), ...(p.text.length > 1 ? quote(p.text.length - 1) : [])];
     const glueBefore = i > 0 && /^\S/.test(p.text);
     const glueAfter = i + 1 < parts.length && /\S$/.test(p.text);
     ts.forEach((t, j) => {
@@ -182,6 +193,8 @@ export interface Alignment {
   cost: number;
   /** The line stops before the template's end. */
   cut: boolean;
+  /** What the line's tokens after the whole template cost (`TAIL`, `TAIL_TOKEN`), 0 if it ends with the template. */
+  tail: number;
 }
 
 /**
@@ -229,6 +242,14 @@ export function alignTemplate(template: string, line: string, common?: ReadonlyS
     }
     [prev, cur] = [cur, prev];
   }
-  const whole = prev[m]!;
-  return whole <= cut ? { cost: whole, cut: false } : { cost: cut, cut: true };
+  let whole = prev[m]!;
+  let tail = 0;
+  for (let j = 1; j < m; j++) {
+    const extra = TAIL + TAIL_TOKEN * (m - j);
+    if (prev[j]! + extra < whole) {
+      whole = prev[j]! + extra;
+      tail = extra;
+    }
+  }
+  return whole <= cut ? { cost: whole, cut: false, tail } : { cost: cut, cut: true, tail: 0 };
 }

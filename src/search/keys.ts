@@ -8,7 +8,7 @@
  * and long hex strings are skipped, and a template's words glued to a placeholder (`{name}s`)
  * are left out because the printed word differs.
  */
-import { parseTemplate } from '../schema/message-template.ts';
+import { parseTemplate, type TemplatePart } from '../schema/message-template.ts';
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 
@@ -89,6 +89,28 @@ export const prefixPart = (word: string): string => `${word.slice(0, PREFIX)}~`;
 /** Whether a key part is the start of a word (`prefixPart`) rather than a whole word. */
 export const isPrefixPart = (part: string): boolean => part.endsWith('~');
 
+const QUOTE_CHARS = `'"\``;
+
+/**
+ * A template's text part `i` with the quotes glued to its placeholders blanked (as spaces, so that
+ * positions keep): in `'{a}' on '{b}'` the text between the placeholders is ` on `, where it would
+ * otherwise read as the quoted value `' on '` and give no word at all.
+ */
+export function literalPartText(parts: readonly TemplatePart[], i: number): string {
+  const part = parts[i]!;
+  if (part.kind !== 'text') return '';
+  let text = part.text;
+  if (parts[i - 1]?.kind === 'hole' && QUOTE_CHARS.includes(text[0]!)) text = ` ${text.slice(1)}`;
+  if (parts[i + 1]?.kind === 'hole' && text.length > 0 && QUOTE_CHARS.includes(text[text.length - 1]!)) text = `${text.slice(0, -1)} `;
+  return text;
+}
+
+/** A template's literal text, each placeholder a space and the quotes glued to them left out (see `literalPartText`). */
+export function templateLiteral(template: string): string {
+  const parts = parseTemplate(template);
+  return parts.map((p, i) => (p.kind === 'text' ? literalPartText(parts, i) : ' ')).join('');
+}
+
 /**
  * Index keys of a message template: the words of its literal text, their adjacent pairs, and a
  * word paired with the start of the next one when that one is long (`required genera~` from
@@ -102,7 +124,7 @@ export function templateKeys(template: string): string[] {
     if (part.kind !== 'text') return;
     const glueBefore = parts[i - 1]?.kind === 'hole';
     const glueAfter = parts[i + 1]?.kind === 'hole';
-    const words = wordsOf(maskValues(part.text)).map(({ word, start, end }) => {
+    const words = wordsOf(maskValues(literalPartText(parts, i))).map(({ word, start, end }) => {
       // A word touching a placeholder prints joined to its value: `{n}ms` prints `10ms`.
       if ((glueBefore && start === 0) || (glueAfter && end === part.text.length)) return null;
       return isKeyWord(word) ? word : null;
@@ -119,8 +141,8 @@ export function templateKeys(template: string): string[] {
     const before = parts[i - 1];
     const after = parts[i + 1];
     if (part.kind !== 'hole' || before?.kind !== 'text' || after?.kind !== 'text') return;
-    const last = /([\p{L}\p{N}_]+)\s+$/u.exec(maskValues(before.text))?.[1]?.toLowerCase();
-    const first = /^\s+([\p{L}\p{N}_]+)/u.exec(maskValues(after.text))?.[1]?.toLowerCase();
+    const last = /([\p{L}\p{N}_]+)\s+$/u.exec(maskValues(literalPartText(parts, i - 1)))?.[1]?.toLowerCase();
+    const first = /^\s+([\p{L}\p{N}_]+)/u.exec(maskValues(literalPartText(parts, i + 1)))?.[1]?.toLowerCase();
     if (last && first && isKeyWord(last) && isKeyWord(first)) keys.add(`${wordKey(last)} ${wordKey(first)}`);
   });
   return [...keys];

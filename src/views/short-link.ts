@@ -26,13 +26,14 @@ export const SHORT_LINK_MARKERS = {
   description: 'errdexslotpagedescription',
 } as const;
 
-export interface ShortLinkValues {
+/** A type, not an interface: Astro's page props need an index signature, which an interface lacks. */
+export type ShortLinkValues = {
   id: string;
   /** The error page's root-relative path (src/util/urls.ts, errorPath). */
   to: string;
   title: string;
   description: string;
-}
+};
 
 /** A record's short-link values: its page's path, title (with its place label when it has one) and description. */
 export function shortLinkValues(r: ErrorRecord, place: string | undefined): ShortLinkValues {

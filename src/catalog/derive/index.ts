@@ -145,7 +145,7 @@ export function ledgerPlanFor(catalog: Catalog): LedgerPlan {
 const LEDGER_TITLE_MAX = 200;
 
 /** Directory, then file name, then line: each directory's files together, before its subdirectories' files. */
-function compareDirectoryOrder(a: CatalogEntry, b: CatalogEntry): number {
+export function compareDirectoryOrder(a: CatalogEntry, b: CatalogEntry): number {
   const x = a.record;
   const y = b.record;
   return cmp(directoryOf(x.filePath), directoryOf(y.filePath)) || cmp(x.filePath, y.filePath) || (x.lineNumber ?? 0) - (y.lineNumber ?? 0) || cmp(x.id, y.id);

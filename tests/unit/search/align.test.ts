@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignTemplate, literalTokenCount, oneSlip, templateTokens, tokens, CUT, HOLE_EXTRA_MAX, TYPO_EDIT, WORD_EDIT } from '../../../src/search/align.ts';
+import { alignTemplate, literalTokenCount, oneSlip, templateTokens, tokens, CUT, HOLE_EXTRA_MAX, TAIL, TAIL_TOKEN, TYPO_EDIT, WORD_EDIT } from '../../../src/search/align.ts';
 
 const cost = (template: string, line: string) => alignTemplate(template, line).cost;
 
@@ -11,6 +11,8 @@ describe('word alignment of a line with a template', () => {
     // A word glued to a placeholder prints joined to its value; quotes glued to one may go.
     expect(templateTokens("waited {n}ms for '{name}'").map((t) => (t.kind === 'hole' ? '{}' : t.optional ? `(${t.text})` : t.text))).toEqual(['waited', '{}', 'for', "(')", '{}', "(')"]);
     expect(literalTokenCount("waited {n}ms for '{name}'")).toBe(2);
+    // Between two quoted placeholders: words, not one quoted value.
+    expect(templateTokens("'{a}' on relationship '{b}': gone").map((t) => (t.kind === 'hole' ? '{}' : t.optional ? `(${t.text})` : t.text))).toEqual(["(')", '{}', "(')", 'on', 'relationship', "(')", '{}', "(')", ':', 'gone']);
   });
 
   it('costs nothing for the template itself with values in its placeholders', () => {
@@ -35,6 +37,13 @@ describe('word alignment of a line with a template', () => {
     expect(a.cost).toBeCloseTo(CUT, 2);
     // A template the cut line does not start: an edit more.
     expect(cost('timed out after {} waiting for lease (in engine core)', 'timed out after 30s waiting for hand')).toBeGreaterThan(a.cost + 0.5);
+  });
+
+  it('reads a line that goes on after the whole template as one added word, whatever its length', () => {
+    expect(alignTemplate('This Connection is closed', 'This Connection is closed (see logs)')).toMatchObject({ cut: false, tail: TAIL + 4 * TAIL_TOKEN });
+    expect(cost('This Connection is closed', 'This Connection is closed (see logs)')).toBeLessThan(cost('This {name} cannot be used directly as a column expression', 'This Connection is closed (see logs)'));
+    // Of two templates, the one explaining more of the line with its own words.
+    expect(cost('invalid value for {x}', 'invalid value for x: expected 3')).toBeLessThan(cost('invalid value', 'invalid value for x: expected 3'));
   });
 
   it('knows a placeholder printing an integer takes a number', () => {

@@ -64,6 +64,17 @@ describe('index keys', () => {
     expect(keys).toContain(`${wordKey('socket')} ${wordKey('after')}`); // the words either side of a value meet
   });
 
+  it('reads the text between two quoted placeholders as words, not as a quoted value', () => {
+    const keys = templateKeys("'{annotation}' cannot annotate '{annotated_type}'.");
+    expect(keys).toContain(wordKey('cannot'));
+    expect(keys).toContain(`${wordKey('cannot')} ${wordKey('annotate')}`);
+    const backref = templateKeys("Error creating backref '{key}' on relationship '{self}': property exists");
+    expect(backref).toContain(`${wordKey('backref')} ${wordKey('on')}`); // the pair across the quoted value, as a paste gives it
+    expect(backref).toContain(wordKey('relationship'));
+    const pasted = queryKeys(normalisePaste("Error creating backref 'x' on relationship 'y': property exists"));
+    expect(pasted).toContain(`${wordKey('backref')} ${wordKey('on')}`);
+  });
+
   it('keys a word by its letters, so transposed, doubled and repeated-letter typos keep the key', () => {
     expect(wordKey('validate')).toBe(wordKey('vlaidate'));
     expect(wordKey('deadlines')).toBe(wordKey('deadlinnes'));
@@ -162,7 +173,7 @@ describe('buildMessageIndex', () => {
 
   it('entries carry what results and filters show', () => {
     const e = fromTuple(JSON.parse(built.shards.find((s) => s.includes('0000000000000001'))!)[0]);
-    expect(Object.keys(e).sort()).toEqual(['errorClass', 'errorType', 'file', 'id', 'language', 'line', 'pattern', 'repo', 'scope', 'severity', 'slug', 'summary', 'tags', 'template']);
+    expect(Object.keys(e).sort()).toEqual(['errorClass', 'errorType', 'file', 'id', 'language', 'line', 'messagePage', 'pattern', 'repo', 'scope', 'severity', 'slug', 'summary', 'tags', 'template']);
     expect(e.language).toBe('Python');
   });
 });

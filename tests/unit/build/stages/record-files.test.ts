@@ -10,7 +10,7 @@ import { SHORT_LINK_MARKERS as M } from '../../../../src/views/short-link.ts';
 import { errorPath } from '../../../../src/util/urls.ts';
 import { SAMPLE_CATALOG } from '../../../support/records.ts';
 
-const template = `<!DOCTYPE html><html><head><title>${M.title}</title><meta http-equiv="refresh" content="0; url=${M.to}"></head><body><a href="${M.to}">${M.title}</a> /e/${M.id}/</body></html>`;
+const template = `<!DOCTYPE html><html><head><title>${M.title}</title><meta name="description" content="${M.description}"><meta http-equiv="refresh" content="0; url=${M.to}"></head><body><a href="${M.to}">${M.title}</a> /e/${M.id}/</body></html>`;
 
 async function fixture() {
   const dir = mkdtempSync(join(tmpdir(), 'errdex-record-files-'));
