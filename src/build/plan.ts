@@ -133,8 +133,9 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     // Beside a one-partition render it takes what the others leave; above, it must end before the
     // second render process starts, and waits for validation's process when highlighting began early.
     stage('full-text', [!one && early ? 'derive' : 'validate'], ['snapshot', 'published site'], ['Pagefind parts'], one ? 'low' : 'normal'),
-    stage('publish', ['render', 'record-files', 'message-index', 'list-index', 'full-text'], ['staging site'], ['site', 'page keys']),
-    stage('ledger', ['publish'], ['ledger plan'], ['ledger']),
+    // The site and the ledger in one step (src/build/publish-step.ts); the ledger stage says what became of it.
+    stage('publish', ['render', 'record-files', 'message-index', 'list-index', 'full-text'], ['staging site', 'published site', 'ledger plan'], ['site', 'ledger', 'page keys']),
+    stage('ledger', ['publish'], ['ledger plan'], []),
   ];
   return {
     facts,

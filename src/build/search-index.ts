@@ -8,18 +8,19 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
+import { messagePath } from '../catalog/derive/message-groups.ts';
 import { partitionOfId } from '../catalog/partition.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../search/pagefind-document.ts';
 import { listFilesBelow } from '../util/files.ts';
-import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, type FragmentFiles } from './pagefind-bundle.ts';
+import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, type FragmentFiles } from './pagefind-bundle.ts';
 import { linkReused } from './page-reuse.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 
 export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions): BuiltMessageIndex {
-  const built = buildMessageIndex(records, options);
+  const built = buildMessageIndex(records, { messagePage: messagePath, ...options });
   const root = join(outDir, MESSAGE_INDEX_DIR);
   rmSync(root, { recursive: true, force: true });
   const dir = join(root, built.manifest.version);
@@ -57,8 +58,7 @@ export const PAGEFIND_PART_RECORDS = Number(process.env.ERRDEX_PAGEFIND_PART_REC
  */
 const EDIT_PARTS = 4;
 const MIN_EDIT_PART_RECORDS = 2_500;
-/** Lists the parts besides `pagefind/` itself, as paths relative to `pagefind/`. */
-export const PAGEFIND_PARTS_FILE = 'errdex-parts.json';
+export { PAGEFIND_PARTS_FILE };
 
 /** How many Pagefind indexes a catalog of `count` records is indexed in. */
 export function pagefindPartCount(count: number, partRecords = PAGEFIND_PART_RECORDS): number {

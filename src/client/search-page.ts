@@ -200,6 +200,7 @@ function setUp(root: HTMLElement): void {
     a.href = hitHref(hit, base);
     a.className = 'result-link';
     a.dataset.match = matchAttribute(hit.kind);
+    if (hit.messagePage) a.dataset.messagePage = '';
     const message = document.createElement('span');
     message.className = 'result-message';
     for (const p of parseTemplate(hit.template)) {
@@ -215,7 +216,7 @@ function setUp(root: HTMLElement): void {
     meta.className = 'result-meta';
     const kind = document.createElement('span');
     kind.className = `match-kind match-${hit.kind}`;
-    kind.textContent = KIND_LABEL[hit.kind];
+    kind.textContent = hit.messagePage ? `${KIND_LABEL[hit.kind]} · all raise sites` : KIND_LABEL[hit.kind];
     meta.append(kind, ` ${hit.repo}`);
     if (hit.errorClass) {
       const cls = document.createElement('code');
