@@ -18,6 +18,8 @@ Options:
   --report=FILE           write each stage's time, memory and output as JSON (npm run bench reads it)
   --no-ledger-update      read the URL ledger but do not write it (preview builds, tests)
   --max-fragments=N       at most N Pagefind fragment files (Pagefind bundles them)
+  --wait-for-lock         while another build writes to the output folder, wait (default: fail at once)
+  --allow-mass-removal    publish even when more than half the published error pages would go
   --help                  this text
 
 Environment: ERRDEX_DATA (catalog folder, default data/), ERRDEX_DIST (output folder, default dist/),
@@ -38,7 +40,6 @@ try {
   ({ values } = parseArgs({
     args: argv,
     strict: true,
-    allowPositionals: false,
     options: {
       'skip-invalid': { type: 'string' },
       strict: { type: 'boolean', default: false },
@@ -46,12 +47,13 @@ try {
       report: { type: 'string' },
       'no-ledger-update': { type: 'boolean', default: false },
       'max-fragments': { type: 'string' },
+      'wait-for-lock': { type: 'boolean', default: false },
+      'allow-mass-removal': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   }));
 } catch (e) {
-  // parseArgs says "Option '--x <value>' argument missing" (last) or "… argument is ambiguous" (another
-  // option follows): say it as the other option errors are said.
+  // "Option '--x <value>' argument missing" (last) or "… is ambiguous" (an option follows): said as the others are.
   const missing = /^Option '(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec((e as Error).message);
   fail(missing ? `${missing[1]} needs a value` : (e as Error).message);
 }
@@ -63,7 +65,8 @@ if (values.help) {
 let settings;
 try {
   const maxFragments = parseMaxFragments(values['max-fragments'] ?? undefined);
-  settings = buildSettings({ skipReport: values['skip-invalid'] ?? null, strict: values.strict, noCache: values['no-cache'], noLedgerUpdate: values['no-ledger-update'], report: values.report ?? null, maxFragments });
+  const flags = { skipReport: values['skip-invalid'] ?? null, strict: values.strict, noCache: values['no-cache'], noLedgerUpdate: values['no-ledger-update'], report: values.report ?? null, maxFragments };
+  settings = { ...buildSettings(flags), waitForLock: values['wait-for-lock'], allowMassRemoval: values['allow-mass-removal'] };
 } catch (e) {
   fail((e as Error).message);
 }

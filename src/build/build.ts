@@ -5,20 +5,26 @@
  * stage's measurements (src/build/measure.ts). A failed stage ends the build with the output folder
  * as it was.
  */
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { displayPath, listCatalogFiles } from '../catalog/load.ts';
+import { writeFileAtomic } from '../util/files.ts';
+import { defaultSettingWarnings } from '../views/metadata.ts';
 import { Board } from './board.ts';
+import { acquireBuildLock, BuildLocked, type BuildLock } from './lock.ts';
 import { MemorySampler, treeSize, type BuildReport } from './measure.ts';
 import { codeKey, publishedSite, reuseFiles } from './page-reuse.ts';
 import { Pipeline, StageError, type Stage, type StageContext } from './pipeline.ts';
 import { plan, STAGES, type StageName } from './plan.ts';
+import { recoverPublish } from './publish-step.ts';
 import { Progress } from './progress.ts';
 import { RenderProcesses } from './render-processes.ts';
+import { removeStaleRenderDirs, removeStaleWorkDirs, workDirs } from './site-folders.ts';
 import { fullTextStage } from './stages/full-text.ts';
 import { highlightStage } from './stages/highlight.ts';
 import { ledger } from './stages/ledger.ts';
+import { listIndexStage } from './stages/list-index.ts';
 import { messageIndexStage } from './stages/message-index.ts';
 import { publishStage } from './stages/publish.ts';
 import { recordFilesStage } from './stages/record-files.ts';
@@ -33,6 +39,7 @@ const RUN: Record<StageName, (ctx: StageContext<BuildState>) => Promise<void>> =
   render,
   'record-files': recordFilesStage,
   'message-index': messageIndexStage,
+  'list-index': listIndexStage,
   'full-text': fullTextStage,
   publish: publishStage,
   ledger,
@@ -45,6 +52,7 @@ const LABELS: Record<StageName, string> = {
   render: 'render',
   'record-files': 'record files',
   'message-index': 'message index',
+  'list-index': 'filter indexes',
   'full-text': 'full-text index',
   publish: 'publish',
   ledger: 'ledger',
@@ -62,19 +70,52 @@ function catalogBytes(root: string): number {
   }
 }
 
+/**
+ * Builds and publishes the site, holding the output folder's lock throughout (src/build/lock.ts):
+ * a second build of the same folder fails at once naming this one, or waits (--wait-for-lock).
+ */
 export async function runBuild(settings: BuildSettings): Promise<void> {
   const started = performance.now();
+  let lock: BuildLock;
+  try {
+    lock = await acquireBuildLock(settings.outDir, {
+      wait: settings.waitForLock ?? false,
+      onWait: (h) => console.log(`Waiting for ${h ? `build pid ${h.pid} on ${h.host}` : 'another build'} to finish writing ${displayPath(settings.outDir)} (--wait-for-lock)…`),
+    });
+  } catch (e) {
+    if (e instanceof BuildLocked) throw new BuildFailure(`${e.message}
+
+Nothing was built.`);
+    throw e;
+  }
+  try {
+    // Under the lock, no other build of this folder runs: a publish step a crash cut short is
+    // finished or undone first (src/build/publish-step.ts), then what such builds left is stale.
+    const recovered = recoverPublish(settings.outDir);
+    if (recovered) console.log(`A build stopped while publishing ${displayPath(settings.outDir)}: its publish step was ${recovered === 'after' ? 'finished' : 'undone'}, so the site and the URL ledger agree.`);
+    removeStaleWorkDirs(settings.outDir);
+    removeStaleRenderDirs();
+    await buildLocked(settings, started);
+  } finally {
+    lock.release();
+  }
+}
+
+async function buildLocked(settings: BuildSettings, started: number): Promise<void> {
   const { outDir, cacheDir } = settings;
   const facts = { bytes: catalogBytes(settings.catalog), records: null };
   const machine = { cores: availableParallelism() };
   const memory = new MemorySampler();
   const board = new Board(STAGES, LABELS, new Progress(STAGES.length), () => memory.reset());
-  const snapshots = join(cacheDir, 'snapshots');
-  const dirs = { staging: `${outDir}.staging`, fullText: `${outDir}.pagefind`, messageIndex: `${outDir}.index`, recordFiles: `${outDir}.records`, snapshots };
+  const dirs = workDirs(outDir);
+  const snapshots = dirs.snapshots;
   // What the published site holds that this build may link instead of making again (its error pages,
   // its full-text index's parts). Known before the catalog is read.
   const code = codeKey();
   const published = publishedSite({ cacheDir, site: outDir, code, force: !settings.useCache });
+  if (published && published.unproven > 0) {
+    board.note(`${published.unproven} files of ${displayPath(outDir)} are not the ones the build cache recorded (an output folder or a cache from another run): they are made again.`);
+  }
   const first = plan(facts, machine, settings.plan);
   const state: BuildState = {
     settings,
@@ -92,7 +133,7 @@ export async function runBuild(settings: BuildSettings): Promise<void> {
       parallel: first.workers,
       cacheDir,
       logDir: resolve('.errdex/logs'),
-      reuse: reuseFiles(published, cacheDir),
+      reuse: reuseFiles(published, dirs.root),
       onPages: (n) => board.stage('render').update(n),
     }),
   };
@@ -113,13 +154,14 @@ export async function runBuild(settings: BuildSettings): Promise<void> {
   let failed = false;
   pipeline.onCleanup(() => {
     memory.stop();
-    if (!failed) return;
-    state.render.killAll();
+    if (failed) state.render.killAll();
     // A stage just ended may still be writing to its folder for a moment.
-    for (const dir of [dirs.staging, dirs.fullText, dirs.messageIndex, dirs.recordFiles]) rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   });
   const interrupt = () => pipeline.cancel(new StageError('build', new Error('Interrupted.')));
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  // A site published with errdex's own site URL or report URL links to the wrong place: said up front.
+  for (const warning of defaultSettingWarnings()) board.warn(warning);
   startRender(state);
   try {
     await pipeline.run();
@@ -157,5 +199,5 @@ function writeReport(file: string, state: BuildState, buildSeconds: number): voi
     stages,
   };
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
 }

@@ -3,16 +3,22 @@
  *
  * After a build is published, the keys of its error pages (and of its full-text index's parts:
  * src/build/search-index.ts) are written to `pages.json` in the build cache, with the key of the
- * code that rendered them and the site folder they were published to. The next build hands those
- * keys to its render processes when the code and the folder are the same; they leave the unchanged
- * files out, and this module links them from the published site into the new one (a hard link: the
- * published file is never written to, and the old site's folder is deleted by name only, so the new
- * site keeps the data).
+ * code that rendered them, the site folder they were published to, and a proof of each published
+ * file (its content hash and identity: src/build/file-proofs.ts). The next build hands those keys to
+ * its render processes when the code and the folder are the same, for the files whose copy in the
+ * folder is still the one recorded: an output folder and a cache from different runs (a restored
+ * backup, one branch's cache and another's site) lend only what they agree on. The render processes
+ * leave the unchanged files out, and this module links them from the published site into the new
+ * one (a hard link: the published file is never written to, and the old site's folder is deleted by
+ * name only, so the new site keeps the data).
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PageLogLine } from '../catalog/page-cache.ts';
+import { proofOf, proves, type FileProof, type OwnFiles } from './file-proofs.ts';
+import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE } from './pagefind-bundle.ts';
+import { writeFileAtomic } from '../util/files.ts';
 
 interface PageManifest {
   /** Key of the code that rendered the site (codeKey). */
@@ -21,6 +27,8 @@ interface PageManifest {
   site: string;
   /** Path in the site -> key. */
   files: Record<string, string>;
+  /** Path in the site -> what the published copy was (absent in a manifest of an older errdex: nothing is reused). */
+  proofs?: Record<string, FileProof>;
 }
 
 const manifestFile = (cacheDir: string): string => join(cacheDir, 'pages.json');
@@ -46,30 +54,56 @@ export function codeKey(root = resolve('.')): string {
   return hash.digest('hex');
 }
 
-/** What the last published site holds: its folder and its files' keys. */
+/** What the last published site holds: its folder, and the keys and proofs of its files that are as recorded. */
 export interface PublishedSite {
   site: string;
   /** Path in the site -> key. */
   keys: Record<string, string>;
+  proofs: Record<string, FileProof>;
+  /** Files the manifest lists whose copy in the folder is missing or another (rendered again). */
+  unproven: number;
 }
 
+/** The files of a site path that its proof covers: a full-text index's root part is not the parts inside it. */
+const notOwnOf = (sitePath: string): OwnFiles | undefined =>
+  sitePath === `${PAGEFIND_DIR}/` ? (f) => f === PAGEFIND_PARTS_FILE || /^part-\d+$/.test(f) : undefined;
+
 /**
- * The last published site's keys, or null when nothing can be reused: no earlier build recorded,
- * other code, another folder, the folder gone, or --no-cache (`force`).
+ * The last published site's keys, of the files whose copy in the output folder is the one recorded;
+ * null when nothing can be reused: no earlier build recorded, other code, another folder, the folder
+ * gone, an unreadable manifest, or --no-cache (`force`).
  */
 export function publishedSite(options: { cacheDir: string; site: string; code: string; force: boolean }): PublishedSite | null {
   const file = manifestFile(options.cacheDir);
   if (options.force || !existsSync(file) || !existsSync(options.site)) return null;
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as PageManifest;
+  let manifest: PageManifest;
+  try {
+    manifest = JSON.parse(readFileSync(file, 'utf8')) as PageManifest;
+  } catch {
+    return null;
+  }
   if (manifest.code !== options.code || manifest.site !== options.site) return null;
-  return { site: manifest.site, keys: manifest.files };
+  const keys: Record<string, string> = {};
+  const proofs: Record<string, FileProof> = {};
+  let unproven = 0;
+  for (const [path, key] of Object.entries(manifest.files)) {
+    const proof = manifest.proofs?.[path];
+    if (proves(join(manifest.site, path), proof, notOwnOf(path))) {
+      keys[path] = key;
+      proofs[path] = proof!;
+    } else unproven++;
+  }
+  return { site: manifest.site, keys, proofs, unproven };
 }
 
-/** What lets render processes reuse the published site's pages (its folder, and its keys written to a file), or null. */
-export function reuseFiles(published: PublishedSite | null, cacheDir: string): { site: string; keys: string } | null {
+/**
+ * What lets render processes reuse the published site's pages (its folder, and its keys written to a
+ * file in the build's working folder `workDir`), or null.
+ */
+export function reuseFiles(published: PublishedSite | null, workDir: string): { site: string; keys: string } | null {
   if (!published) return null;
-  const keys = join(cacheDir, 'pages.previous-keys.json');
-  mkdirSync(cacheDir, { recursive: true });
+  const keys = join(workDir, 'previous-keys.json');
+  mkdirSync(workDir, { recursive: true });
   writeFileSync(keys, JSON.stringify(published.keys));
   return { site: published.site, keys };
 }
@@ -113,8 +147,14 @@ export function forgetPageManifest(cacheDir: string): void {
   rmSync(manifestFile(cacheDir), { force: true });
 }
 
-/** Records the keys of the site just published, for the next build. */
-export function writePageManifest(cacheDir: string, manifest: PageManifest): void {
+/**
+ * Records the keys of the site just published and a proof of each of its files, for the next build
+ * (the proofs of reused files, unchanged on disk, are carried over from `previous` without reading them).
+ */
+export function writePageManifest(cacheDir: string, published: Omit<PageManifest, 'proofs'>, previous: PublishedSite | null): void {
+  const proofs: Record<string, FileProof> = {};
+  for (const path of Object.keys(published.files)) proofs[path] = proofOf(join(published.site, path), previous?.proofs[path], notOwnOf(path));
+  const manifest: PageManifest = { ...published, proofs };
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(manifestFile(cacheDir), JSON.stringify(manifest));
+  writeFileAtomic(manifestFile(cacheDir), JSON.stringify(manifest));
 }

@@ -21,6 +21,8 @@ import { join } from 'node:path';
 
 /** Pagefind's bundle folder in the site. */
 export const PAGEFIND_DIR = 'pagefind';
+/** Lists the parts besides `pagefind/` itself, as paths relative to `pagefind/` (src/build/search-index.ts). */
+export const PAGEFIND_PARTS_FILE = 'errdex-parts.json';
 
 /** Pagefind's folder of fragment files, inside its bundle folder. */
 export const FRAGMENT_DIR = 'fragment';

@@ -14,7 +14,7 @@ import type { ErrorRecord } from '../schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../search/pagefind-document.ts';
 import { listFilesBelow } from '../util/files.ts';
-import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, type FragmentFiles } from './pagefind-bundle.ts';
+import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, type FragmentFiles } from './pagefind-bundle.ts';
 import { linkReused } from './page-reuse.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
@@ -58,8 +58,7 @@ export const PAGEFIND_PART_RECORDS = Number(process.env.ERRDEX_PAGEFIND_PART_REC
  */
 const EDIT_PARTS = 4;
 const MIN_EDIT_PART_RECORDS = 2_500;
-/** Lists the parts besides `pagefind/` itself, as paths relative to `pagefind/`. */
-export const PAGEFIND_PARTS_FILE = 'errdex-parts.json';
+export { PAGEFIND_PARTS_FILE };
 
 /** How many Pagefind indexes a catalog of `count` records is indexed in. */
 export function pagefindPartCount(count: number, partRecords = PAGEFIND_PART_RECORDS): number {

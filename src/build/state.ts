@@ -3,6 +3,7 @@
  * current plan, the folders each stage writes to, and each stage's result once it has one.
  */
 import type { Board } from './board.ts';
+import type { WorkDirs } from './site-folders.ts';
 import type { PublishedSite } from './page-reuse.ts';
 import type { Plan, PlanSettings } from './plan.ts';
 import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
@@ -29,6 +30,10 @@ export interface BuildSettings {
   /** --report: where the measurements go. */
   reportFile: string | null;
   plan: PlanSettings;
+  /** --wait-for-lock: wait while another build writes to the output folder, rather than fail (src/build/lock.ts). */
+  waitForLock?: boolean;
+  /** --allow-mass-removal: publish even when most of the published error pages go (src/build/publish-checks.ts). */
+  allowMassRemoval?: boolean;
 }
 
 
@@ -38,8 +43,8 @@ export interface BuildState {
   plan: Plan;
   learnRecords: (records: number) => void;
   board: Board;
-  /** Folders: the site being built, and where the stages beside the render write, each merged into it. */
-  dirs: { staging: string; fullText: string; messageIndex: string; recordFiles: string; snapshots: string };
+  /** The build's own folders: the site being built, where the stages beside the render write, the snapshot. */
+  dirs: WorkDirs;
   /** The validated catalog: its entries, its head and its related errors (written by validate and derive; src/catalog/snapshot.ts). */
   snapshot: string;
   head: string;
@@ -56,6 +61,8 @@ export interface BuildState {
   recordFiles?: RecordFilesResult;
   messageIndex?: MessageIndexResult;
   fullText?: PagefindIndexResult;
+  /** What publish did with the URL ledger, for the ledger stage to say. */
+  ledgerSummary?: string;
 }
 
 /** What the message-index stage hands on: its summary, and the URL ledger's report, file and new text. */
@@ -63,7 +70,8 @@ export interface MessageIndexResult {
   summary: string;
   records: number;
   warnings: string[];
-  ledger: { report: string[]; file: string; text: string };
+  /** `published`: records the ledger had as live before this build; `removed`: of those, the ones this build removes. */
+  ledger: { report: string[]; file: string; text: string; published: number; removed: number };
 }
 
 /** What the record files stage wrote. */

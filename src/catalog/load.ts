@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { firstInvalidUtf8, hexBytes } from '../util/utf8.ts';
 import { displayPath, scanCatalogFolder } from './folder.ts';
 import { arrayItemSpans, lineAndColumn, locateJson, MAX_NESTING, nesting, parseJson } from './json-locate.ts';
-import { FILE_LEVEL, type Problem } from './problems.ts';
+import { FILE_LEVEL, keyInPath, type Problem } from './problems.ts';
 
 export { displayPath, listCatalogFiles, RESERVED_FILES } from './folder.ts';
 export { firstInvalidUtf8 } from '../util/utf8.ts';
@@ -167,13 +167,19 @@ export function readCatalogFile(abs: string, sink: ReadSink, maxBytes: { json: n
     sink.unreadable();
     return;
   }
+  readCatalogBytes(file, bytes, kind === 'jsonl', sink);
+}
+
+/** The bytes of one catalog file (`file` as reports show it) into raw entries and problems. */
+export function readCatalogBytes(file: string, bytes: Buffer, isJsonl: boolean, sink: ReadSink): void {
   const fileProblem = (line: number, message: string) => sink.problem({ file, line, field: FILE_LEVEL, message });
-  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
-    fileProblem(1, 'is empty; expected a wrapped record {"record": {...}, "datasetVersion": "..."}' + (abs.endsWith('.jsonl') ? ' per line' : ''));
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes; // a byte-order mark holds nothing
+  if (body.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
+    fileProblem(1, 'is empty; expected a wrapped record {"record": {...}, "datasetVersion": "..."}' + (isJsonl ? ' per line' : ''));
     sink.unreadable();
     return;
   }
-  if (abs.endsWith('.jsonl')) {
+  if (isJsonl) {
     readJsonl(bytes, file, sink, fileProblem);
     return;
   }
@@ -209,7 +215,7 @@ function tooDeep(sink: ReadSink, entry: RawEntry): boolean {
   const found = nesting(entry.value, MAX_NESTING);
   if (found.depth <= MAX_NESTING) return false;
   const [top, second] = found.path;
-  const field = top === undefined || typeof top === 'number' ? FILE_LEVEL : top === 'record' && typeof second === 'string' ? `record.${second}` : top;
+  const field = top === undefined || typeof top === 'number' ? FILE_LEVEL : top === 'record' && typeof second === 'string' ? `record.${keyInPath(second)}` : keyInPath(top);
   const message = `is nested ${found.depth.toLocaleString('en-US')} levels deep; the limit is ${MAX_NESTING} (a record needs 3)`;
   sink.problem({ file: entry.file, line: entry.line, field, code: 'json', message });
   sink.unreadable();

@@ -45,6 +45,13 @@ function setUp(root: HTMLElement): void {
   const status = root.querySelector<HTMLElement>('[data-search-status]')!;
   const more = root.querySelector<HTMLButtonElement>('[data-search-more]')!;
   const filterBox = root.querySelector<HTMLFieldSetElement>('[data-search-filters]')!;
+  // On a phone the filters fold behind one button (src/styles/search.css), so results come first.
+  const filterToggle = root.querySelector<HTMLButtonElement>('[data-filter-toggle]')!;
+  filterToggle.addEventListener('click', () => {
+    const open = filterToggle.getAttribute('aria-expanded') !== 'true';
+    filterToggle.setAttribute('aria-expanded', String(open));
+    filterBox.toggleAttribute('data-open', open);
+  });
   const base = root.dataset.base ?? '';
   const indexUrl = new URL(root.dataset.indexUrl!, location.href).href;
   const bundleUrl = new URL(root.dataset.pagefindUrl!, location.href).href;
@@ -181,6 +188,9 @@ function setUp(root: HTMLElement): void {
       any ||= options.length > 1 || Boolean(current);
     }
     filterBox.hidden = !any;
+    filterToggle.hidden = !any;
+    const chosen = Object.keys(chosenFilters()).length;
+    filterToggle.textContent = chosen > 0 ? `Filter (${chosen} chosen)` : 'Filter';
   }
 
   function resultItem(hit: SearchHit): HTMLLIElement {

@@ -1,6 +1,10 @@
-/** Listing a built site's files, for tests, the link checker, measurements and reused full-text parts. */
-import { existsSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+/**
+ * Files: listing a built site's files (tests, the link checker, measurements, reused full-text parts),
+ * and writing a state file (the URL ledger, the build cache's page manifest, reports) so that a crash
+ * or a full disk leaves either the old file or the new one, never a part of one.
+ */
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 
 /**
  * Every file below a folder, as paths relative to it with '/' separators, sorted. `skip`: files and
@@ -19,4 +23,54 @@ export function listFilesBelow(dir: string, skip?: (path: string) => boolean): s
   };
   if (existsSync(dir)) walk(dir);
   return out.sort();
+}
+
+/** Where `writeFileAtomic` writes before the rename: beside the file, so that the rename stays on one file system. */
+export const tempFileFor = (path: string): string => join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
+
+/** Flushes a folder's entries (a rename in it) to disk; a no-op where folders cannot be opened (Windows). */
+export function fsyncDir(dir: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dir, 'r');
+  } catch {
+    return;
+  }
+  try {
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on a folder; the rename is then as durable as they make it.
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes `path` whole or not at all: the text goes to a temporary file beside it, which is flushed to
+ * disk and then renamed over `path` (a rename replaces a file in one step). On failure (a full disk)
+ * the temporary file is removed, `path` is as it was, and the error is thrown.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const temp = tempFileFor(path);
+  try {
+    writeDurably(temp, data);
+    renameSync(temp, path);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
+  fsyncDir(dirname(path));
+}
+
+/** Writes a file and flushes it to disk before returning (the first half of writeFileAtomic). */
+export function writeDurably(path: string, data: string | Uint8Array): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const fd = openSync(path, 'w');
+  try {
+    let done = 0;
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -49,8 +49,11 @@ export function isoDate(iso: string): string {
   return iso.slice(0, 10);
 }
 
+/** A count as readers write it: `4,409`. */
+export const formatNumber = (n: number): string => n.toLocaleString('en-US');
+
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 /** The directory of a repository path: `a/b` for `a/b/c.py`, '' for a file at the root. */

@@ -1,11 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { analysePatterns, redosFile, writeVerdicts } from '../../src/catalog/redos.ts';
 import { FIXTURES, buildSite, hashTree, listFiles, readText, type BuiltSite } from '../support/site.ts';
+
+/** What lies beside an output folder: the folder itself, and a build's working folder and lock while it runs. */
+const besideOutput = (dist: string): string[] => readdirSync(dirname(dist)).filter((f) => !f.startsWith('dist.previous-')).sort();
 
 const pages = [
   { id: 'b024d3d9177721a3', path: 'vllm-project/vllm/unexpected-frame-received-frame-b024d3', start: 1570, end: 1606, mark: 1588 },
@@ -107,7 +110,7 @@ describe('a broken catalog', () => {
     );
     expect(run.stderr).toMatch(/^4 errors in 3 of 6 records; 1 warning \(1 file\)\.$/m);
     expect(hashTree(dist)).toEqual(before); // every byte of every file
-    expect(existsSync(`${dist}.staging`)).toBe(false);
+    expect(besideOutput(dist)).toEqual(['dist']); // no working folder, no lock
   });
 
   it('a failure in the render stage leaves the previous dist/ byte-identical and no staging folder behind', () => {
@@ -119,8 +122,8 @@ describe('a broken catalog', () => {
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('The render stage failed');
     expect(hashTree(dist)).toEqual(before);
-    // Nor the folders of the stages that ran beside it (the message index, Pagefind's full-text index).
-    for (const folder of ['staging', 'index', 'pagefind']) expect(existsSync(`${dist}.${folder}`)).toBe(false);
+    // Nor the build's working folder (staging, the message index, Pagefind's full-text index), nor its lock.
+    expect(besideOutput(dist)).toEqual(['dist']);
   });
 
   it('a build killed while rendering (out of memory, power cut) leaves the previous dist/ byte-identical', async () => {
@@ -135,7 +138,7 @@ describe('a broken catalog', () => {
     const exited = new Promise<void>((done) => child.on('exit', () => done()));
     // Kill as soon as the render has started writing: a render process's own folder below .errdex/render/
     // (src/build/site-folders.ts), or the staging folder it is merged into.
-    const staging = `${dist}.staging`;
+    const staging = join(`${dist}.build-${child.pid}`, 'staging');
     const renderRoot = resolve('.errdex/render');
     const listed = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
     const earlier = new Set(listed(renderRoot));
@@ -143,6 +146,11 @@ describe('a broken catalog', () => {
     await expect.poll(rendering, { timeout: 60_000, interval: 10 }).toBe(true);
     process.kill(-child.pid!, 'SIGKILL');
     await exited;
+    expect(hashTree(dist)).toEqual(before);
+    // The next build takes the killed one's stale lock and removes its working folder.
+    expect(besideOutput(dist)).toEqual(['dist', `dist.build-${child.pid}`, 'dist.lock']);
+    expect(buildSite('unused', join(FIXTURES, 'basic'), { dist }).status).toBe(0);
+    expect(besideOutput(dist)).toEqual(['dist']);
     expect(hashTree(dist)).toEqual(before);
   });
 

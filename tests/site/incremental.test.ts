@@ -2,7 +2,7 @@
  * The build cache: sharded renders produce the same site as one process, an incremental build
  * re-renders only what changed and yields the same site as a cold build, and removed records vanish.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +134,31 @@ describe('partitioned and incremental builds', () => {
     expect(files).not.toContain(`api/errors/${idOf(removed)}.json`);
     expect(files.filter((f) => f.startsWith('api/errors/'))).toHaveLength(11);
     expect(readText(join(again.dist, 'index.html'))).not.toContain(JSON.parse(removed).record.slug);
+  });
+
+  it('reuses nothing of an output folder from another run than its cache: the site equals a cold build', () => {
+    // Run X: the catalog, with its own cache, kept aside as a backup would keep it.
+    writeCatalog(lines);
+    const cacheX = join(root, 'cache-x');
+    const x = build('mixed', 2, cacheX);
+    expect(snapshot(x.dist)).toEqual(first);
+    cpSync(cacheX, join(root, 'cache-x-saved'), { recursive: true });
+    // Run Y, into the same folder with another cache: the same pages' paths, other explanations.
+    writeCatalog(
+      lines.map((l) => {
+        const wrapped = JSON.parse(l);
+        wrapped.record.documentation = 'Another run wrote this explanation.';
+        return JSON.stringify(wrapped);
+      }),
+    );
+    build('mixed', 2, join(root, 'cache-y'));
+    // X's catalog with X's cache, into the folder Y published: the cache's keys match, the files do not.
+    writeCatalog(lines);
+    const again = build('mixed', 2, join(root, 'cache-x-saved'));
+    expect(again.stdout).toMatch(/\d+ files of .* are not the ones the build cache recorded/);
+    expect(again.stdout).toMatch(/ \d+ pages rendered, 0 unchanged/);
+    expect(snapshot(again.dist)).toEqual(first);
+    expect(snapshot(again.dist).get(pathOf(lines[0]!))).not.toContain('Another run wrote');
   });
 
   it('cleans up its temporary folders', () => {

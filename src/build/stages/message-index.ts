@@ -52,7 +52,13 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     warnings: built.unindexed.map(
       (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
     ),
-    ledger: { report: ledgerReport(plan, head.ledger.exists), file: ledgerPath(head.root), text: serializeLedger(plan.ledger) },
+    ledger: {
+      report: ledgerReport(plan, head.ledger.exists),
+      file: ledgerPath(head.root),
+      text: serializeLedger(plan.ledger),
+      published: head.ledger.ledger.entries.filter((e) => e.removedIn === null).length,
+      removed: plan.changes.removedNow.length,
+    },
   };
 }
 

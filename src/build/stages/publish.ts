@@ -1,25 +1,23 @@
 /**
  * The publish stage: what the stages beside the render wrote (the record files, the message index,
  * the full-text index) is merged into the staging folder, which then becomes the output folder by
- * renames only, so the site is never half old, half new. The previous site is deleted by a detached
- * process: deleting a large tree file by file takes longer than the rest of an incremental build.
- * The keys of the pages just published are recorded for the next build (src/build/page-reuse.ts).
+ * renames only, so the site is never half old, half new; the URL ledger is written in the same step
+ * (src/build/publish-step.ts), so that it records exactly the URLs published. The previous site is
+ * deleted by a detached process: deleting a large tree file by file takes longer than the rest of an
+ * incremental build. The keys of the pages just published are recorded for the next build
+ * (src/build/page-reuse.ts).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
 import { forgetPageManifest, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
+import { publishSiteAndLedger } from '../publish-step.ts';
+import { countProblems, fullTextPages, MASS_REMOVAL_SHARE, massRemovals, removedOf, siteRecordIds } from '../publish-checks.ts';
 import { mergeInto } from '../site-folders.ts';
 import type { BuildState } from '../state.ts';
 import { mergeRecordFiles } from './record-files.ts';
-
-export function publish(stagingDir: string, outDir: string): void {
-  const previous = `${outDir}.previous-${process.pid}`;
-  if (existsSync(outDir)) renameSync(outDir, previous);
-  renameSync(stagingDir, outDir);
-  if (existsSync(previous)) removeInBackground(previous);
-}
 
 /** Deletes a folder from a detached process that outlives this one. */
 export function removeInBackground(dir: string): void {
@@ -27,18 +25,62 @@ export function removeInBackground(dir: string): void {
   spawn(process.execPath, ['-e', code, dir], { detached: true, stdio: 'ignore' }).unref();
 }
 
+/** The ledger to write with the site, or null, and what the ledger stage says of it. */
+function ledgerWrite(s: BuildState): { write: { file: string; text: string } | null; summary: string } {
+  const { file, text } = s.messageIndex!.ledger;
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return { write: null, summary: `${displayPath(file)} unchanged` };
+  if (!s.settings.updateLedger) return { write: null, summary: `${displayPath(file)} not updated (--no-ledger-update)` };
+  return { write: { file, text }, summary: `${displayPath(file)} updated: commit it with the catalog` };
+}
+
+/** Stops the build, before anything is published, when the staged site is not whole or removes most of the published one. */
+function checkBeforePublishing(s: BuildState): void {
+  const { staging } = s.dirs;
+  const staged = siteRecordIds(staging);
+  const pages = Object.keys(s.rendered!.pages.keys);
+  const index = join(staging, 'api/errors.json');
+  const problems = countProblems({
+    records: s.catalog!.records,
+    errorPages: pages.length,
+    missingPages: pages.filter((f) => !existsSync(join(staging, f))),
+    jsonTwins: staged.size,
+    indexRows: existsSync(index) ? (JSON.parse(readFileSync(index, 'utf8')) as { count: number }).count : 0,
+    messageIndex: s.messageIndex!.records,
+    fullText: fullTextPages(staging),
+  });
+  if (problems.length > 0) throw new Error(`The site built does not add up, so it was not published: ${problems.join('; ')}.`);
+  const { published, removed } = s.messageIndex!.ledger;
+  const site = siteRecordIds(s.settings.outDir);
+  const over = massRemovals([
+    { source: `the published site (${displayPath(s.settings.outDir)})`, published: site.size, removed: removedOf(site, staged) },
+    { source: `the URL ledger (${displayPath(s.messageIndex!.ledger.file)})`, published, removed },
+  ]);
+  if (over.length > 0 && !s.settings.allowMassRemoval) {
+    const what = over.map((r) => `${r.removed} of the ${r.published} error pages of ${r.source}`).join(', and ');
+    throw new Error(
+      `This build would remove ${what}: more than ${MASS_REMOVAL_SHARE * 100}%, which is more often a catalog file emptied or broken by accident ` +
+        `(with --skip-invalid, an invalid record is left out) than an intended change. Nothing was published. ` +
+        `If the removal is intended, build with --allow-mass-removal.`,
+    );
+  }
+}
+
 export async function publishStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const { staging, recordFiles, messageIndex, fullText } = s.dirs;
+  const { staging, recordFiles, messageIndex, listIndex, fullText } = s.dirs;
   mergeRecordFiles(recordFiles, staging);
-  for (const dir of [messageIndex, fullText]) {
+  for (const dir of [messageIndex, listIndex, fullText]) {
     mergeInto(dir, staging);
     rmSync(dir, { recursive: true, force: true });
   }
   rmSync(s.dirs.snapshots, { recursive: true, force: true });
+  checkBeforePublishing(s);
+  const ledger = ledgerWrite(s);
   // Until the new keys are written, no record of keys may describe the folder being replaced.
   forgetPageManifest(s.settings.cacheDir);
-  publish(staging, s.settings.outDir);
-  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: { ...s.rendered!.pages.keys, ...s.fullText!.keys } });
+  const previous = publishSiteAndLedger({ staging, outDir: s.settings.outDir, ledger: ledger.write });
+  if (previous) removeInBackground(previous);
+  s.ledgerSummary = ledger.summary;
+  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: { ...s.rendered!.pages.keys, ...s.fullText!.keys } }, s.published);
   s.board.stage('publish').end({ summary: displayPath(s.settings.outDir), items: 0, unit: '' });
 }

@@ -8,7 +8,8 @@
  * `validate` ends when the snapshot is written, and the build makes its plan again with the valid
  * records' count; `derive` ends with the child, once the related errors are written.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from '../../util/files.ts';
 import { displayPath } from '../../catalog/load.ts';
 import { childMain, partitionsChosen, startStageChild, type ChildMessage } from '../protocol.ts';
 import { formatCount } from '../progress.ts';
@@ -70,7 +71,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
       send({ type: 'validated', records: null });
       return null;
     }
-    writeFileSync(options.skipReport, reportFileText(catalog, displayPath(catalog.root)));
+    writeFileAtomic(options.skipReport, reportFileText(catalog, displayPath(catalog.root)));
     send({
       type: 'warn',
       text:
@@ -146,6 +147,11 @@ export async function validate(ctx: StageContext<BuildState>): Promise<void> {
   if (records === null) {
     await started.result;
     throw new InvalidCatalog('Fix the catalog, or build the valid records with --skip-invalid.');
+  }
+  // An empty site is never what a build is for: an emptied catalog file, or one whose every record is invalid.
+  if (records === 0) {
+    const skipped = s.settings.skipReport ? ` (the skipped records and why: ${s.settings.skipReport})` : '';
+    throw new Error(`The catalog has no valid records${skipped}: a build publishes no site without error pages.`);
   }
 }
 

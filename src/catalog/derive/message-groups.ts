@@ -81,25 +81,28 @@ type PlaceFields = Pick<ErrorRecord, 'id' | 'repo' | 'errorClass' | 'errorMessag
 /** What a page title starts from: the headline as the title cuts it, in its repository. */
 export const titleKey = (r: PlaceFields): string => `${r.repo}\u0000${shortenOnWord(errorHeadline(r), TITLE_MAX)}`;
 
-/**
- * The place of a record as a label, at a level of detail: the file's last `level + 1` path segments
- * (the whole path past its length), then its line once the path is whole, then the id; and the
- * enclosing function when known.
- */
-function placeLabel(r: PlaceFields, scope: string | undefined, level: number): string {
-  const segments = r.filePath.split('/');
-  const whole = level + 1 >= segments.length;
-  let place = segments.slice(-(level + 1)).join('/');
-  if (whole && level + 1 > segments.length && r.lineNumber !== null) place += `:${r.lineNumber}`;
-  if (whole && level + 1 > segments.length + 1) place += ` #${r.id.slice(0, 8)}`;
-  return scope ? `${place}, ${scope}` : place;
+/** For each of some file paths, its shortest ending (whole folder and file names) that no other of them shares. */
+function shortestEndings(paths: readonly string[]): Map<string, string> {
+  const distinct = [...new Set(paths)];
+  const ending = (p: string, k: number) => p.split('/').slice(-k).join('/');
+  const out = new Map<string, string>();
+  for (const path of distinct) {
+    const segments = path.split('/').length;
+    let n = 1;
+    while (n < segments && distinct.some((other) => other !== path && ending(other, n) === ending(path, n))) n++;
+    out.set(path, ending(path, n));
+  }
+  return out;
 }
 
-/**
- * The label of each record whose page title would be another's (the same headline, as cut, in the
- * same repository): its place, with as little detail as tells every record of the group apart. The
- * group's records share the level of detail, so their labels read alike.
- */
+/** Labels that more than one record has: those records need more detail. */
+function sharedLabels(labels: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const l of labels) (seen.has(l) ? shared : seen).add(l);
+  return shared;
+}
+
 /** The records whose page title is another's: they need a place label, and so their scope. */
 export function sharedTitles<T extends PlaceFields>(records: readonly T[]): T[] {
   const count = new Map<string, number>();
@@ -107,6 +110,12 @@ export function sharedTitles<T extends PlaceFields>(records: readonly T[]): T[] 
   return records.filter((r) => count.get(titleKey(r))! > 1);
 }
 
+/**
+ * The label of each record whose page title would be another's (the same headline, as cut, in the
+ * same repository): the shortest ending of its file's path that tells the group's files apart, and its
+ * enclosing function; its line where the group has another record of the same file and function, and
+ * its id's start where even that is shared.
+ */
 export function placeLabels(records: readonly PlaceFields[], scopes: Scopes): Map<string, string> {
   const byTitle = new Map<string, PlaceFields[]>();
   for (const r of records) {
@@ -118,14 +127,20 @@ export function placeLabels(records: readonly PlaceFields[], scopes: Scopes): Ma
   const labels = new Map<string, string>();
   for (const group of byTitle.values()) {
     if (group.length < 2) continue;
-    const deepest = Math.max(...group.map((r) => r.filePath.split('/').length)) + 1;
-    for (let level = 0; level <= deepest; level++) {
-      const chosen = group.map((r) => placeLabel(r, scopes[r.id], level));
-      if (new Set(chosen).size === group.length || level === deepest) {
-        group.forEach((r, i) => labels.set(r.id, chosen[i]!));
-        break;
-      }
-    }
+    const endings = shortestEndings(group.map((r) => r.filePath));
+    const label = (r: PlaceFields, line: boolean, id: boolean) => {
+      let place = endings.get(r.filePath)!;
+      if (line && r.lineNumber !== null) place += `:${r.lineNumber}`;
+      if (id) place += ` #${r.id.slice(0, 8)}`;
+      const scope = scopes[r.id];
+      return scope ? `${place}, ${scope}` : place;
+    };
+    let chosen = group.map((r) => label(r, false, false));
+    let shared = sharedLabels(chosen);
+    chosen = group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, false) : chosen[i]!));
+    shared = sharedLabels(chosen);
+    chosen = group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, true) : chosen[i]!));
+    group.forEach((r, i) => labels.set(r.id, chosen[i]!));
   }
   return labels;
 }
