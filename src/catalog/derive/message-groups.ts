@@ -12,6 +12,7 @@ import type { ErrorRecord } from '../../schema/record.ts';
 import { shortenOnWord } from '../../schema/message-template.ts';
 import type { CatalogEntry } from '../entry.ts';
 import { errorHeadline, TITLE_MAX } from '../headline.ts';
+import { slugWords } from '../../util/text.ts';
 import { compareCodeOrder } from './related.ts';
 
 export interface MessageGroup {
@@ -30,20 +31,8 @@ type GroupFields = Pick<ErrorRecord, 'repo' | 'errorMessage'>;
 
 const groupKey = (r: GroupFields): string => `${r.repo}\u0000${r.errorMessage}`;
 
-/** The words of a message (placeholders by name), at most six, as record slugs are made (src/scan/ids.ts). */
-function messageWords(message: string): string {
-  const words = message
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((w) => w !== '')
-    .slice(0, 6);
-  let base = words.join('-');
-  if (base.length > 60) base = base.slice(0, 60).replace(/-[^-]*$/, '');
-  return base || 'message';
-}
+/** The words of a message (placeholders by name), as record slugs are made. */
+const messageWords = (message: string): string => slugWords(message) || 'message';
 
 /**
  * The message page of a record's message, `/{owner}/{repo}/m/{words}-{hash}/`: a function of the
