@@ -190,3 +190,9 @@ describe("the catalog's own files", () => {
     expect(catalog.entries.map((e) => e.record.id)).toEqual(['0000000000000001']);
   });
 });
+
+it('a one-file catalog that is a FIFO is reported, not waited on', () => {
+  const path = join(tempFolder(), 'catalog.jsonl');
+  execFileSync('mkfifo', [path]);
+  expect(problemLines(path).lines).toEqual([expect.stringMatching(/catalog\.jsonl:1 {2}\(file\) {2}is not a regular file \(a FIFO\); it is not read$/)]);
+});
