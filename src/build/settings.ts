@@ -10,6 +10,7 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { catalogPath } from '../catalog/load.ts';
 import { buildCacheDir } from '../highlight/cache.ts';
+import type { HostBudget } from './hosts.ts';
 import type { PlanSettings } from './plan.ts';
 import type { BuildSettings } from './state.ts';
 
@@ -21,6 +22,9 @@ export interface BuildFlags {
   noLedgerUpdate: boolean;
   report: string | null;
   maxFragments: number | undefined;
+  /** --max-index-files; --host, --host-limit, --trim-redirects (src/build/hosts.ts). */
+  maxIndexFiles?: number | undefined;
+  host?: HostBudget | null;
 }
 
 /** ERRDEX_WORKERS, ERRDEX_PARTITION_RECORDS, ERRDEX_EARLY_HIGHLIGHT_BYTES (src/build/plan.ts); throws on a wrong value. */
@@ -48,6 +52,8 @@ export function buildSettings(flags: BuildFlags, env: NodeJS.ProcessEnv = proces
     useCache: !flags.noCache,
     updateLedger: !flags.noLedgerUpdate,
     maxFragments: flags.maxFragments,
+    maxIndexFiles: flags.maxIndexFiles,
+    host: flags.host ?? null,
     reportFile: flags.report === null ? null : resolve(flags.report),
     plan: planSettings(env),
   };

@@ -89,6 +89,8 @@ export interface MessageIndexOptions {
   maxShared?: number;
   /** Average shard size to aim for, in bytes. */
   targetShardBytes?: number;
+  /** At most this many shards (`--max-index-files`, for hosts that cap files): larger shards, more bytes per paste. */
+  maxShards?: number | undefined;
   seed?: number;
   /**
    * The path of a message's page (src/catalog/derive/message-groups.ts, given by the build: this
@@ -229,7 +231,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   // As many shards as make them `target` bytes on average (at most 65,536 files): what a paste pays
   // per key it looks up. (Not a power of two: that made a shard between one and two targets, and a
   // catalog a little larger than another pay half as much per key.)
-  const shardCount = Math.min(1 << 16, Math.max(1, Math.ceil(total / target)));
+  const shardCount = Math.min(1 << 16, options.maxShards ?? Infinity, Math.max(1, Math.ceil(total / target)));
 
   const members: number[][] = Array.from({ length: shardCount }, () => []);
   for (const { entry, keys } of filed) {
