@@ -29,10 +29,8 @@ export function pageTitle(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage' | '
 }
 
 /** A message page's title: `Class: message — raised in 6 places — owner/repo` (class when its places share one). */
-export function messagePageTitle(g: Pick<MessageGroup, 'repo' | 'message' | 'entries'>): string {
-  const classes = new Set(g.entries.map((e) => e.record.errorClass));
-  const errorClass = classes.size === 1 ? g.entries[0]!.record.errorClass : null;
-  return `${shortenOnWord(shownHeadline({ errorClass, errorMessage: g.message }), PLACED_TITLE_MAX)} — raised in ${plural(g.entries.length, 'place')} — ${g.repo}`;
+export function messagePageTitle(g: Pick<MessageGroup, 'repo' | 'message' | 'entries' | 'errorClass' | 'titleMax'>): string {
+  return `${shortenOnWord(shownHeadline({ errorClass: g.errorClass, errorMessage: g.message }), g.titleMax)} — raised in ${plural(g.entries.length, 'place')} — ${g.repo}`;
 }
 
 export function messagePageDescription(g: Pick<MessageGroup, 'repo' | 'entries'>): string {

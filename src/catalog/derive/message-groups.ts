@@ -22,7 +22,14 @@ export interface MessageGroup {
   path: string;
   /** Every record raising it, in code order (file, then line). */
   entries: CatalogEntry[];
+  /** The exception class its places share; null when they differ or have none. */
+  errorClass: string | null;
+  /** How much of the headline (`Class: message`) its page title shows: enough to tell it from the repository's other message pages. */
+  titleMax: number;
 }
+
+/** The headline lengths a message page's title may show, shortest first: the first that no other message page of the repository shares. */
+export const MESSAGE_TITLE_MAX = [56, 90, 130, Number.POSITIVE_INFINITY] as const;
 
 /** The enclosing function (`Class.method`) of records whose scope is known, by id. */
 export type Scopes = Record<string, string>;
@@ -58,9 +65,18 @@ export function messageGroups(entries: readonly CatalogEntry[]): MessageGroup[] 
     if (list.length < 2) continue;
     list.sort((a, b) => compareCodeOrder(a.record, b.record));
     const r = list[0]!.record;
-    groups.push({ repo: r.repo, message: r.errorMessage, path: messagePath(r), entries: list });
+    const errorClass = list.every((e) => e.record.errorClass === r.errorClass) ? r.errorClass : null;
+    groups.push({ repo: r.repo, message: r.errorMessage, path: messagePath(r), entries: list, errorClass, titleMax: MESSAGE_TITLE_MAX[0] });
   }
-  return groups.sort((a, b) => cmp(a.repo, b.repo) || cmp(a.message, b.message));
+  groups.sort((a, b) => cmp(a.repo, b.repo) || cmp(a.message, b.message));
+  // Titles cut to the same words (long messages that start alike) show more, until they differ.
+  const cut = (g: MessageGroup, max: number) => `${g.repo}\u0000${shortenOnWord(errorHeadline({ errorClass: g.errorClass, errorMessage: g.message }), max)}`;
+  for (const max of MESSAGE_TITLE_MAX.slice(1)) {
+    const count = new Map<string, number>();
+    for (const g of groups) count.set(cut(g, g.titleMax), (count.get(cut(g, g.titleMax)) ?? 0) + 1);
+    for (const g of groups) if (count.get(cut(g, g.titleMax))! > 1) g.titleMax = max;
+  }
+  return groups;
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

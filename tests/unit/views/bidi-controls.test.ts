@@ -19,7 +19,7 @@ describe('bidirectional controls in an error message', () => {
   it('titles, links and copied text show a marker where each control was', () => {
     expect(pageTitle(r)).toBe('ValueError: file txt.[U+202E]exe[U+202C] {name} not found — acme/widgets');
     expect(pageTitle(r, 'store.py')).toContain('[U+202E]');
-    expect(messagePageTitle({ repo: r.repo, message: r.errorMessage, entries: [{ record: r }, { record: r }] as never })).toContain('txt.[U+202E]exe[U+202C]');
+    expect(messagePageTitle({ repo: r.repo, message: r.errorMessage, entries: [{ record: r }, { record: r }] as never, errorClass: r.errorClass, titleMax: 56 })).toContain('txt.[U+202E]exe[U+202C]');
     expect(markdownLink(r, 'https://errdex.dev/e/1/')).toContain('txt.\\[U+202E\\]exe\\[U+202C\\]'); // Markdown-escaped, renders as [U+202E]
     expect(issueMarkdown(r.errorMessage, 'title', 'https://errdex.dev/e/1/')).toContain('file txt.[U+202E]exe[U+202C] {name} not found');
     const issue = new URL(reportIssueUrl(r, 'https://errdex.dev/e/1/'));
