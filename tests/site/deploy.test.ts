@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY_HEADER } from '../../src/util/csp.ts';
 
 const FIXTURES = resolve('tests/fixtures/catalogs');
 const root = mkdtempSync(join(tmpdir(), 'errdex-deploy-'));
@@ -110,6 +111,11 @@ describe('the GitHub Pages workflow, run by scripts/ci-pages.sh', () => {
     expect(run.stdout).toContain(`${files.length.toLocaleString('en-US')} files, `);
     expect(run.stdout).toContain(`(${total.toLocaleString('en-US')} bytes), largest ${largest} `);
     expect(run.stdout).toContain(`Fits GitHub Pages (--host=github-pages): ${total.toLocaleString('en-US')} of 1,000,000,000 bytes.`);
+    // _headers for hosts that read it: the policy with frame-ancestors, hashed files cached for good, below the base path.
+    const headers = readFileSync(join(dist, '_headers'), 'utf8');
+    expect(headers).toContain(`/errdex/*\n  Content-Security-Policy: ${CONTENT_SECURITY_POLICY_HEADER}\n`);
+    expect(headers).toContain('/errdex/_astro/*\n  Cache-Control: public, max-age=31536000, immutable\n');
+    expect(headers).toContain('/errdex/pagefind/fragment/*\n  Cache-Control: public, max-age=31536000, immutable\n');
     // Served below /errdex/: the links carry the base path, the folder layout does not.
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toContain('href="/errdex/');
     expect(run.outputs).toEqual({ dist, ledger, 'ledger-changed': 'true' });
@@ -185,6 +191,22 @@ describe('the GitHub Pages workflow, run by scripts/ci-pages.sh', () => {
     expect(run.stderr).toContain('docs/deploy.md');
     expect(run.outputs).toEqual({});
     // Nothing was published.
+    expect(hashes(dist)).toEqual(before);
+  });
+
+  it('stops a catalog too large for the host once its records are counted, with the count and the fix, before anything is built', () => {
+    const before = hashes(dist);
+    // The Cloudflare Pages check with a file limit of 10: the 4 records need at least 16 files.
+    const run = spawnSync(process.execPath, ['scripts/build.ts', '--host=cloudflare-pages', '--host-limit', 'files=10', '--no-ledger-update'], {
+      encoding: 'utf8',
+      env: { ...process.env, CI: '1', ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: join(root, 'cache') },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('4 records make at least 16 files (an error page, short link, JSON twin and full-text fragment each), over the --host-limit files of 10 files per site.');
+    expect(run.stderr).toContain('no option makes 4 records fit 10 files');
+    expect(run.stderr).toContain('docs/deploy.md');
+    // Stopped after validation: nothing highlighted, rendered or published.
+    expect(run.stdout).not.toMatch(/\[3\/\d+\] \d+ code blocks/);
     expect(hashes(dist)).toEqual(before);
   });
 
