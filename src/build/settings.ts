@@ -112,10 +112,14 @@ function folderProblem(name: string, text: string | undefined, fallback: string,
     return st.isDirectory() ? null : `${label}: ${path} exists and is not a folder.`;
   } catch {
     if (mustExist) return `${label}: ${path} does not exist.`;
-    try {
-      if (statSync(dirname(path)).isDirectory()) return null;
-    } catch {}
-    return `${label}: ${path} cannot be made: its parent folder ${dirname(path)} does not exist.`;
+    // Made with its missing parents (mkdir -p): the nearest one that exists must be a folder.
+    for (let up = dirname(path); ; up = dirname(up)) {
+      try {
+        return statSync(up).isDirectory() ? null : `${label}: ${path} cannot be made: ${up} is not a folder.`;
+      } catch {
+        if (dirname(up) === up) return `${label}: ${path} cannot be made.`;
+      }
+    }
   }
 }
 

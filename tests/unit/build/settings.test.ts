@@ -41,10 +41,14 @@ describe('settings checked at the start', () => {
     ['SOURCE_DATE_EPOCH', 'yesterday', /^SOURCE_DATE_EPOCH must be a whole number/],
     ['ERRDEX_DATA', join(folder, 'missing'), /^ERRDEX_DATA: .*missing does not exist\.$/],
     ['ERRDEX_DIST', file, /^ERRDEX_DIST: .*a-file exists and is not a folder\.$/],
-    ['ERRDEX_CACHE_DIR', join(folder, 'no', 'such', 'cache'), /^ERRDEX_CACHE_DIR: .* cannot be made: its parent folder .*no\/such does not exist\.$/],
+    ['ERRDEX_CACHE_DIR', join(file, 'cache'), /^ERRDEX_CACHE_DIR: .* cannot be made: .*a-file is not a folder\.$/],
   ])('%s=%j is refused, naming the variable', (name, value, message) => {
     const problems = settingProblems(env({ [name]: value }));
     expect(problems).toEqual([expect.stringMatching(message)]);
+  });
+
+  it('an output or cache folder whose parents do not exist yet is made with them (a fresh checkout has no .errdex/)', () => {
+    expect(settingProblems(env({ ERRDEX_CACHE_DIR: join(folder, 'no', 'such', 'cache'), ERRDEX_DIST: join(folder, 'out', 'site') }))).toEqual([]);
   });
 
   it('the build stops before any work with every problem at once', () => {
