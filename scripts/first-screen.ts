@@ -1,8 +1,10 @@
 /**
- * `npm run first-screen [-- --limit=N]`: for every error page of a built site (ERRDEX_DIST or dist),
+ * `npm run first-screen [-- --limit=N]`: for the error pages of a built site (ERRDEX_DIST or dist),
  * whether the message, where it is raised, the explanation and the first solution are on the first
  * screen at 1280×800 and 360×740 (the error page's promise; tests/site/error-page.browser.test.ts
- * checks one page), in headless Chromium. Prints the pages that miss, the worst first.
+ * checks one page), in headless Chromium. `--limit=N`: the N pages with the most text above their
+ * first solution (message, explanation, first solution), the likeliest to miss. Prints the pages that
+ * miss, the worst first.
  */
 import { launchChromium } from '../tests/support/browser.ts';
 import { serveStatic } from '../tests/support/static-server.ts';
@@ -16,10 +18,20 @@ const SCREENS = [
   { name: '1280×800', width: 1280, height: 800 },
   { name: '360×740', width: 360, height: 740 },
 ];
+/** The characters of text above a page's first solution's end: what pushes it down. */
+function textAbove(html: string): number {
+  const end = html.indexOf('</li>', html.indexOf('class="solutions"'));
+  const start = html.indexOf('<h1');
+  return start === -1 || end === -1 ? 0 : html.slice(start, end).replace(/<[^>]*>/g, '').length;
+}
 const pages = listFilesBelow(dist)
-  .filter((f) => f.endsWith('/index.html') && f.split('/').length === 4 && readFileSync(join(dist, f), 'utf8').includes('data-error-id'))
+  .filter((f) => f.endsWith('/index.html') && f.split('/').length === 4)
+  .map((f) => ({ f, html: readFileSync(join(dist, f), 'utf8') }))
+  .filter(({ html }) => html.includes('data-error-id'))
+  .map(({ f, html }) => ({ path: `/${f.slice(0, -'index.html'.length)}`, text: textAbove(html) }))
+  .sort((a, b) => b.text - a.text)
   .slice(0, limit)
-  .map((f) => `/${f.slice(0, -'index.html'.length)}`);
+  .map((p) => p.path);
 const server = await serveStatic(dist);
 const browser = await launchChromium();
 try {

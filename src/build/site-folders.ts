@@ -7,6 +7,7 @@
  * read or removed by another; those of builds that crashed are removed by the next build (under the
  * output folder's lock, src/build/lock.ts, no other build of that folder runs).
  */
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -43,14 +44,18 @@ export function removeStaleWorkDirs(outDir: string): string[] {
   const stale = existsSync(parent)
     ? readdirSync(parent).filter((f) => f !== ours && (f.startsWith(`${name}${WORK_PREFIX}`) || f.startsWith(`${name}.previous-`)))
     : [];
+  // An old site may be large, and a detached delete may be removing it still: it is left to another.
   for (const f of stale) {
-    try {
-      rmSync(join(parent, f), { recursive: true, force: true });
-    } catch {
-      // An old site that a detached delete is still removing.
-    }
+    if (f.startsWith(`${name}.previous-`)) removeInBackground(join(parent, f));
+    else rmSync(join(parent, f), { recursive: true, force: true });
   }
   return stale;
+}
+
+/** Deletes a folder from a detached process that outlives this one. */
+export function removeInBackground(dir: string): void {
+  const code = 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })';
+  spawn(process.execPath, ['-e', code, dir], { detached: true, stdio: 'ignore' }).unref();
 }
 
 /** Removes the render folders (.errdex/render/<pid>) of builds whose process is gone. */

@@ -8,10 +8,9 @@
  * The plan is a pure function of (previous ledger, records, dataset version): a rebuild of the same
  * catalog plans the same pages and writes the same ledger, byte for byte.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { locateJson, parseJson } from './json-locate.ts';
-import { catalogFolder, displayPath } from './load.ts';
+import { catalogFolder, displayPath, pathTaken, readCatalogOwnFile } from './load.ts';
 import { RESERVED_OWNERS } from '../util/urls.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 
@@ -301,8 +300,10 @@ function parseMessagePages(obj: { messages?: unknown }, bad: (field: string, mes
 export function readLedger(catalogRoot: string): { file: string; exists: boolean; ledger: Ledger; problems: Problem[] } {
   const path = ledgerPath(catalogRoot);
   const file = displayPath(path);
-  if (!existsSync(path)) return { file, exists: false, ledger: { entries: [] }, problems: [] };
-  return { file, exists: true, ...parseLedger(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), file) };
+  if (!pathTaken(path)) return { file, exists: false, ledger: { entries: [] }, problems: [] };
+  const read = readCatalogOwnFile(path);
+  if (!read.ok) return { file, exists: true, ledger: { entries: [] }, problems: [read.problem] };
+  return { file, exists: true, ...parseLedger(read.text, file) };
 }
 
 /** The build's account of what happened to published URLs: one summary line, then one line per change. */

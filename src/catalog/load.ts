@@ -3,7 +3,7 @@
  * beyond what it takes to read the bytes as JSON; every unreadable piece becomes a Problem.
  */
 import { constants } from 'node:buffer';
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { firstInvalidUtf8, hexBytes } from '../util/utf8.ts';
 import { displayPath, scanCatalogFolder } from './folder.ts';
@@ -198,6 +198,37 @@ export function readCatalogBytes(file: string, bytes: Buffer, isJsonl: boolean, 
     return;
   }
   emit(sink, { file, line: 1, text, value: parsed.value, isJsonl: false });
+}
+
+/** Whether anything is at `abs`, a broken symbolic link included (existsSync says no to one). */
+export function pathTaken(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The text of one of the catalog's own files (classes.json, url-ledger.json), or the problem that
+ * keeps it from being read: not a regular file (a folder, a FIFO), too large, unreadable, not UTF-8.
+ */
+export function readCatalogOwnFile(abs: string): { ok: true; text: string } | { ok: false; problem: Problem } {
+  const file = displayPath(abs);
+  const problem = (message: string) => ({ ok: false as const, problem: { file, line: 1, field: FILE_LEVEL, code: 'file', message } });
+  let bytes: Buffer;
+  try {
+    const st = statSync(abs);
+    if (!st.isFile()) return problem(`is not a regular file (${st.isDirectory() ? 'a folder' : 'a FIFO, socket or device'}); it is not read`);
+    if (st.size > MAX_FILE_BYTES.json) return problem(`is ${formatBytes(st.size)}; the largest file errdex reads is ${formatBytes(MAX_FILE_BYTES.json)}`);
+    bytes = readFileSync(abs);
+  } catch (e) {
+    return problem(`cannot be read: ${(e as Error).message}`);
+  }
+  const text = decode(bytes);
+  if (text === null) return { ok: false, problem: badUtf8Problem(file, bytes, 1) };
+  return { ok: true, text: text.startsWith(BOM) ? text.slice(1) : text };
 }
 
 /** `2,362,232,012 bytes (2.2 GiB)`. */

@@ -9,6 +9,7 @@
  * slug that is the message's words followed by a tail (as the scanner makes them) is stored as its
  * tail only; any other slug is stored whole.
  */
+import { slugWords } from '../util/text.ts';
 import type { ErrorRecord, Severity } from '../schema/record.ts';
 
 export const LIST_INDEX_VERSION = 1;
@@ -46,29 +47,15 @@ export interface ListIndexEntry {
 
 export type ListIndexRecord = Pick<ErrorRecord, 'errorMessage' | 'filePath' | 'lineNumber' | 'severity' | 'errorClass' | 'slug'>;
 
-/** The message's first words as a slug would start: lowercase letters and digits joined by '-'. */
-export function slugStem(message: string): string {
-  const words = message
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((w) => w !== '')
-    .slice(0, 6);
-  let stem = words.join('-');
-  if (stem.length > 60) stem = stem.slice(0, 60).replace(/-[^-]*$/, '');
-  return stem;
-}
 
 export function packSlug(message: string, slug: string): string {
-  const stem = slugStem(message);
+  const stem = slugWords(message);
   return stem !== '' && slug.startsWith(`${stem}-`) ? `~${slug.slice(stem.length)}` : slug;
 }
 
 /** A slug never starts with '~', so a packed one is told apart from a whole one. */
 export function unpackSlug(message: string, packed: string): string {
-  return packed.startsWith('~') ? `${slugStem(message)}${packed.slice(1)}` : packed;
+  return packed.startsWith('~') ? `${slugWords(message)}${packed.slice(1)}` : packed;
 }
 
 /** The records of one repository, in page order, cut into shards of about `budget` JSON bytes. */

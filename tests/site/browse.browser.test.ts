@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { BIG_REPO, bigRepoCatalog } from '../support/big-repo.ts';
@@ -178,6 +179,67 @@ describe('browse pages in Chromium', () => {
     expect(await page.locator('.list-counts').innerText()).toMatch(/^600 errors in [\d,]+ files/);
     await page.close();
   });
+
+  it('folds the search filters behind one Filter button on a phone, with the first result on the first screen after a paste', async () => {
+    const paste = 'Traceback (most recent call last):\n  File "store.py", line 40, in acquire\nStoreError: timed out waiting for widget store main lock';
+    const phone = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    await phone.goto(`${server.url}/search/`);
+    await phone.locator('#site-search').fill(paste);
+    await phone.locator('#site-search').press('Enter');
+    const first = phone.locator('.search-results .result-link').first();
+    await first.waitFor();
+    const box = (await first.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(740);
+    const toggle = phone.locator('[data-filter-toggle]');
+    const filters = phone.locator('[data-search-filters]');
+    expect(await toggle.isVisible()).toBe(true);
+    expect(await filters.isVisible()).toBe(false);
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await filters.isVisible()).toBe(true);
+    await filters.locator('select[name="severity"]').selectOption({ index: 1 });
+    await expect.poll(() => toggle.innerText()).toBe('Filter (1 chosen)');
+    await phone.close();
+    // On a wide screen the filters show as they are, without the button.
+    const wide = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await wide.goto(`${server.url}/search/#q=${encodeURIComponent(paste)}`);
+    await wide.locator('.search-results .result-link').first().waitFor();
+    expect(await wide.locator('[data-filter-toggle]').isVisible()).toBe(false);
+    expect(await wide.locator('[data-search-filters]').isVisible()).toBe(true);
+    await wide.close();
+  });
+
+  it('says without JavaScript how the search page works, and where to browse instead', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/search/?q=widget`);
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('Search runs in your browser and needs JavaScript. A link such as /sub/search/?q=ValueError opens this page');
+    expect(text).toContain('browse every error by repository from the home page, or by failure class and tag.');
+    expect(await page.getByRole('link', { name: 'home page' }).getAttribute('href')).toBe('/sub/');
+    await context.close();
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const width of [360, 1280]) {
+      it(`has no serious or critical axe finding on repository and search pages, ${colorScheme}, ${width} px`, async () => {
+        const context = await browser.newContext({ bypassCSP: true, colorScheme, viewport: { width, height: 800 } });
+        const page = await context.newPage();
+        await page.goto(`${big.url}/${BIG_REPO}/`);
+        await page.locator('.facet').first().click();
+        await expect.poll(() => page.locator('.filter-status').innerText()).toMatch(/on other pages/);
+        await page.locator('details.toc summary').click();
+        expect(await axeViolations(page, 'serious'), 'big repository, filtered').toEqual([]);
+        await page.goto(`${server.url}/acme/widgets/`);
+        expect(await axeViolations(page, 'serious'), 'small repository').toEqual([]);
+        await page.goto(`${server.url}/search/#q=${encodeURIComponent('widget store lock')}`);
+        await page.locator('.search-results .result-link').first().waitFor();
+        if (width === 360) await page.locator('[data-filter-toggle]').click();
+        expect(await axeViolations(page, 'serious'), 'search page with results').toEqual([]);
+        await context.close();
+      });
+    }
+  }
 
   it('offers on the 404 page a search for the words of the missing address', async () => {
     const page = await browser.newPage();

@@ -25,7 +25,10 @@ const records = readFileSync(join(CATALOG, 'records.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '')
   .map((l) => JSON.parse(l).record as { id: string; repo: string; slug: string; errorMessage: string; filePath: string; lineNumber: number });
-const grouped = records.filter((r) => r.errorMessage === 'Unexpected source');
+// In code order (file, then line), as pages list them.
+const grouped = records
+  .filter((r) => r.errorMessage === 'Unexpected source')
+  .sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.lineNumber - b.lineNumber));
 const pathOf = (r: { repo: string; slug: string }) => `/${r.repo}/${r.slug}/`;
 
 describe('one message raised in several places', () => {
@@ -93,7 +96,7 @@ describe('one message raised in several places', () => {
     await page.goto(s.server.url + readLedgerPath('A message no longer raised'));
     expect(await page.locator('h1').innerText()).toBe('A message no longer raised');
     expect(await page.locator('.removed-notice').innerText()).toContain('No entry of acme/builder raises this message since dataset version');
-    expect(await page.getByRole('searchbox').inputValue()).toBe('A message no longer raised');
+    expect(await page.getByLabel('Search the catalog for this message').inputValue()).toBe('A message no longer raised');
     await page.close();
   });
 

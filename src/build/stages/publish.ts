@@ -7,7 +7,6 @@
  * incremental build. The keys of the pages just published are recorded for the next build
  * (src/build/page-reuse.ts).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
@@ -15,16 +14,10 @@ import { forgetPageManifest, keepReusable, writePageManifest } from '../page-reu
 import type { StageContext } from '../pipeline.ts';
 import { publishSiteAndLedger } from '../publish-step.ts';
 import { countProblems, fullTextPages, MASS_REMOVAL_SHARE, massRemovals, removedOf, siteRecordIds } from '../publish-checks.ts';
-import { mergeInto } from '../site-folders.ts';
+import { mergeInto, removeInBackground } from '../site-folders.ts';
 import type { BuildState } from '../state.ts';
 import { prepareSite } from './deploy-files.ts';
 import { mergeRecordFiles } from './record-files.ts';
-
-/** Deletes a folder from a detached process that outlives this one. */
-export function removeInBackground(dir: string): void {
-  const code = 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })';
-  spawn(process.execPath, ['-e', code, dir], { detached: true, stdio: 'ignore' }).unref();
-}
 
 /** The ledger to write with the site, or null, and what the ledger stage says of it. */
 function ledgerWrite(s: BuildState): { write: { file: string; text: string } | null; summary: string } {

@@ -12,6 +12,7 @@ import type { ErrorRecord } from '../../schema/record.ts';
 import { shortenOnWord } from '../../schema/message-template.ts';
 import type { CatalogEntry } from '../entry.ts';
 import { errorHeadline, TITLE_MAX } from '../headline.ts';
+import { slugWords } from '../../util/text.ts';
 import { compareCodeOrder } from './related.ts';
 
 export interface MessageGroup {
@@ -21,7 +22,14 @@ export interface MessageGroup {
   path: string;
   /** Every record raising it, in code order (file, then line). */
   entries: CatalogEntry[];
+  /** The exception class its places share; null when they differ or have none. */
+  errorClass: string | null;
+  /** How much of the headline (`Class: message`) its page title shows: enough to tell it from the repository's other message pages. */
+  titleMax: number;
 }
+
+/** The headline lengths a message page's title may show, shortest first: the first that no other message page of the repository shares. */
+export const MESSAGE_TITLE_MAX = [56, 90, 130, Number.POSITIVE_INFINITY] as const;
 
 /** The enclosing function (`Class.method`) of records whose scope is known, by id. */
 export type Scopes = Record<string, string>;
@@ -30,20 +38,8 @@ type GroupFields = Pick<ErrorRecord, 'repo' | 'errorMessage'>;
 
 const groupKey = (r: GroupFields): string => `${r.repo}\u0000${r.errorMessage}`;
 
-/** The words of a message (placeholders by name), at most six, as record slugs are made (src/scan/ids.ts). */
-function messageWords(message: string): string {
-  const words = message
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((w) => w !== '')
-    .slice(0, 6);
-  let base = words.join('-');
-  if (base.length > 60) base = base.slice(0, 60).replace(/-[^-]*$/, '');
-  return base || 'message';
-}
+/** The words of a message (placeholders by name), as record slugs are made. */
+const messageWords = (message: string): string => slugWords(message) || 'message';
 
 /**
  * The message page of a record's message, `/{owner}/{repo}/m/{words}-{hash}/`: a function of the
@@ -69,9 +65,18 @@ export function messageGroups(entries: readonly CatalogEntry[]): MessageGroup[] 
     if (list.length < 2) continue;
     list.sort((a, b) => compareCodeOrder(a.record, b.record));
     const r = list[0]!.record;
-    groups.push({ repo: r.repo, message: r.errorMessage, path: messagePath(r), entries: list });
+    const errorClass = list.every((e) => e.record.errorClass === r.errorClass) ? r.errorClass : null;
+    groups.push({ repo: r.repo, message: r.errorMessage, path: messagePath(r), entries: list, errorClass, titleMax: MESSAGE_TITLE_MAX[0] });
   }
-  return groups.sort((a, b) => cmp(a.repo, b.repo) || cmp(a.message, b.message));
+  groups.sort((a, b) => cmp(a.repo, b.repo) || cmp(a.message, b.message));
+  // Titles cut to the same words (long messages that start alike) show more, until they differ.
+  const cut = (g: MessageGroup, max: number) => `${g.repo}\u0000${shortenOnWord(errorHeadline({ errorClass: g.errorClass, errorMessage: g.message }), max)}`;
+  for (const max of MESSAGE_TITLE_MAX.slice(1)) {
+    const count = new Map<string, number>();
+    for (const g of groups) count.set(cut(g, g.titleMax), (count.get(cut(g, g.titleMax)) ?? 0) + 1);
+    for (const g of groups) if (count.get(cut(g, g.titleMax))! > 1) g.titleMax = max;
+  }
+  return groups;
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

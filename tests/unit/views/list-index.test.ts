@@ -2,7 +2,6 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
 import { type ListIndexRecord, SHARD_BUDGET, listIndexShards, packSlug, shardEntries, unpackSlug } from '../../../src/views/list-index.ts';
-import { pathWords } from '../../../src/views/path-words.ts';
 
 const records = (count: number): ListIndexRecord[] => [...syntheticRecords({ count, seed: 7 })].map((line) => (JSON.parse(line) as { record: ListIndexRecord }).record);
 
@@ -33,15 +32,5 @@ describe('the filter index of a repository', () => {
     }
     expect(shards.reduce((n, s) => n + s.rows.length, 0)).toBe(5000);
     expect(gz).toBeLessThanOrEqual(200 * 1024);
-  });
-});
-
-describe('the words of a missing address', () => {
-  it('are its path words, without ids, slug tails, page numbers and the base path', () => {
-    expect(pathWords('/sub/acme/widgets/widget-store-exploded-2222ab/', '/sub')).toBe('acme widgets widget store exploded');
-    expect(pathWords('/e/0a6c72d63cdb2574/')).toBe('e');
-    expect(pathWords('/vllm-project/vllm/page/3/')).toBe('vllm project vllm');
-    expect(pathWords('/a/Caf%C3%A9_crash.html')).toBe('a Café crash');
-    expect(pathWords('/%E0%A4%A/bad')).toBe('E0 A4 A bad');
   });
 });

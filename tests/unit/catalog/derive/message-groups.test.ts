@@ -23,6 +23,20 @@ describe('message groups', () => {
     expect(groups[0]!.path).toBe(messagePath(a));
   });
 
+  it('shows more of a message in its page title when another message page of the repository starts alike', () => {
+    const long = 'A value is required for bind parameter {key}, in parameter group {index} of the statement';
+    const a = [rec({ errorMessage: `${long} (a)` }), rec({ errorMessage: `${long} (a)` })];
+    const b = [rec({ errorMessage: `${long} (b)` }), rec({ errorMessage: `${long} (b)` })];
+    const c = [rec({ errorMessage: 'short' }), rec({ errorMessage: 'short' })];
+    const groups = messageGroups([...a, ...b, ...c].map(entry));
+    expect(groups.map((g) => [g.message.slice(-3), g.titleMax])).toEqual([
+      ['(a)', 130],
+      ['(b)', 130],
+      ['ort', 56],
+    ]);
+    expect(groups[0]!.errorClass).toBe('ValueError');
+  });
+
   it('gives a message page a path of the repository and the message text alone', () => {
     const path = messagePath({ repo: 'acme/app', errorMessage: 'Unknown PG numeric type: {coltype}' });
     expect(path).toMatch(/^\/acme\/app\/m\/unknown-pg-numeric-type-coltype-[0-9a-f]{8}\/$/);
