@@ -116,6 +116,13 @@ describe('the GitHub Pages workflow, run by scripts/ci-pages.sh', () => {
     expect(headers).toContain(`/errdex/*\n  Content-Security-Policy: ${CONTENT_SECURITY_POLICY_HEADER}\n`);
     expect(headers).toContain('/errdex/_astro/*\n  Cache-Control: public, max-age=31536000, immutable\n');
     expect(headers).toContain('/errdex/pagefind/fragment/*\n  Cache-Control: public, max-age=31536000, immutable\n');
+    // The catalog's JSON Schemas, served with their $id at this site's URL, otherwise the committed files.
+    for (const name of ['error-record', 'classes', 'url-ledger']) {
+      const served = readFileSync(join(dist, `schema/${name}.json`), 'utf8');
+      expect(JSON.parse(served).$id).toBe(`https://acme.github.io/errdex/schema/${name}.json`);
+      const committed = readFileSync(`schema/${name}.schema.json`, 'utf8');
+      expect(served.replace(/"\$id": "[^"]*"/, '')).toBe(committed.replace(/"\$id": "[^"]*"/, ''));
+    }
     // Served below /errdex/: the links carry the base path, the folder layout does not.
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toContain('href="/errdex/');
     expect(run.outputs).toEqual({ dist, ledger, 'ledger-changed': 'true' });
