@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { BuildFailure, runBuild } from '../src/build/build.ts';
+import { parseHostBudget, parseMaxIndexFiles } from '../src/build/hosts.ts';
 import { parseMaxFragments } from '../src/build/pagefind-bundle.ts';
 import { buildSettings } from '../src/build/settings.ts';
 
@@ -18,6 +19,13 @@ Options:
   --report=FILE           write each stage's time, memory and output as JSON (npm run bench reads it)
   --no-ledger-update      read the URL ledger but do not write it (preview builds, tests)
   --max-fragments=N       at most N Pagefind fragment files (Pagefind bundles them)
+  --max-index-files=N     at most N message index files (larger files: more bytes per paste)
+  --host=NAME             check the site against a host's limits before publishing: github-pages,
+                          cloudflare-pages (the Free plan), netlify, static (no limits but those given)
+  --host-limit NAME=N     set one of the host's limits (repeatable): files, bytes, file-bytes,
+                          folder-files, redirects (e.g. --host-limit files=100000 for a paid plan)
+  --trim-redirects        keep only the rules of _redirects the host applies (its HTML redirect pages
+                          redirect the others)
   --wait-for-lock         while another build writes to the output folder, wait (default: fail at once)
   --allow-mass-removal    publish even when more than half the published error pages would go
   --help                  this text
@@ -47,6 +55,10 @@ try {
       report: { type: 'string' },
       'no-ledger-update': { type: 'boolean', default: false },
       'max-fragments': { type: 'string' },
+      'max-index-files': { type: 'string' },
+      host: { type: 'string' },
+      'host-limit': { type: 'string', multiple: true },
+      'trim-redirects': { type: 'boolean', default: false },
       'wait-for-lock': { type: 'boolean', default: false },
       'allow-mass-removal': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -65,7 +77,9 @@ if (values.help) {
 let settings;
 try {
   const maxFragments = parseMaxFragments(values['max-fragments'] ?? undefined);
-  const flags = { skipReport: values['skip-invalid'] ?? null, strict: values.strict, noCache: values['no-cache'], noLedgerUpdate: values['no-ledger-update'], report: values.report ?? null, maxFragments };
+  const maxIndexFiles = parseMaxIndexFiles(values['max-index-files']);
+  const host = parseHostBudget(values.host, values['host-limit'] ?? [], values['trim-redirects']);
+  const flags = { skipReport: values['skip-invalid'] ?? null, strict: values.strict, noCache: values['no-cache'], noLedgerUpdate: values['no-ledger-update'], report: values.report ?? null, maxFragments, maxIndexFiles, host };
   settings = { ...buildSettings(flags), waitForLock: values['wait-for-lock'], allowMassRemoval: values['allow-mass-removal'] };
 } catch (e) {
   fail((e as Error).message);

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { displayPath, listCatalogFiles } from '../catalog/load.ts';
 import { writeFileAtomic } from '../util/files.ts';
+import { defaultSettingWarnings } from '../views/metadata.ts';
 import { Board } from './board.ts';
 import { acquireBuildLock, BuildLocked, type BuildLock } from './lock.ts';
 import { MemorySampler, treeSize, type BuildReport } from './measure.ts';
@@ -23,7 +24,9 @@ import { removeStaleRenderDirs, removeStaleWorkDirs, workDirs } from './site-fol
 import { fullTextStage } from './stages/full-text.ts';
 import { highlightStage } from './stages/highlight.ts';
 import { ledger } from './stages/ledger.ts';
+import { listIndexStage } from './stages/list-index.ts';
 import { messageIndexStage } from './stages/message-index.ts';
+import { checkRecordCount, OverBudget } from './stages/deploy-files.ts';
 import { publishStage } from './stages/publish.ts';
 import { recordFilesStage } from './stages/record-files.ts';
 import { render, startRender } from './stages/render.ts';
@@ -37,6 +40,7 @@ const RUN: Record<StageName, (ctx: StageContext<BuildState>) => Promise<void>> =
   render,
   'record-files': recordFilesStage,
   'message-index': messageIndexStage,
+  'list-index': listIndexStage,
   'full-text': fullTextStage,
   publish: publishStage,
   ledger,
@@ -49,6 +53,7 @@ const LABELS: Record<StageName, string> = {
   render: 'render',
   'record-files': 'record files',
   'message-index': 'message index',
+  'list-index': 'filter indexes',
   'full-text': 'full-text index',
   publish: 'publish',
   ledger: 'ledger',
@@ -108,9 +113,9 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   // What the published site holds that this build may link instead of making again (its error pages,
   // its full-text index's parts). Known before the catalog is read.
   const code = codeKey();
-  const published = publishedSite({ cacheDir, site: outDir, code, force: !settings.useCache });
+  const published = publishedSite({ cacheDir, code, force: !settings.useCache });
   if (published && published.unproven > 0) {
-    board.note(`${published.unproven} files of ${displayPath(outDir)} are not the ones the build cache recorded (an output folder or a cache from another run): they are made again.`);
+    board.note(`${published.unproven} files kept in the build cache (${displayPath(published.site)}) are not the ones it recorded: they are made again.`);
   }
   const first = plan(facts, machine, settings.plan);
   const state: BuildState = {
@@ -136,9 +141,12 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   const stages: Stage<BuildState>[] = first.stages.map((st) => ({
     name: st.name,
     needs: st.needs,
-    run: (ctx) => {
+    run: async (ctx) => {
       board.stage(st.name).begin();
-      return RUN[st.name](ctx);
+      await RUN[st.name](ctx);
+      // Once the records are counted: a catalog the --host cannot take stops here, before anything
+      // else starts (the failed stage's own child process is ended with the others).
+      if (st.name === 'validate') checkRecordCount(settings, state.plan.facts.records ?? 0);
     },
   }));
   const pipeline = new Pipeline(state, stages);
@@ -156,6 +164,8 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   });
   const interrupt = () => pipeline.cancel(new StageError('build', new Error('Interrupted.')));
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  // A site published with errdex's own site URL or report URL links to the wrong place: said up front.
+  for (const warning of defaultSettingWarnings()) board.warn(warning);
   startRender(state);
   try {
     await pipeline.run();
@@ -171,6 +181,7 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
 function failureMessage(e: StageError, outDir: string): string {
   const unchanged = `${displayPath(outDir)} is unchanged`;
   if (e.cause instanceof InvalidCatalog) return `\nNothing was built; ${unchanged}. ${e.message}`;
+  if (e.cause instanceof OverBudget) return `\n${e.cause.message}\n\n${displayPath(outDir)} is unchanged.`;
   if (['validate', 'derive', 'highlight'].includes(e.stage)) return `${e.message}\n\nNothing was built; ${unchanged}.`;
   return `${e.message}\n\nThe ${LABELS[e.stage as StageName] ?? e.stage} stage failed; ${unchanged}.`;
 }

@@ -3,27 +3,28 @@
  *
  * After a build is published, the keys of its error pages (and of its full-text index's parts:
  * src/build/search-index.ts) are written to `pages.json` in the build cache, with the key of the
- * code that rendered them, the site folder they were published to, and a proof of each published
- * file (its content hash and identity: src/build/file-proofs.ts). The next build hands those keys to
- * its render processes when the code and the folder are the same, for the files whose copy in the
- * folder is still the one recorded: an output folder and a cache from different runs (a restored
- * backup, one branch's cache and another's site) lend only what they agree on. The render processes
- * leave the unchanged files out, and this module links them from the published site into the new
- * one (a hard link: the published file is never written to, and the old site's folder is deleted by
- * name only, so the new site keeps the data).
+ * code that rendered them and a proof of each published file (its content hash and identity:
+ * src/build/file-proofs.ts), and those files are kept in the cache too (`site/`: hard links to the
+ * published files, no extra disk). The next build hands those keys to its render processes when the
+ * code is the same, for the files whose kept copy is still the one recorded: a cache restored from
+ * elsewhere lends only what it proves. The render processes leave the unchanged files out, and this
+ * module links them from the cache's copy into the new site (a hard link: a published file is never
+ * written to, and the old site's folder is deleted by name only, so the new site keeps the data).
+ * So the build cache folder alone is what a CI must keep between runs for page reuse
+ * (docs/deploy.md), wherever the checkout is: nothing in it names an absolute path that is read.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PageLogLine } from '../catalog/page-cache.ts';
 import { proofOf, proves, type FileProof, type OwnFiles } from './file-proofs.ts';
 import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE } from './pagefind-bundle.ts';
-import { writeFileAtomic } from '../util/files.ts';
+import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 
 interface PageManifest {
   /** Key of the code that rendered the site (codeKey). */
   code: string;
-  /** The folder the site was published to. */
+  /** The folder the site was published to (for information: files are reused from the cache's copy, keptSite). */
   site: string;
   /** Path in the site -> key. */
   files: Record<string, string>;
@@ -32,6 +33,8 @@ interface PageManifest {
 }
 
 const manifestFile = (cacheDir: string): string => join(cacheDir, 'pages.json');
+/** The cache's copy of the last published site's reusable files: its error pages and full-text index. */
+export const keptSite = (cacheDir: string): string => join(cacheDir, 'site');
 
 /**
  * Everything that shapes a page besides its record and the site settings: the project's source,
@@ -54,13 +57,13 @@ export function codeKey(root = resolve('.')): string {
   return hash.digest('hex');
 }
 
-/** What the last published site holds: its folder, and the keys and proofs of its files that are as recorded. */
+/** What the last published site holds: the cache's copy of its files, and the keys and proofs of those that are as recorded. */
 export interface PublishedSite {
   site: string;
   /** Path in the site -> key. */
   keys: Record<string, string>;
   proofs: Record<string, FileProof>;
-  /** Files the manifest lists whose copy in the folder is missing or another (rendered again). */
+  /** Files the manifest lists whose kept copy is missing or another (rendered again). */
   unproven: number;
 }
 
@@ -69,31 +72,56 @@ const notOwnOf = (sitePath: string): OwnFiles | undefined =>
   sitePath === `${PAGEFIND_DIR}/` ? (f) => f === PAGEFIND_PARTS_FILE || /^part-\d+$/.test(f) : undefined;
 
 /**
- * The last published site's keys, of the files whose copy in the output folder is the one recorded;
- * null when nothing can be reused: no earlier build recorded, other code, another folder, the folder
- * gone, an unreadable manifest, or --no-cache (`force`).
+ * The last published site's keys, of the files whose copy kept in the cache is the one recorded;
+ * null when nothing can be reused: no earlier build recorded, other code, the copy gone, an
+ * unreadable manifest, or --no-cache (`force`).
  */
-export function publishedSite(options: { cacheDir: string; site: string; code: string; force: boolean }): PublishedSite | null {
+export function publishedSite(options: { cacheDir: string; code: string; force: boolean }): PublishedSite | null {
   const file = manifestFile(options.cacheDir);
-  if (options.force || !existsSync(file) || !existsSync(options.site)) return null;
+  const kept = keptSite(options.cacheDir);
+  if (options.force || !existsSync(file) || !existsSync(kept)) return null;
   let manifest: PageManifest;
   try {
     manifest = JSON.parse(readFileSync(file, 'utf8')) as PageManifest;
   } catch {
     return null;
   }
-  if (manifest.code !== options.code || manifest.site !== options.site) return null;
+  if (manifest.code !== options.code) return null;
   const keys: Record<string, string> = {};
   const proofs: Record<string, FileProof> = {};
   let unproven = 0;
   for (const [path, key] of Object.entries(manifest.files)) {
     const proof = manifest.proofs?.[path];
-    if (proves(join(manifest.site, path), proof, notOwnOf(path))) {
+    if (proves(join(kept, path), proof, notOwnOf(path))) {
       keys[path] = key;
       proofs[path] = proof!;
     } else unproven++;
   }
-  return { site: manifest.site, keys, proofs, unproven };
+  return { site: kept, keys, proofs, unproven };
+}
+
+/**
+ * Keeps the reusable files of the site just published in the cache (`keptSite`): the files and
+ * folders (a path ending in '/': the full-text index's parts) that `keys` names, hard-linked from
+ * `site`. Made beside the old copy and renamed into place; returns the old copy's folder, for the
+ * caller to delete (in the background: a large tree takes a while), or null.
+ */
+export function keepReusable(site: string, keys: Record<string, string>, cacheDir: string): string | null {
+  const kept = keptSite(cacheDir);
+  const next = `${kept}.next-${process.pid}`;
+  const old = `${kept}.old-${process.pid}`;
+  rmSync(next, { recursive: true, force: true });
+  const files = new Set<string>();
+  for (const path of Object.keys(keys)) {
+    if (!path.endsWith('/')) files.add(path);
+    else for (const f of listFilesBelow(join(site, path))) files.add(`${path}${f}`);
+  }
+  linkReused([...files].filter((f) => existsSync(join(site, f))), site, next);
+  mkdirSync(next, { recursive: true });
+  const hadOld = existsSync(kept);
+  if (hadOld) renameSync(kept, old);
+  renameSync(next, kept);
+  return hadOld ? old : null;
 }
 
 /**

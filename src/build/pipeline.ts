@@ -135,8 +135,9 @@ export class Pipeline<S> {
         },
         (e: unknown) => {
           this.running.delete(s.name);
-          for (const f of mine) this.cancellers.delete(f);
+          // Cancelled with the others: a child process the failed stage started may still be running.
           this.cancel(e instanceof StageError ? e : new StageError(s.name, e));
+          for (const f of mine) this.cancellers.delete(f);
           this.settleIfIdle();
         },
       );

@@ -18,7 +18,7 @@
  */
 
 /** The stages, in the order the progress shows them. */
-export const STAGES = ['validate', 'derive', 'highlight', 'render', 'record-files', 'message-index', 'full-text', 'publish', 'ledger'] as const;
+export const STAGES = ['validate', 'derive', 'highlight', 'render', 'record-files', 'message-index', 'list-index', 'full-text', 'publish', 'ledger'] as const;
 export type StageName = (typeof STAGES)[number];
 
 export interface CatalogFacts {
@@ -128,11 +128,13 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     stage('render', ['derive', 'highlight'], ['render context', 'snapshot', 'related errors', 'highlight cache', 'published site'], ['staging site', 'page keys']),
     stage('record-files', [one ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
     stage('message-index', [one ? 'validate' : 'full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], one ? 'low' : 'normal'),
+    // Each repository's filter index: small, read from the snapshot like the message index.
+    stage('list-index', [one ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
     // Beside a one-partition render it takes what the others leave; above, it must end before the
     // second render process starts, and waits for validation's process when highlighting began early.
     stage('full-text', [!one && early ? 'derive' : 'validate'], ['snapshot', 'published site'], ['Pagefind parts'], one ? 'low' : 'normal'),
     // The site and the ledger in one step (src/build/publish-step.ts); the ledger stage says what became of it.
-    stage('publish', ['render', 'record-files', 'message-index', 'full-text'], ['staging site', 'published site', 'ledger plan'], ['site', 'ledger', 'page keys']),
+    stage('publish', ['render', 'record-files', 'message-index', 'list-index', 'full-text'], ['staging site', 'published site', 'ledger plan'], ['site', 'ledger', 'page keys']),
     stage('ledger', ['publish'], ['ledger plan'], []),
   ];
   return {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
+import { messagePath } from '../catalog/derive/message-groups.ts';
 import { partitionOfId } from '../catalog/partition.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../search/message-index.ts';
@@ -19,7 +20,7 @@ import { linkReused } from './page-reuse.ts';
 export const MESSAGE_INDEX_DIR = 'search-index';
 
 export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions): BuiltMessageIndex {
-  const built = buildMessageIndex(records, options);
+  const built = buildMessageIndex(records, { messagePage: messagePath, ...options });
   const root = join(outDir, MESSAGE_INDEX_DIR);
   rmSync(root, { recursive: true, force: true });
   const dir = join(root, built.manifest.version);

@@ -21,6 +21,7 @@ export interface WorkDirs {
   fullText: string;
   messageIndex: string;
   recordFiles: string;
+  listIndex: string;
   /** The validated catalog as the later stages read it (src/catalog/snapshot.ts). */
   snapshots: string;
 }
@@ -29,7 +30,7 @@ const WORK_PREFIX = '.build-';
 
 export function workDirs(outDir: string, pid: number = process.pid): WorkDirs {
   const root = `${outDir}${WORK_PREFIX}${pid}`;
-  return { root, staging: join(root, 'staging'), fullText: join(root, 'pagefind'), messageIndex: join(root, 'index'), recordFiles: join(root, 'records'), snapshots: join(root, 'snapshots') };
+  return { root, staging: join(root, 'staging'), fullText: join(root, 'pagefind'), messageIndex: join(root, 'index'), recordFiles: join(root, 'records'), listIndex: join(root, 'lists'), snapshots: join(root, 'snapshots') };
 }
 
 /**

@@ -3,6 +3,7 @@
  * current plan, the folders each stage writes to, and each stage's result once it has one.
  */
 import type { Board } from './board.ts';
+import type { HostBudget } from './hosts.ts';
 import type { WorkDirs } from './site-folders.ts';
 import type { PublishedSite } from './page-reuse.ts';
 import type { Plan, PlanSettings } from './plan.ts';
@@ -27,6 +28,10 @@ export interface BuildSettings {
   updateLedger: boolean;
   /** --max-fragments. */
   maxFragments: number | undefined;
+  /** --max-index-files: at most this many message index files. */
+  maxIndexFiles: number | undefined;
+  /** --host, --host-limit, --trim-redirects: the host's budget the site is checked against (src/build/hosts.ts). */
+  host: HostBudget | null;
   /** --report: where the measurements go. */
   reportFile: string | null;
   plan: PlanSettings;

@@ -2,10 +2,9 @@
  * Failure classes: `classes.json` in the catalog folder (beside the file, for a one-file catalog).
  * Every problem is placed on its line, like record problems.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { failureClassSchema, type FailureClass } from '../schema/failure-class.ts';
 import { lineOfPath, locateJson, parseJson } from './json-locate.ts';
-import { catalogFolder, displayPath } from './load.ts';
+import { catalogFolder, displayPath, pathTaken, readCatalogOwnFile } from './load.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 import { describeIssue } from './validate.ts';
 import { join } from 'node:path';
@@ -21,10 +20,14 @@ export interface LoadedClasses {
 /** Reads and checks classes.json; problems are appended to `problems`. */
 export function loadClasses(root: string, problems: Problem[]): LoadedClasses {
   const path = join(catalogFolder(root), CLASSES_FILE);
-  if (!existsSync(path)) return { file: null, classes: [] };
+  if (!pathTaken(path)) return { file: null, classes: [] };
   const file = displayPath(path);
-  const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
-  const found = classProblems(text, file);
+  const read = readCatalogOwnFile(path);
+  if (!read.ok) {
+    problems.push(read.problem);
+    return { file, classes: [] };
+  }
+  const found = classProblems(read.text, file);
   problems.push(...found.problems);
   return { file, classes: found.classes };
 }

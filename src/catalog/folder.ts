@@ -45,10 +45,15 @@ const KINDS: [keyof FileKind, string][] = [
 /** The catalog files of `root` (a folder, or one file) and what could not be read; throws only when `root` itself cannot be. */
 export function scanCatalogFolder(root: string): FolderScan {
   const st = statSync(root);
-  if (!st.isDirectory()) return { files: [root], problems: [] };
   const scan: FolderScan = { files: [], problems: [] };
   const problem = (path: string, message: string, severity?: 'warning') =>
     scan.problems.push({ file: displayPath(path), line: 1, field: FILE_LEVEL, code: 'file', message, ...(severity ? { severity } : {}) });
+  if (!st.isDirectory()) {
+    // A one-file catalog: read whatever its name, unless it is no file at all.
+    if (st.isFile()) scan.files.push(root);
+    else problem(root, `is not a regular file (${KINDS.find(([test]) => st[test]())?.[1] ?? 'not a file'}); it is not read`);
+    return scan;
+  }
   const realRoot = realpathSync(root);
   /** Real path -> the path it was first reached as. */
   const seen = new Map<string, string>();

@@ -4,7 +4,7 @@
  * error, the line of each field so that a problem in a `.json` file points at its field, the keys
  * an object gives twice (JSON.parse keeps the last one silently), and which field holds a given offset.
  */
-import { FILE_LEVEL, type Problem } from './problems.ts';
+import { FILE_LEVEL, keyInPath, type Problem } from './problems.ts';
 
 export interface DuplicateKey {
   /** Dotted path of the key given twice, e.g. `record.id`. */
@@ -194,7 +194,7 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
         if (text[pos] !== '"') fail(`expected a property name in double quotes, found ${describe(pos)}`);
         const keyAt = pos;
         const key = string();
-        const child = path ? `${path}.${key}` : key;
+        const child = path ? `${path}.${keyInPath(key)}` : keyInPath(key);
         if (holds(keyAt, pos)) pathAt = child;
         if (keys.has(key)) duplicates.push({ path: child, line: lineOf(keyAt), firstLine: lines.get(child) ?? lineOf(keyAt) });
         keys.add(key);

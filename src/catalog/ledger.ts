@@ -8,10 +8,10 @@
  * The plan is a pure function of (previous ledger, records, dataset version): a rebuild of the same
  * catalog plans the same pages and writes the same ledger, byte for byte.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { locateJson, parseJson } from './json-locate.ts';
-import { catalogFolder, displayPath } from './load.ts';
+import { catalogFolder, displayPath, pathTaken, readCatalogOwnFile } from './load.ts';
+import { RESERVED_OWNERS } from '../util/urls.ts';
 import { FILE_LEVEL, type Problem } from './problems.ts';
 
 export const LEDGER_FILE = 'url-ledger.json';
@@ -30,8 +30,31 @@ export interface LedgerEntry {
   removedIn: string | null;
 }
 
+/** A message page published (src/catalog/derive/message-ledger.ts plans what its URL becomes). */
+export interface MessagePageEntry {
+  path: string;
+  repo: string;
+  /** The message, for the notice once it is gone. */
+  title: string;
+  /** Dataset version in which the page was first published. */
+  since: string;
+  /** Dataset version from which no record raises the message; null while one does. */
+  goneIn: string | null;
+}
+
+/** What message pages' URLs become in this build. */
+export interface MessagePagePlan {
+  entries: MessagePageEntry[];
+  /** Message pages whose message one record alone raises now: they lead to its page. */
+  redirects: { from: string; to: string }[];
+  /** Message pages whose message no record raises now. */
+  gone: MessagePageEntry[];
+}
+
 export interface Ledger {
   entries: LedgerEntry[];
+  /** Every message page path published (src/catalog/derive/message-ledger.ts); absent while there are none. */
+  messages?: MessagePageEntry[];
 }
 
 export interface PublishedRecord {
@@ -59,6 +82,8 @@ export interface LedgerPlan {
   redirects: LedgerRedirect[];
   /** Every record the ledger knows as removed, in this build or an earlier one. */
   removed: RemovedPage[];
+  /** What the message pages' old paths become (src/catalog/derive/message-ledger.ts); absent where no catalog was derived. */
+  messages?: MessagePagePlan;
   /** What this build changed, for the build report. */
   changes: {
     added: number;
@@ -141,13 +166,46 @@ export function serializeLedger(ledger: Ledger): string {
   const lines = ledger.entries.map((e) =>
     JSON.stringify({ id: e.id, repo: e.repo, title: e.title, paths: e.paths, since: e.since, removedIn: e.removedIn }),
   );
+  const messages = (ledger.messages ?? []).map((m) => JSON.stringify({ path: m.path, repo: m.repo, title: m.title, since: m.since, goneIn: m.goneIn }));
+  // Message pages only once there are some: a catalog without any keeps the ledger it had.
+  const messagesPart = messages.length > 0 ? `,\n  "messages": [\n${messages.map((l) => `    ${l}`).join(',\n')}\n  ]` : '';
   return (
     `{\n  "about": "errdex URL ledger: every page URL this catalog has published. The build reads and updates it; commit it with the catalog.",\n` +
-    `  "version": ${LEDGER_VERSION},\n  "entries": [\n${lines.map((l) => `    ${l}`).join(',\n')}\n  ]\n}\n`
+    `  "version": ${LEDGER_VERSION},\n  "entries": [\n${lines.map((l) => `    ${l}`).join(',\n')}\n  ]${messagesPart}\n}\n`
   );
 }
 
 const HEX16 = /^[0-9a-f]{16}$/;
+/** The characters of owners, repository names and slugs: a page path holds nothing else. */
+const SEGMENT = /^[A-Za-z0-9._-]+$/;
+/** The longest segment a page path may have (a slug's limit; owners and names are shorter). */
+export const MAX_PATH_SEGMENT = 200;
+
+/**
+ * What is wrong with a ledger page path, checked like the slugs it was made of: a redirect or a
+ * removal notice is written at it, so it must be `/owner/repo/slug/`, each segment plain characters
+ * (no `..`, no control characters or line breaks, none longer than MAX_PATH_SEGMENT), and outside
+ * the site's own folders (`/search/`, `/e/`, …). Null when it is sound.
+ */
+export function ledgerPathProblem(path: unknown): string | null {
+  const form = 'a page path such as "/owner/repo/slug/"';
+  if (typeof path !== 'string') return `must be ${form}; got ${path === null ? 'null' : Array.isArray(path) ? 'an array' : typeof path}`;
+  const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.exec(path);
+  if (control) return `contains the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}; it must be ${form}, on one line`;
+  const shown = JSON.stringify(path.length > 120 ? `${path.slice(0, 120)}…` : path);
+  if (!path.startsWith('/') || !path.endsWith('/') || path.length < 2) return `is ${shown}; it must be ${form}, starting and ending with "/"`;
+  const segments = path.slice(1, -1).split('/');
+  if (segments.length !== 3) return `is ${shown}, with ${segments.length} segment${segments.length === 1 ? '' : 's'}; it must be ${form}`;
+  for (const segment of segments) {
+    if (segment === '.' || segment === '..') return `is ${shown}: its segment "${segment}" would leave its folder`;
+    if (segment === '') return `is ${shown}, with an empty segment; it must be ${form}`;
+    if (segment.length > MAX_PATH_SEGMENT) return `has a segment of ${segment.length} characters; the limit is ${MAX_PATH_SEGMENT}`;
+    if (!SEGMENT.test(segment)) return `is ${shown}: a segment may hold only letters, digits, ".", "_" and "-"`;
+  }
+  const owner = segments[0]!.toLowerCase();
+  if (RESERVED_OWNERS.has(owner)) return `is ${shown}, inside the site's own folder /${owner}/; a record's page is never there`;
+  return null;
+}
 
 /** Parses a ledger text; every problem is placed on its line. */
 export function parseLedger(text: string, file: string): { ledger: Ledger; problems: Problem[] } {
@@ -191,8 +249,12 @@ export function parseLedger(text: string, file: string): { ledger: Ledger; probl
     else if (seen.has(e.id)) bad('id', `duplicates id ${e.id}`);
     if (!str(e.repo)) bad('repo', 'must be "owner/name"');
     if (typeof e.title !== 'string') bad('title', 'must be a string');
-    if (!Array.isArray(e.paths) || e.paths.length === 0 || !e.paths.every((p) => typeof p === 'string' && /^\/[^/]+\/[^/]+\/[^/]+\/$/.test(p))) {
-      bad('paths', 'must be a non-empty list of page paths such as "/owner/repo/slug/"');
+    if (!Array.isArray(e.paths) || e.paths.length === 0) bad('paths', 'must be a non-empty list of page paths such as "/owner/repo/slug/"');
+    else {
+      e.paths.forEach((path: unknown, j) => {
+        const problem = ledgerPathProblem(path);
+        if (problem) bad(`paths.${j}`, typeof e.id === 'string' ? `${problem} (in the entry of record ${e.id})` : problem);
+      });
     }
     if (!str(e.since)) bad('since', 'must be a dataset version');
     if (e.removedIn !== null && !str(e.removedIn)) bad('removedIn', 'must be a dataset version or null');
@@ -201,15 +263,47 @@ export function parseLedger(text: string, file: string): { ledger: Ledger; probl
       entries.push({ id: e.id!, repo: e.repo!, title: e.title!, paths: e.paths!, since: e.since!, removedIn: e.removedIn ?? null });
     }
   }
-  return { ledger: { entries }, problems };
+  const messages = parseMessagePages(obj as { messages?: unknown }, (field, message) => problems.push({ file, line: lineOf(field), field, message }));
+  return { ledger: messages ? { entries, messages } : { entries }, problems };
+}
+
+const MESSAGE_PATH = /^\/[^/]+\/[^/]+\/m\/[^/]+\/$/;
+
+/** The ledger's message pages, each checked; undefined when the file has none. */
+function parseMessagePages(obj: { messages?: unknown }, bad: (field: string, message: string) => void): MessagePageEntry[] | undefined {
+  if (obj.messages === undefined) return undefined;
+  if (!Array.isArray(obj.messages)) {
+    bad('messages', 'must be a list of message pages {"path", "repo", "title", "since", "goneIn"}');
+    return [];
+  }
+  const out: MessagePageEntry[] = [];
+  for (const [i, raw] of obj.messages.entries()) {
+    const m = raw as Partial<MessagePageEntry> | null;
+    const at = `messages.${i}`;
+    if (!m || typeof m !== 'object') {
+      bad(at, 'must be an object {"path", "repo", "title", "since", "goneIn"}');
+      continue;
+    }
+    const errors: [string, string][] = [];
+    if (typeof m.path !== 'string' || !MESSAGE_PATH.test(m.path)) errors.push(['path', 'must be a message page path such as "/owner/repo/m/slug/"']);
+    if (typeof m.repo !== 'string' || m.repo === '') errors.push(['repo', 'must be "owner/name"']);
+    if (typeof m.title !== 'string') errors.push(['title', 'must be a string']);
+    if (typeof m.since !== 'string' || m.since === '') errors.push(['since', 'must be a dataset version']);
+    if (m.goneIn !== null && (typeof m.goneIn !== 'string' || m.goneIn === '')) errors.push(['goneIn', 'must be a dataset version or null']);
+    for (const [field, message] of errors) bad(`${at}.${field}`, message);
+    if (errors.length === 0) out.push({ path: m.path!, repo: m.repo!, title: m.title!, since: m.since!, goneIn: m.goneIn ?? null });
+  }
+  return out;
 }
 
 /** The catalog's ledger; an empty one when the catalog has none yet (its first build). */
 export function readLedger(catalogRoot: string): { file: string; exists: boolean; ledger: Ledger; problems: Problem[] } {
   const path = ledgerPath(catalogRoot);
   const file = displayPath(path);
-  if (!existsSync(path)) return { file, exists: false, ledger: { entries: [] }, problems: [] };
-  return { file, exists: true, ...parseLedger(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), file) };
+  if (!pathTaken(path)) return { file, exists: false, ledger: { entries: [] }, problems: [] };
+  const read = readCatalogOwnFile(path);
+  if (!read.ok) return { file, exists: true, ledger: { entries: [] }, problems: [read.problem] };
+  return { file, exists: true, ...parseLedger(read.text, file) };
 }
 
 /** The build's account of what happened to published URLs: one summary line, then one line per change. */

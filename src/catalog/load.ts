@@ -3,12 +3,12 @@
  * beyond what it takes to read the bytes as JSON; every unreadable piece becomes a Problem.
  */
 import { constants } from 'node:buffer';
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { firstInvalidUtf8, hexBytes } from '../util/utf8.ts';
 import { displayPath, scanCatalogFolder } from './folder.ts';
 import { arrayItemSpans, lineAndColumn, locateJson, MAX_NESTING, nesting, parseJson } from './json-locate.ts';
-import { FILE_LEVEL, type Problem } from './problems.ts';
+import { FILE_LEVEL, keyInPath, type Problem } from './problems.ts';
 
 export { displayPath, listCatalogFiles, RESERVED_FILES } from './folder.ts';
 export { firstInvalidUtf8 } from '../util/utf8.ts';
@@ -167,13 +167,19 @@ export function readCatalogFile(abs: string, sink: ReadSink, maxBytes: { json: n
     sink.unreadable();
     return;
   }
+  readCatalogBytes(file, bytes, kind === 'jsonl', sink);
+}
+
+/** The bytes of one catalog file (`file` as reports show it) into raw entries and problems. */
+export function readCatalogBytes(file: string, bytes: Buffer, isJsonl: boolean, sink: ReadSink): void {
   const fileProblem = (line: number, message: string) => sink.problem({ file, line, field: FILE_LEVEL, message });
-  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
-    fileProblem(1, 'is empty; expected a wrapped record {"record": {...}, "datasetVersion": "..."}' + (abs.endsWith('.jsonl') ? ' per line' : ''));
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes; // a byte-order mark holds nothing
+  if (body.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
+    fileProblem(1, 'is empty; expected a wrapped record {"record": {...}, "datasetVersion": "..."}' + (isJsonl ? ' per line' : ''));
     sink.unreadable();
     return;
   }
-  if (abs.endsWith('.jsonl')) {
+  if (isJsonl) {
     readJsonl(bytes, file, sink, fileProblem);
     return;
   }
@@ -194,6 +200,37 @@ export function readCatalogFile(abs: string, sink: ReadSink, maxBytes: { json: n
   emit(sink, { file, line: 1, text, value: parsed.value, isJsonl: false });
 }
 
+/** Whether anything is at `abs`, a broken symbolic link included (existsSync says no to one). */
+export function pathTaken(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The text of one of the catalog's own files (classes.json, url-ledger.json), or the problem that
+ * keeps it from being read: not a regular file (a folder, a FIFO), too large, unreadable, not UTF-8.
+ */
+export function readCatalogOwnFile(abs: string): { ok: true; text: string } | { ok: false; problem: Problem } {
+  const file = displayPath(abs);
+  const problem = (message: string) => ({ ok: false as const, problem: { file, line: 1, field: FILE_LEVEL, code: 'file', message } });
+  let bytes: Buffer;
+  try {
+    const st = statSync(abs);
+    if (!st.isFile()) return problem(`is not a regular file (${st.isDirectory() ? 'a folder' : 'a FIFO, socket or device'}); it is not read`);
+    if (st.size > MAX_FILE_BYTES.json) return problem(`is ${formatBytes(st.size)}; the largest file errdex reads is ${formatBytes(MAX_FILE_BYTES.json)}`);
+    bytes = readFileSync(abs);
+  } catch (e) {
+    return problem(`cannot be read: ${(e as Error).message}`);
+  }
+  const text = decode(bytes);
+  if (text === null) return { ok: false, problem: badUtf8Problem(file, bytes, 1) };
+  return { ok: true, text: text.startsWith(BOM) ? text.slice(1) : text };
+}
+
 /** `2,362,232,012 bytes (2.2 GiB)`. */
 function formatBytes(n: number): string {
   const units = n >= 2 ** 30 ? ` (${(n / 2 ** 30).toFixed(1)} GiB)` : n >= 2 ** 20 ? ` (${(n / 2 ** 20).toFixed(1)} MiB)` : '';
@@ -209,7 +246,7 @@ function tooDeep(sink: ReadSink, entry: RawEntry): boolean {
   const found = nesting(entry.value, MAX_NESTING);
   if (found.depth <= MAX_NESTING) return false;
   const [top, second] = found.path;
-  const field = top === undefined || typeof top === 'number' ? FILE_LEVEL : top === 'record' && typeof second === 'string' ? `record.${second}` : top;
+  const field = top === undefined || typeof top === 'number' ? FILE_LEVEL : top === 'record' && typeof second === 'string' ? `record.${keyInPath(second)}` : keyInPath(top);
   const message = `is nested ${found.depth.toLocaleString('en-US')} levels deep; the limit is ${MAX_NESTING} (a record needs 3)`;
   sink.problem({ file: entry.file, line: entry.line, field, code: 'json', message });
   sink.unreadable();

@@ -18,6 +18,15 @@ export interface Problem {
 
 export type Severity = 'error' | 'warning';
 
+/**
+ * A key as one step of a field path: as it is when it reads as one (`tags`), else quoted as JSON
+ * (`""`, `"a.b"`, `"two words"`), and cut short when long, so a path stays readable and one line.
+ */
+export function keyInPath(key: string): string {
+  const shown = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+  return /^[\w$-]+$/.test(key) ? shown : JSON.stringify(shown);
+}
+
 export const FILE_LEVEL = '(file)';
 
 /** `file:line  field.path  what is wrong` — one line per problem; a warning says so. */

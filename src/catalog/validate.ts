@@ -1,7 +1,8 @@
 /**
  * Validate: raw entries -> valid records + one list of every problem.
  * Per record (wrapped or bare, see src/schema/input-forms.ts): the zod schema, then the cross-field
- * checks. Across records: unique ids and unique (repo, slug) pairs, and failure classes that exist.
+ * checks. Across records: unique ids and unique (repo, slug) pairs, one spelling of each owner and
+ * repository whatever the case, and failure classes that exist.
  * Each problem is an error (the record is not built) or a warning (it is, and its page shows the
  * uncertainty). Nothing is dropped without a Problem.
  */
@@ -12,7 +13,7 @@ import { githubUrlProblems, recordProblems, sourceSpanProblems, type FieldProble
 import { RESERVED_OWNERS } from '../util/urls.ts';
 import { lineOfPath, locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
 import type { RawEntry } from './load.ts';
-import type { Problem, Severity } from './problems.ts';
+import { keyInPath, type Problem, type Severity } from './problems.ts';
 
 export interface ValidEntry {
   entry: RawEntry;
@@ -99,7 +100,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field:
       return issue.keys.map((key) => {
         const guess = field === 'record' ? closestField(key) : null;
         return {
-          field: field ? `${field}.${key}` : key,
+          field: field ? `${field}.${keyInPath(key)}` : keyInPath(key),
           message: `is not a field of the ${field === 'record' ? 'record' : 'wrapper'} schema${guess ? `; did you mean "${guess}"?` : ''}`,
         };
       });
@@ -239,6 +240,28 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
   // Across records: the first occurrence keeps its place, every later one is reported with a pointer back.
   const byId = new Map<string, ValidEntry>();
   const bySlug = new Map<string, ValidEntry>();
+  // Pages live in /{owner}/{name}/: two spellings of one owner or repository would be two folders on
+  // a case-sensitive disk and one on a case-insensitive disk or host, so every record spells them alike.
+  const spelling = new Map<string, ValidEntry>();
+  for (const c of candidates) {
+    const owner = c.record.repo.slice(0, c.record.repo.indexOf('/'));
+    const firstOwner = spelling.get(owner.toLowerCase());
+    const firstRepo = spelling.get(c.record.repo.toLowerCase());
+    const repoDiffers = firstRepo !== undefined && firstRepo.record.repo !== c.record.repo;
+    const ownerDiffers = firstOwner !== undefined && !firstOwner.record.repo.startsWith(`${owner}/`);
+    const other = repoDiffers ? firstRepo : ownerDiffers ? firstOwner : null;
+    if (other) {
+      const what = repoDiffers ? `repository "${c.record.repo}"` : `owner "${owner}"`;
+      add(c.entry, {
+        field: c.bare ? 'repo' : 'record.repo',
+        code: 'repo-case',
+        message: `spells ${what} differently from "${other.record.repo}" in the record at ${other.entry.file}:${other.entry.line}; URLs that differ only in case collide on case-insensitive disks and hosts: spell it the same in every record`,
+      });
+      continue;
+    }
+    if (!firstOwner) spelling.set(owner.toLowerCase(), c);
+    if (!firstRepo) spelling.set(c.record.repo.toLowerCase(), c);
+  }
   for (const c of candidates) {
     const idField = c.bare ? 'id' : 'record.id';
     const firstId = byId.get(c.record.id);

@@ -5,6 +5,7 @@
  * text in the address's fragment (`/search/#q=…`), which never reaches a server's log. Without
  * JavaScript the forms still submit `?q=`, which the search page reads too.
  */
+import { pathWords } from '../views/path-words.ts';
 
 /** Longest paste handed to the search page in the address: its head and tail (errors sit at the ends). */
 const MAX_HANDOFF = 16_000;
@@ -45,6 +46,8 @@ function setUp(): void {
       event.preventDefault();
       location.assign(searchHref(form.action, box.value));
     });
+    // The 404 page: the missing address's words, ready to search (src/views/path-words.ts).
+    if (box.hasAttribute('data-path-words') && !box.value) box.value = pathWords(location.pathname, box.dataset.base ?? '');
     if (box instanceof HTMLTextAreaElement) {
       grow(box);
       box.addEventListener('input', () => grow(box));

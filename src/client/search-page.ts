@@ -45,6 +45,13 @@ function setUp(root: HTMLElement): void {
   const status = root.querySelector<HTMLElement>('[data-search-status]')!;
   const more = root.querySelector<HTMLButtonElement>('[data-search-more]')!;
   const filterBox = root.querySelector<HTMLFieldSetElement>('[data-search-filters]')!;
+  // On a phone the filters fold behind one button (src/styles/search.css), so results come first.
+  const filterToggle = root.querySelector<HTMLButtonElement>('[data-filter-toggle]')!;
+  filterToggle.addEventListener('click', () => {
+    const open = filterToggle.getAttribute('aria-expanded') !== 'true';
+    filterToggle.setAttribute('aria-expanded', String(open));
+    filterBox.toggleAttribute('data-open', open);
+  });
   const base = root.dataset.base ?? '';
   const indexUrl = new URL(root.dataset.indexUrl!, location.href).href;
   const bundleUrl = new URL(root.dataset.pagefindUrl!, location.href).href;
@@ -181,6 +188,9 @@ function setUp(root: HTMLElement): void {
       any ||= options.length > 1 || Boolean(current);
     }
     filterBox.hidden = !any;
+    filterToggle.hidden = !any;
+    const chosen = Object.keys(chosenFilters()).length;
+    filterToggle.textContent = chosen > 0 ? `Filter (${chosen} chosen)` : 'Filter';
   }
 
   function resultItem(hit: SearchHit): HTMLLIElement {
@@ -190,6 +200,7 @@ function setUp(root: HTMLElement): void {
     a.href = hitHref(hit, base);
     a.className = 'result-link';
     a.dataset.match = matchAttribute(hit.kind);
+    if (hit.messagePage) a.dataset.messagePage = '';
     const message = document.createElement('span');
     message.className = 'result-message';
     for (const p of parseTemplate(hit.template)) {
@@ -205,7 +216,7 @@ function setUp(root: HTMLElement): void {
     meta.className = 'result-meta';
     const kind = document.createElement('span');
     kind.className = `match-kind match-${hit.kind}`;
-    kind.textContent = KIND_LABEL[hit.kind];
+    kind.textContent = hit.messagePage ? `${KIND_LABEL[hit.kind]} · all raise sites` : KIND_LABEL[hit.kind];
     meta.append(kind, ` ${hit.repo}`);
     if (hit.errorClass) {
       const cls = document.createElement('code');

@@ -13,7 +13,7 @@ import {
   createOnigurumaEngine,
   type HighlighterGeneric,
 } from 'shiki';
-import { BIDI_CONTROLS, characterName, codePoint } from '../schema/text-safety.ts';
+import { showBidiControls } from '../schema/text-safety.ts';
 import { HighlightStore, highlightCacheFile, highlightKey, storedText } from './cache.ts';
 import { PLAIN_TEXT } from './languages.ts';
 import { escapeHtml } from '../util/text.ts';
@@ -85,10 +85,7 @@ async function ensureLanguage(lang: string): Promise<Highlighter | null> {
  * reader sees that it is there.
  */
 export function escapeCode(s: string): string {
-  return escapeHtml(s).replace(BIDI_CONTROLS, (c) => {
-    const cp = codePoint(c.charCodeAt(0));
-    return `<span class="bidi-control" title="${cp} ${characterName(c.charCodeAt(0)) ?? ''}" data-cp="${cp}">${c}</span>`;
-  });
+  return showBidiControls(s, 'html');
 }
 
 export interface CodeBlockOptions {

@@ -5,6 +5,7 @@
  * function) are told apart by their order: the second is `#2`, and so on.
  */
 import { createHash } from 'node:crypto';
+import { slugWords } from '../util/text.ts';
 
 export function siteKey(repo: string, filePath: string, enclosing: string | null, errorMessage: string): string {
   return [repo, filePath, enclosing ?? '', errorMessage].join('\n');
@@ -31,15 +32,6 @@ export class IdAllocator {
 
 /** Lowercase words of the message (placeholders by name), at most six, then the id's first six characters. */
 export function slugOf(errorMessage: string, id: string): string {
-  const words = errorMessage
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((w) => w !== '')
-    .slice(0, 6);
-  let base = words.join('-');
-  if (base.length > 60) base = base.slice(0, 60).replace(/-[^-]*$/, '');
+  const base = slugWords(errorMessage);
   return base ? `${base}-${id.slice(0, 6)}` : `error-${id.slice(0, 6)}`;
 }

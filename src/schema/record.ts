@@ -80,53 +80,81 @@ export const severities = ['critical', 'error', 'warning', 'info'] as const;
 
 export const errorRecordSchema = z
   .strictObject({
-    id: z.string().regex(HEX16, { error: 'must be 16 lowercase hex characters, e.g. "b024d3d9177721a3"' }),
-    repo: z.string().regex(REPO, { error: 'must be "owner/name" as on GitHub, e.g. "vllm-project/vllm"' }),
+    id: z
+      .string()
+      .regex(HEX16, { error: 'must be 16 lowercase hex characters, e.g. "b024d3d9177721a3"' })
+      .describe('Permanent identifier of the record: 16 lowercase hex characters. Never reused; the short link /e/{id}/ and the URL ledger key on it.'),
+    repo: z
+      .string()
+      .regex(REPO, { error: 'must be "owner/name" as on GitHub, e.g. "vllm-project/vllm"' })
+      .describe('The GitHub repository that raises the error, as "owner/name". The page lives at /{owner}/{name}/{slug}/.'),
     slug: z
       .string()
       .max(LIMITS.slug, tooLong(LIMITS.slug))
-      .regex(SLUG, { error: 'must be lowercase kebab case (a-z, 0-9 and single hyphens), e.g. "unexpected-frame-b024d3"' }),
-    errorCode: nonBlank(200, 'label').nullable(),
-    errorMessage: nonBlank(LIMITS.message),
+      .regex(SLUG, { error: 'must be lowercase kebab case (a-z, 0-9 and single hyphens), e.g. "unexpected-frame-b024d3"' })
+      .describe('The last segment of the page URL, unique within the repository: lowercase kebab case. When it changes, the old URL redirects (url-ledger.json).'),
+    errorCode: nonBlank(200, 'label')
+      .nullable()
+      .describe('A code the program prints or returns with the error (e.g. "E0425", "ECONNRESET"), shown beside the message; null when there is none.'),
+    errorMessage: nonBlank(LIMITS.message).describe(
+      'The message template as the code writes it, placeholders included ({name}, %s, %(name)s, ...): the page title, and what a pasted message is matched against.',
+    ),
     messagePattern: nonBlank(LIMITS.message)
       .superRefine((source, ctx) => {
         const problem = patternProblem(source);
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       })
-      .meta({
-        description:
-          'A regular expression in JavaScript RegExp syntax that must compile on RE2 (no look-around, no back-references). ' +
-          'errdex matches it on RE2, in time linear in the length of the text; on a backtracking engine it may be slow (see redos in /api/errors.json).',
-      }),
-    errorType: z.enum(errorTypes),
-    errorClass: nonBlank(200, 'label').nullable(),
-    httpStatus: z.int().min(100).max(599).nullable(),
-    severity: z.enum(severities),
-    filePath: z.string().superRefine((path, ctx) => {
-      const problem = filePathProblem(path);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
-    lineNumber: z.int().positive().nullable(),
-    sourceCode: nullableCode,
-    sourceCodeStart: z.int().positive().nullable(),
-    sourceCodeEnd: z.int().positive().nullable(),
+      .describe(
+        'A regular expression for the printed message, placeholders as groups (e.g. "unexpected frame! (.+?)"), in JavaScript RegExp syntax, matched anchored. ' +
+          'It must compile on RE2 (no look-around, no back-references): errdex matches it on RE2, in time linear in the length of the text; ' +
+          'on a backtracking engine it may be slow (see redos in /api/errors.json).',
+      ),
+    errorType: z.enum(errorTypes).describe('How the error reaches the user: a thrown exception, a returned error code, a console message, an HTTP error response, a validation failure, or a panic.'),
+    errorClass: nonBlank(200, 'label')
+      .nullable()
+      .describe('The class or type of the error as printed before the message (e.g. "ValueError", "HandshakeError"); null when none is printed.'),
+    httpStatus: z.int().min(100).max(599).nullable().describe('The HTTP status sent with the error, for errors served over HTTP; otherwise null.'),
+    severity: z.enum(severities).describe('How bad it is for whoever meets it: critical (data loss, crash), error (the operation fails), warning (it goes on, possibly wrongly), info.'),
+    filePath: z
+      .string()
+      .superRefine((path, ctx) => {
+        const problem = filePathProblem(path);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .describe('The file that raises the error, relative to the repository root, with "/" separators, as it is at analyzedSha.'),
+    lineNumber: z.int().positive().nullable().describe('The line that raises the error (1-based), marked in the excerpt; must lie inside sourceCodeStart..sourceCodeEnd. Null when unknown.'),
+    sourceCode: nullableCode.describe(
+      'An excerpt of filePath around the raise, exactly as in the file: sourceCodeEnd - sourceCodeStart + 1 lines (otherwise the page says its numbering is unverified). Null with no excerpt.',
+    ),
+    sourceCodeStart: z.int().positive().nullable().describe('The line number of the excerpt\'s first line; null exactly when sourceCode is null.'),
+    sourceCodeEnd: z.int().positive().nullable().describe('The line number of the excerpt\'s last line, not before sourceCodeStart; null exactly when sourceCode is null.'),
     githubUrl: z
       .string()
       .max(2_000, tooLong(2_000))
       .superRefine((url, ctx) => {
         const problem = githubUrlShapeProblem(url);
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
-    documentation: nonBlank(LIMITS.prose),
-    triggerScenarios: nonBlank(LIMITS.prose),
-    commonSituations: nonBlank(LIMITS.prose),
-    solutions: z.array(nonBlank(LIMITS.prose)).max(LIMITS.listItems),
-    exampleFix: nullableCode,
-    handlingStrategy: z.enum(handlingStrategies).nullable(),
-    validationCode: nullableCode,
-    typeGuard: nullableCode,
-    tryCatchPattern: nullableCode,
-    preventionTips: z.array(nonBlank(LIMITS.prose)).max(LIMITS.listItems),
+      })
+      .describe('Permalink to the raise: https://github.com/{repo}/blob/{analyzedSha}/{filePath}, optionally with #L10 or #L10-L20.'),
+    documentation: nonBlank(LIMITS.prose).describe('What the error means: what the code was doing and what went wrong, in plain text (`code` spans allowed). The page\'s first paragraph.'),
+    triggerScenarios: nonBlank(LIMITS.prose).describe('The conditions in the code that lead to the raise: which input or state, on which path.'),
+    commonSituations: nonBlank(LIMITS.prose).describe('Where people meet it in practice: the setups, versions and mistakes that usually cause it.'),
+    solutions: z
+      .array(nonBlank(LIMITS.prose))
+      .max(LIMITS.listItems)
+      .describe('What to do about it, most likely first: one step or remedy per item, plain text.'),
+    exampleFix: nullableCode.describe('Code showing a fix (the corrected call or configuration), in the language of filePath; null when none fits.'),
+    handlingStrategy: z
+      .enum(handlingStrategies)
+      .nullable()
+      .describe('How calling code should handle it, if at all: catch it, check the type first, validate the input first, retry, or fall back. Null when the error should not be handled but fixed.'),
+    validationCode: nullableCode.describe('Code that checks the input before the call so the error cannot happen; null when none fits.'),
+    typeGuard: nullableCode.describe('Code that tells this error apart from others (an isinstance check, a type guard, errors.Is); null when none fits.'),
+    tryCatchPattern: nullableCode.describe('Code that catches this error and handles it; null when none fits.'),
+    preventionTips: z
+      .array(nonBlank(LIMITS.prose))
+      .max(LIMITS.listItems)
+      .describe('How to keep it from happening again: one practice per item, plain text.'),
     tags: z
       .array(
         z
@@ -134,18 +162,27 @@ export const errorRecordSchema = z
           .max(LIMITS.tag)
           .regex(TAG, { error: 'must be lowercase kebab case (a-z, 0-9 and single hyphens), e.g. "kv-transfer"' }),
       )
-      .max(LIMITS.tags),
+      .max(LIMITS.tags)
+      .describe('Topics, lowercase kebab case (e.g. "kv-transfer"): each gets a page at /tags/{tag}/ listing its errors, and they count in related errors.'),
     // Optional: catalogs written for other sites have no failure classes.
     backgroundTag: z
       .string()
       .regex(TAG, { error: 'must be the id of a failure class: lowercase kebab case' })
       .nullable()
-      .default(null),
-    analyzedSha: z.string().regex(HEX40, { error: 'must be a full 40-character lowercase hex commit sha' }),
-    analyzedAt: z.iso.datetime({ error: 'must be an ISO-8601 UTC timestamp, e.g. "2026-08-14T21:17:39.825Z"' }),
-    schemaVersion: z.literal(SCHEMA_VERSION, {
-      error: (iss) => `unsupported schema version ${JSON.stringify(iss.input)}; this build reads schemaVersion ${SCHEMA_VERSION}`,
-    }),
+      .default(null)
+      .describe('The id of the failure class the error belongs to, defined in the catalog\'s classes.json (schema: classes.json); may be left out or null.'),
+    analyzedSha: z
+      .string()
+      .regex(HEX40, { error: 'must be a full 40-character lowercase hex commit sha' })
+      .describe('The commit the record was analysed at: the full 40-character sha. filePath, the excerpt and githubUrl are as of this commit.'),
+    analyzedAt: z.iso
+      .datetime({ error: 'must be an ISO-8601 UTC timestamp, e.g. "2026-08-14T21:17:39.825Z"' })
+      .describe('When the record was analysed: an ISO-8601 UTC timestamp.'),
+    schemaVersion: z
+      .literal(SCHEMA_VERSION, {
+        error: (iss) => `unsupported schema version ${JSON.stringify(iss.input)}; this build reads schemaVersion ${SCHEMA_VERSION}`,
+      })
+      .describe(`The version of this format: ${SCHEMA_VERSION}.`),
   })
   .meta({ title: 'errdex error record', description: 'One place where an open-source codebase raises an error, analysed.' });
 
@@ -153,10 +190,11 @@ export const errorRecordSchema = z
 export const wrappedRecordSchema = z
   .strictObject({
     record: errorRecordSchema,
-    datasetVersion: z.iso.datetime({ error: 'must be an ISO-8601 UTC timestamp, e.g. "2026-08-15T17:31:12.345Z"' }),
+    datasetVersion: z.iso
+      .datetime({ error: 'must be an ISO-8601 UTC timestamp, e.g. "2026-08-15T17:31:12.345Z"' })
+      .describe('The version of the dataset this record was published in: an ISO-8601 UTC timestamp. Shown on the page; the URL ledger records it.'),
   })
   .meta({
-    $id: 'https://errdex.dev/schema/error-record.json',
     title: 'errdex wrapped error record',
     description: 'The catalog input format: {"record": {...}, "datasetVersion": ISO-8601}.',
   });
@@ -169,13 +207,15 @@ export type Severity = (typeof severities)[number];
 const NOTES = { '^\\$': {} };
 
 /**
- * The JSON Schema published with the site: what a catalog file (or a `.jsonl` line) may hold, a wrapped
- * record, a bare record or an array of either. Cross-field checks (record-checks.ts) are described in prose.
+ * The JSON Schema of a catalog file (or a `.jsonl` line), a wrapped record, a bare record or an array
+ * of either, with `id` as its `$id` (the URL the site serves it at). Cross-field checks
+ * (record-checks.ts) are described in prose. `npm run schema` writes it to schema/; the site serves it.
  */
-export function errorRecordJsonSchema(): Record<string, unknown> {
+export function errorRecordJsonSchema(id: string): Record<string, unknown> {
   type ObjectSchema = Record<string, unknown> & { properties: Record<string, unknown> };
   const wrapped = z.toJSONSchema(wrappedRecordSchema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as ObjectSchema;
-  const { $schema, $id, title, description, ...wrapper } = wrapped;
+  const { $schema, title, description, ...wrapper } = wrapped;
+  const $id = id;
   const record = { ...(wrapper.properties.record as Record<string, unknown>), patternProperties: NOTES };
   const one = { anyOf: [{ $ref: '#/$defs/wrappedRecord' }, { $ref: '#/$defs/record' }] };
   return {

@@ -25,10 +25,10 @@ function looksLikeClassName(name: string): boolean {
   if (KIND_WORDS.test(name) || /^(?:std|boost)::\w+$/.test(name)) return true;
   if (/(?:Error|Exception|Warning|Fault|Failure|Panic|Interrupt|Exit|Timeout|Abort|Rejection|_error|_exception)$/.test(last)) return true;
   // Qualified CamelCase names: `pkg.module.HandshakeError`, `io.grpc.StatusRuntimeException`; and
-  // unqualified ones of three humps or more, or ending in capitals (`PydanticUndefinedAnnotation`,
-  // `InvalidURL`, `TooManyRedirects`): a message seldom starts with such a word and a colon. The
-  // line is tried with the prefix kept as well.
-  return (/^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/.test(last) && name !== last) || /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$|^[A-Z][a-z0-9]+[A-Z]{2,}$/.test(last);
+  // unqualified ones of two humps or more, or ending in capitals (`StreamClosed`, `InvalidURL`,
+  // `TooManyRedirects`): a message seldom starts with such a word and a colon, and the line is
+  // tried with the prefix kept as well.
+  return (/^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/.test(last) && name !== last) || /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$|^[A-Z][a-z0-9]+[A-Z]{2,}$/.test(last);
 }
 
 export function looksLikeClassPrefix(line: string): boolean {

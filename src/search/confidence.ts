@@ -17,8 +17,10 @@ import { literalLength } from '../schema/message-template.ts';
 
 /** A near miss must score at most this (edits per literal token, align.ts). */
 export const CONFIDENT_CLOSE_SCORE = 0.3;
+/** A near miss whose raise site fits the frames must score at most this. */
+export const CONFIDENT_SITE_CLOSE_SCORE = 0.45;
 /** Share of the pasted line's words a near miss's template must have. */
-export const CONFIDENT_EXPLAINED = 0.5;
+export const CONFIDENT_EXPLAINED = 0.6;
 /**
  * Share of a near miss's template words the line must show: a short line read as the start of a
  * long template, cut short, shows few of them (`Unknown package "x"` and `unknown package {} for
@@ -26,9 +28,9 @@ export const CONFIDENT_EXPLAINED = 0.5;
  */
 export const CONFIDENT_COVERED = 0.5;
 /** Words of the line a near miss's template must share with it. */
-export const CONFIDENT_SHARED_WORDS = 3;
+export const CONFIDENT_SHARED_WORDS = 2;
 /** An exact match with less literal text than this must make up `CONFIDENT_EXACT_SHARE` of the line. */
-export const CONFIDENT_EXACT_LITERAL = 16;
+export const CONFIDENT_EXACT_LITERAL = 14;
 export const CONFIDENT_EXACT_SHARE = 0.6;
 /** Rows shown under "possibly related" when nothing matched with confidence. */
 export const POSSIBLY_RELATED = 3;
@@ -63,11 +65,21 @@ export function evidence(r: MatchResult): MatchEvidence {
   };
 }
 
+/**
+ * A raise site fitting the paste's frames this well (frames.ts `siteFit`: the file and its line, or
+ * the file and its function) confirms a match the message alone leaves in doubt (`timer error: {e}`
+ * is short, yet the panic's location is its raise site).
+ */
+export const CONFIDENT_SITE_FIT = 2.5;
+
 /** Whether one result is a confident match for the paste. */
 export function isConfident(r: MatchResult): boolean {
+  if ((r.siteFit ?? 0) >= CONFIDENT_SITE_FIT && (r.kind !== 'close' || r.score <= CONFIDENT_SITE_CLOSE_SCORE)) return true;
   const e = evidence(r);
   if (r.kind !== 'close') return literalLength(r.entry.template) >= CONFIDENT_EXACT_LITERAL || e.literalShare >= CONFIDENT_EXACT_SHARE;
-  return r.score <= CONFIDENT_CLOSE_SCORE && e.explained >= CONFIDENT_EXPLAINED && e.covered >= CONFIDENT_COVERED && (e.shared >= CONFIDENT_SHARED_WORDS || e.explained === 1);
+  // Text after the whole template (a hint a later version added) counts against it only when some of the template is missing too.
+  const score = e.covered >= 1 ? r.score - (r.tailScore ?? 0) : r.score;
+  return score <= CONFIDENT_CLOSE_SCORE && e.explained >= CONFIDENT_EXPLAINED && e.covered >= CONFIDENT_COVERED && (e.shared >= CONFIDENT_SHARED_WORDS || e.explained === 1);
 }
 
 /** True when no result is a confident match: the page then says the catalog has no entry for this error. */

@@ -65,7 +65,8 @@ export function pasteFrames(lines: readonly string[]): Frame[] {
   // Python prints the innermost frame last; the others first.
   let pythonFrames = 0;
   for (let i = 0; i < lines.length && found.length < MAX_FRAMES * 4; i++) {
-    const line = lines[i]!;
+    // Runs of spaces inside a line read as one (a copy or a terminal can double them): `File  "x.py"`.
+    const line = lines[i]!.replace(/(\S) {2,}/g, '$1 ');
     for (const [k, f] of FORMATS.entries()) {
       const m = f.re.exec(line);
       if (!m) continue;

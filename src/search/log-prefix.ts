@@ -123,6 +123,20 @@ export function stripLogPrefix(line: string): string {
 }
 
 
+// A tool's or plugin's tag (`[vite:html]`, `[webpack-cli]`): no digits or dots, so not a file position.
+const TOOL_TAG = /\[([A-Za-z][A-Za-z_:-]{0,40})\]:?\s+$/;
+const LEVEL_WORD = new RegExp(`^${LEVEL}$`, 'i');
+
+/**
+ * The tool's tag the log prefix of a line ends with (`[vite:html]` in `12:01:02 [vite:html] internal
+ * error`), or null: some programs print it as part of their message, so the line is read with it too.
+ */
+export function toolTag(line: string): string | null {
+  const { prefix } = splitLogPrefix(line);
+  const m = TOOL_TAG.exec(`${prefix} `);
+  return m && !LEVEL_WORD.test(m[1]!) ? `[${m[1]!}]` : null;
+}
+
 /**
  * Splits a line into its log prefix and the rest, which keeps its own indentation (a frame under
  * an `ERROR … ` prefix stays indented): the rest starts with the spaces after the prefix.

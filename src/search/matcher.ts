@@ -16,7 +16,7 @@
  */
 import Fuse from 'fuse.js/basic';
 import { compilePattern } from '../schema/pattern.ts';
-import { orderBySite } from './frames.ts';
+import { orderBySite, siteFit } from './frames.ts';
 import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
 import { mayMatch } from './literals.ts';
 import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
@@ -38,6 +38,10 @@ export interface MatchResult {
   values: FilledHole[] | null;
   /** The paste named this record's class (`ValueError: …`). */
   classMatch: boolean;
+  /** Of a close match's `score`, what the line's text after the whole template costs (align.ts `TAIL`). */
+  tailScore?: number;
+  /** How well the record's raise site fits the paste's stack frames (frames.ts `siteFit`; 0 without frames). */
+  siteFit?: number;
 }
 
 /** Most keys a query looks up: a long paste is represented by its likeliest error lines. */
@@ -154,7 +158,8 @@ function variants(m: PastedMessage): string[] {
  */
 export function rankCandidates(paste: NormalisedPaste, candidates: readonly IndexEntry[], limit = 20, common?: ReadonlySet<string>): MatchResult[] {
   // Ranked beyond the limit first: records sharing the top message are then ordered by the frames.
-  return orderBySite(rankByMessage(paste, candidates, Math.max(limit, SITE_POOL), common), paste.frames).slice(0, limit);
+  const ranked = orderBySite(rankByMessage(paste, candidates, Math.max(limit, SITE_POOL), common), paste.frames).slice(0, limit);
+  return paste.frames.length === 0 ? ranked : ranked.map((r) => ({ ...r, siteFit: siteFit(r.entry, paste.frames) }));
 }
 
 /** Results ranked before the frames order records that share a message: as many as one message has raise sites, usually. */
@@ -300,15 +305,15 @@ function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: nu
     const query = withoutValues(m.text).slice(0, FUSE_QUERY_CHARS);
     if (query) for (const hit of fuse.search(query)) fuseScores.set(hit.item.entry, hit.score ?? 1);
     for (const d of docs) {
-      const aligned = variants(m).map((line) => alignTemplate(d.entry.template, line, common));
-      const edits = Math.min(...aligned.map((a) => a.cost));
+      const aligned = variants(m).map((line) => alignTemplate(d.entry.template, line, common)).sort((a, b) => a.cost - b.cost);
+      const edits = aligned[0]!.cost;
       const fuseScore = fuseScores.get(d.entry);
       // Text after the whole template does not make it far from the line (a short template then
       // counts as close only if the rest of its words are there; confidence.ts asks more).
       if (Math.min(...aligned.map((a) => a.cost - a.tail)) / d.size > CLOSE_THRESHOLD) continue;
       const cost = edits + FUSE_WEIGHT * (fuseScore ?? 1) + mi * 0.01;
       const prev = best.get(d.entry);
-      if (!prev || cost < prev.cost) best.set(d.entry, { entry: d.entry, kind: 'close', score: edits / d.size, cost, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
+      if (!prev || cost < prev.cost) best.set(d.entry, { entry: d.entry, kind: 'close', score: edits / d.size, tailScore: aligned[0]!.tail / d.size, cost, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
     }
   });
   return [...best.values()]

@@ -15,7 +15,7 @@ import type { ErrorRecord } from '../schema/record.ts';
 import { raiseSite, raiseSites, type RaiseSite } from './raise-site.ts';
 import { hashKey, isPrefixPart, keyWords, shardOf, templateKeys } from './keys.ts';
 
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 /** A record as the matcher sees it. */
 export interface IndexEntry {
@@ -35,16 +35,26 @@ export interface IndexEntry {
   file: string;
   line: number | null;
   scope: string | null;
+  /**
+   * The message page (`/{owner}/{repo}/m/{slug}/`, without the base path) when other records of the
+   * repository raise the same message: search shows it first when no frame picks one of them.
+   */
+  messagePage: string | null;
 }
 
 /** How an entry is stored in a shard: a tuple, since field names would double the bytes. */
-export type EntryTuple = [string, string, string, string, string, string | null, string, string, string, string[], string, string, number | null, string | null];
+export type EntryTuple = [string, string, string, string, string, string | null, string, string, string, string[], string, string, number | null, string | null, (string | null)?];
 
-export const toTuple = (e: IndexEntry): EntryTuple => [e.id, e.repo, e.slug, e.template, e.pattern, e.errorClass, e.severity, e.errorType, e.language, e.tags, e.summary, e.file, e.line, e.scope];
+/** The message page is left out of the tuple when there is none (most records): bytes. */
+export const toTuple = (e: IndexEntry): EntryTuple => {
+  const t: EntryTuple = [e.id, e.repo, e.slug, e.template, e.pattern, e.errorClass, e.severity, e.errorType, e.language, e.tags, e.summary, e.file, e.line, e.scope];
+  if (e.messagePage) t.push(e.messagePage);
+  return t;
+};
 
 export function fromTuple(t: EntryTuple): IndexEntry {
-  const [id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary, file, line, scope] = t;
-  return { id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary, file: file ?? '', line: line ?? null, scope: scope ?? null };
+  const [id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary, file, line, scope, messagePage] = t;
+  return { id, repo, slug, template, pattern, errorClass, severity, errorType, language, tags, summary, file: file ?? '', line: line ?? null, scope: scope ?? null, messagePage: messagePage ?? null };
 }
 
 export interface MessageIndexManifest {
@@ -79,13 +89,21 @@ export interface MessageIndexOptions {
   maxShared?: number;
   /** Average shard size to aim for, in bytes. */
   targetShardBytes?: number;
+  /** At most this many shards (`--max-index-files`, for hosts that cap files): larger shards, more bytes per paste. */
+  maxShards?: number | undefined;
   seed?: number;
+  /**
+   * The path of a message's page (src/catalog/derive/message-groups.ts, given by the build: this
+   * module also runs in the browser), for the records whose message another record of their
+   * repository raises too.
+   */
+  messagePage?: (r: Pick<ErrorRecord, 'repo' | 'errorMessage'>) => string;
 }
 
 export const SUMMARY_MAX = 110;
 
 /** A record's entry; `site`: its raise site as `raiseSites` reads it over the whole catalog (else from its own excerpt). */
-export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r)): IndexEntry {
+export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r), messagePage: string | null = null): IndexEntry {
   return {
     id: r.id,
     repo: r.repo,
@@ -99,6 +117,7 @@ export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r)): Inde
     tags: r.tags,
     summary: describe(r.documentation, SUMMARY_MAX),
     ...site,
+    messagePage,
   };
 }
 
@@ -172,6 +191,15 @@ function tieBreak(a: string, b: string, df: Map<string, number>): number {
   return df.get(a)! - df.get(b)! || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/** Each record's message page, when another record of its repository raises the same message. */
+function messagePages(records: readonly ErrorRecord[], path: MessageIndexOptions['messagePage']): (r: ErrorRecord) => string | null {
+  if (!path) return () => null;
+  const key = (r: ErrorRecord) => `${r.repo}\u0000${r.errorMessage}`;
+  const count = new Map<string, number>();
+  for (const r of records) count.set(key(r), (count.get(key(r)) ?? 0) + 1);
+  return (r) => ((count.get(key(r)) ?? 0) > 1 ? path(r) : null);
+}
+
 export function buildMessageIndex(records: readonly ErrorRecord[], options: MessageIndexOptions = {}): BuiltMessageIndex {
   const keysPerRecord = options.keysPerRecord ?? 4;
   const target = options.targetShardBytes ?? 3_072;
@@ -183,7 +211,8 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   for (const keys of recordKeys) for (const k of keys) df.set(k, (df.get(k) ?? 0) + 1);
 
   const sites = raiseSites(records);
-  const entries = records.map((r, i) => JSON.stringify(toTuple(indexEntry(r, sites[i]))));
+  const pageOf = messagePages(records, options.messagePage);
+  const entries = records.map((r, i) => JSON.stringify(toTuple(indexEntry(r, sites[i], pageOf(r)))));
   let total = 0;
   const filed: { entry: number; keys: string[] }[] = [];
   const used = new Set<string>();
@@ -202,7 +231,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   // As many shards as make them `target` bytes on average (at most 65,536 files): what a paste pays
   // per key it looks up. (Not a power of two: that made a shard between one and two targets, and a
   // catalog a little larger than another pay half as much per key.)
-  const shardCount = Math.min(1 << 16, Math.max(1, Math.ceil(total / target)));
+  const shardCount = Math.min(1 << 16, options.maxShards ?? Infinity, Math.max(1, Math.ceil(total / target)));
 
   const members: number[][] = Array.from({ length: shardCount }, () => []);
   for (const { entry, keys } of filed) {

@@ -6,9 +6,9 @@
  * on a 1 MB paste in the browser as well as in Node.
  */
 
-import { splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
+import { looksLikeClassPrefix, splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
 import { pasteFrames, type Frame } from './frames.ts';
-import { stripLinePrefixes, stripLogPrefix } from './log-prefix.ts';
+import { stripLinePrefixes, stripLogPrefix, toolTag } from './log-prefix.ts';
 
 export type { PastedMessage } from './class-prefix.ts';
 export { splitClassPrefix } from './class-prefix.ts';
@@ -269,10 +269,50 @@ function read(wrapped: string[]): NormalisedPaste {
     const errorish = (m: PastedMessage) => (m.errorClass ? 0 : /\b(?:error|fail|cannot|could not|unable|invalid|unexpected|not found)\b/i.test(m.text) ? 1 : 2);
     messages = candidates.map((m, i) => ({ m, i })).sort((a, b) => errorish(a.m) - errorish(b.m) || a.i - b.i).map((x) => x.m);
   }
+  messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined)];
   // Also each message without the name of an API call before it, and with its runs of spaces as one
   // (a terminal or a copy doubles spaces; some messages have two after a full stop, so both are read).
   messages = dedupe(messages.flatMap((m) => [m, withoutApiCall(m)]).filter((m) => m !== null).flatMap((m) => [m, singleSpaced(m)]).map(unquoted)).slice(0, MAX_MESSAGES);
   return { messages, lines, traceback: fromTrace !== null && fromTrace.length > 0, frames: pasteFrames(joined) };
+}
+
+/** Messages read with the tool's tag their line's prefix ended with (`[vite:html] internal error…`). */
+function tagged(wrapped: readonly string[], messages: readonly PastedMessage[]): PastedMessage[] {
+  const out: PastedMessage[] = [];
+  for (const line of wrapped) {
+    const tag = toolTag(line);
+    if (!tag) continue;
+    const rest = stripLogPrefix(line);
+    for (const m of messages.filter((m) => m.withPrefix === rest || m.text === rest)) {
+      out.push({ text: `${tag} ${m.text}`, errorClass: m.errorClass, withPrefix: `${tag} ${m.withPrefix}` });
+    }
+  }
+  return out;
+}
+
+/** Most lines of a message printed over several lines that are read as one. */
+const MAX_BLOCK = 4;
+
+/**
+ * Messages printed over several lines (a hint on the next line, a JavaScript error whose message
+ * holds a newline): each run of consecutive lines that are not indented, blank, frames or the start
+ * of something new, read whole with its line breaks.
+ */
+function messageBlocks(lines: readonly string[]): PastedMessage[] {
+  const out: PastedMessage[] = [];
+  const part = (l: string | undefined): boolean => l !== undefined && l.trim() !== '' && !/^\s/.test(l) && !FRAME.test(l);
+  for (let i = 0; i < lines.length && out.length < 2; i++) {
+    const first = lines[i];
+    if (!part(first) || (NEW_LINE_START.test(first!) && !looksLikeClassPrefix(first!))) continue;
+    let j = i + 1;
+    while (j < lines.length && j - i < MAX_BLOCK && part(lines[j]) && !NEW_LINE_START.test(lines[j]!) && !looksLikeClassPrefix(lines[j]!)) j++;
+    if (j - i < 2) continue;
+    const head = splitClassPrefix(first!);
+    const rest = lines.slice(i + 1, j).join('\n');
+    out.push({ text: `${head.text}\n${rest}`, errorClass: head.errorClass, withPrefix: `${head.withPrefix}\n${rest}` });
+    i = j - 1;
+  }
+  return out;
 }
 
 function singleSpaced(m: PastedMessage): PastedMessage {

@@ -5,6 +5,7 @@
  */
 import type { SearchFilter } from './filters.ts';
 import type { MatchKind, MatchResult } from './matcher.ts';
+import { isConfident } from './confidence.ts';
 import { wordsWithoutValues } from './keys.ts';
 import type { FilledHole } from '../schema/message-template.ts';
 
@@ -27,6 +28,8 @@ export interface SearchHit {
   /** Where the record raises it (matcher results): tells apart records that print the same message. */
   site: { file: string; line: number | null; scope: string | null } | null;
   filters: Partial<Record<SearchFilter, string[]>>;
+  /** The row is a message page: every raise site of one message in a repository (`messagePageHit`). */
+  messagePage?: boolean;
 }
 
 export interface ExcerptSegment {
@@ -108,7 +111,30 @@ export function fullTextWanted(matches: readonly MatchResult[]): boolean {
   return matches.length === 0;
 }
 
-/** Merges both engines' results into one ranked list without repeats. */
+/**
+ * A row for the message page of the first result, to go before it: when that message is raised in
+ * several places of its repository (the record has a message page) and the paste's frames, if any,
+ * do not pick one of them (no record of that message fits them better than the others). The page
+ * lists every raise site; one record's page would be a guess. Only for a confident match.
+ */
+export function messagePageHit(matches: readonly MatchResult[]): SearchHit | null {
+  const top = matches[0];
+  const page = top?.entry.messagePage;
+  if (!top || !page || !isConfident(top)) return null;
+  const fit = top.siteFit ?? 0;
+  const picked = fit > 0 && matches.every((m) => m === top || m.entry.messagePage !== page || (m.siteFit ?? 0) < fit);
+  if (picked) return null;
+  return {
+    ...hitFromMatch(top),
+    path: page,
+    line: null,
+    site: null,
+    messagePage: true,
+    snippet: [{ text: 'Raised in several places in this repository: this page lists each one with its file and function.', mark: false }],
+  };
+}
+
+/** Merges both engines' results into one ranked list without repeats, the message page first when it applies (`messagePageHit`). */
 export function mergeHits(matches: readonly MatchResult[], pagefind: readonly SearchHit[]): SearchHit[] {
   const textRank = new Map(pagefind.map((h, i) => [h.path, i]));
   const exact = matches.filter((m) => m.kind !== 'close');
@@ -123,6 +149,8 @@ export function mergeHits(matches: readonly MatchResult[], pagefind: readonly Se
     seen.add(h.path);
     out.push(h);
   };
+  const group = messagePageHit(matches);
+  if (group) push(group);
   for (const m of [...exact, ...strong]) push(hitFromMatch(m));
   for (const h of pagefind) push(h);
   for (const m of weak) push(hitFromMatch(m));

@@ -22,6 +22,7 @@ const entry = (id: string, template: string, pattern: string, errorClass: string
   file: `warm/${id}.py`,
   line: 1,
   scope: null,
+  messagePage: null,
 });
 
 const ENTRIES = [

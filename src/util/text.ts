@@ -49,11 +49,32 @@ export function isoDate(iso: string): string {
   return iso.slice(0, 10);
 }
 
+/** A count as readers write it: `4,409`. */
+export const formatNumber = (n: number): string => n.toLocaleString('en-US');
+
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 /** The directory of a repository path: `a/b` for `a/b/c.py`, '' for a file at the root. */
 export function directoryOf(path: string): string {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+}
+
+/**
+ * A message's first words as slugs start: lowercase ASCII letters and digits (accents folded), at most six
+ * words joined by '-', cut on a word under 60 characters; '' when it has none. Record slugs, message
+ * page paths and the list index's packed slugs are all made from it, so they read alike.
+ */
+export function slugWords(message: string): string {
+  const words = message
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '')
+    .slice(0, 6);
+  const stem = words.join('-');
+  return stem.length > 60 ? stem.slice(0, 60).replace(/-[^-]*$/, '') : stem;
 }

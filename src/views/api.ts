@@ -9,8 +9,8 @@ import type { Catalog, CatalogEntry } from '../catalog/catalog.ts';
 import type { Derived } from '../catalog/derive/index.ts';
 import type { LedgerPlan } from '../catalog/ledger.ts';
 import { catalogVerdict, readVerdicts, redosFile } from '../catalog/redos.ts';
-import { errorRecordJsonSchema } from '../schema/record.ts';
 import { API_ERRORS_PATH, API_REPOS_PATH, SCHEMA_PATH, absoluteUrl, errorPath, repoPath } from '../util/urls.ts';
+import { servedSchemaText } from './schemas.ts';
 
 export const ERROR_INDEX_FIELDS = ['id', 'repo', 'slug', 'errorClass', 'errorMessage', 'severity', 'backgroundTag', 'filePath', 'lineNumber'] as const;
 
@@ -41,7 +41,7 @@ export function reposText(catalog: Catalog, derived: Derived): string {
 
 /** `/schema/error-record.json`. */
 export function schemaText(): string {
-  return `${JSON.stringify(errorRecordJsonSchema(), null, 2)}\n`;
+  return servedSchemaText('error-record');
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -4,6 +4,7 @@
  * Pure and free of site settings: the page builds it, and the browser builds it again with the
  * reader's values (src/client/your-error.ts).
  */
+import { showBidiControls } from '../schema/text-safety.ts';
 
 /** Characters that Markdown would read as formatting or link syntax inside link text. */
 const MARKDOWN_SPECIAL = /[\\`*_[\]<>]/g;
@@ -19,7 +20,8 @@ export const ISSUE_MESSAGE_MAX = 2_000;
  * nothing in the message can end it), then `Catalog entry: [title](link)`.
  */
 export function issueMarkdown(message: string, title: string, url: string): string {
-  const text = message.length > ISSUE_MESSAGE_MAX ? `${message.slice(0, ISSUE_MESSAGE_MAX)}…` : message;
+  const shown = showBidiControls(message, 'text');
+  const text = shown.length > ISSUE_MESSAGE_MAX ? `${shown.slice(0, ISSUE_MESSAGE_MAX)}…` : shown;
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}\n${text.replace(/\s+$/, '')}\n${fence}\n\nCatalog entry: [${markdownText(title)}](${url})\n`;

@@ -2,6 +2,7 @@
 import { siteConfig } from '../../errdex.config.mjs';
 import { languageForPath } from '../highlight/languages.ts';
 import type { ErrorRecord } from '../schema/record.ts';
+import { showBidiControls } from '../schema/text-safety.ts';
 import { shortenOnWord } from '../schema/message-template.ts';
 import type { RelatedReasons } from '../catalog/derive/related.ts';
 import type { MessageGroup } from '../catalog/derive/message-groups.ts';
@@ -10,6 +11,9 @@ import { describe, plainProse, plural } from '../util/text.ts';
 import { markdownText } from './cite.ts';
 
 export { TITLE_MAX };
+
+/** The headline as titles and copied text show it: bidirectional controls as visible markers (text-safety.ts). */
+const shownHeadline = (r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'>): string => showBidiControls(errorHeadline(r), 'text');
 
 /** A title's headline when a place follows it: shorter, so the place still shows in a tab or a result. */
 export const PLACED_TITLE_MAX = 56;
@@ -20,15 +24,13 @@ export const PLACED_TITLE_MAX = 56;
  * `Class: message — command.rs, Command.mut_arg — owner/repo`.
  */
 export function pageTitle(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage' | 'repo'>, place?: string): string {
-  if (place === undefined) return `${shortenOnWord(errorHeadline(r), TITLE_MAX)} — ${r.repo}`;
-  return `${shortenOnWord(errorHeadline(r), PLACED_TITLE_MAX)} — ${place} — ${r.repo}`;
+  if (place === undefined) return `${shortenOnWord(shownHeadline(r), TITLE_MAX)} — ${r.repo}`;
+  return `${shortenOnWord(shownHeadline(r), PLACED_TITLE_MAX)} — ${place} — ${r.repo}`;
 }
 
 /** A message page's title: `Class: message — raised in 6 places — owner/repo` (class when its places share one). */
-export function messagePageTitle(g: Pick<MessageGroup, 'repo' | 'message' | 'entries'>): string {
-  const classes = new Set(g.entries.map((e) => e.record.errorClass));
-  const errorClass = classes.size === 1 ? g.entries[0]!.record.errorClass : null;
-  return `${shortenOnWord(errorHeadline({ errorClass, errorMessage: g.message }), PLACED_TITLE_MAX)} — raised in ${plural(g.entries.length, 'place')} — ${g.repo}`;
+export function messagePageTitle(g: Pick<MessageGroup, 'repo' | 'message' | 'entries' | 'errorClass' | 'titleMax'>): string {
+  return `${shortenOnWord(shownHeadline({ errorClass: g.errorClass, errorMessage: g.message }), g.titleMax)} — raised in ${plural(g.entries.length, 'place')} — ${g.repo}`;
 }
 
 export function messagePageDescription(g: Pick<MessageGroup, 'repo' | 'entries'>): string {
@@ -120,17 +122,18 @@ export const HANDLING_STRATEGY_LABEL: Record<string, string> = {
 
 export function reportIssueUrl(r: Pick<ErrorRecord, 'id' | 'errorMessage' | 'repo'>, pageUrl: string): string {
   const url = new URL(siteConfig.reportIssueUrl);
-  url.searchParams.set('title', `Entry ${r.id}: ${shortenOnWord(r.errorMessage.replace(/\s+/g, ' '), 80)}`);
+  const message = showBidiControls(r.errorMessage, 'text');
+  url.searchParams.set('title', `Entry ${r.id}: ${shortenOnWord(message.replace(/\s+/g, ' '), 80)}`);
   url.searchParams.set(
     'body',
-    `**Entry:** ${r.id} (${r.repo})\n**Page:** ${pageUrl}\n**Message:** \`${r.errorMessage.replace(/`/g, "'")}\`\n\n**What is wrong with this entry?**\n\n`,
+    `**Entry:** ${r.id} (${r.repo})\n**Page:** ${pageUrl}\n**Message:** \`${message.replace(/`/g, "'")}\`\n\n**What is wrong with this entry?**\n\n`,
   );
   return url.toString();
 }
 
 /** `[Class: message](short link)`, ready to paste into a GitHub issue; the text renders exactly as written. */
 export function markdownLink(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'>, url: string): string {
-  return `[${markdownText(shortenOnWord(errorHeadline(r), MARKDOWN_TEXT_MAX))}](${url})`;
+  return `[${markdownText(shortenOnWord(shownHeadline(r), MARKDOWN_TEXT_MAX))}](${url})`;
 }
 
 export const MARKDOWN_TEXT_MAX = 120;

@@ -10,6 +10,7 @@
  * Every text is escaped here: nothing of a record is ever taken as HTML.
  */
 import { parseTemplate } from '../schema/message-template.ts';
+import { showBidiControls } from '../schema/text-safety.ts';
 import { escapeHtml, proseSegments } from '../util/text.ts';
 
 /** One paragraph (or line) of plain-text prose, `backtick` spans as inline code. */
@@ -47,6 +48,6 @@ export function sectionHeadingHtml(id: string, title: string, level: 2 | 3 = 2):
 /** An error message template, its placeholders marked as <var>. */
 export function templateHtml(template: string): string {
   return parseTemplate(template)
-    .map((p) => (p.kind === 'text' ? escapeHtml(p.raw) : `<var class="placeholder" title="placeholder: filled in at run time">${escapeHtml(p.raw)}</var>`))
+    .map((p) => (p.kind === 'text' ? showBidiControls(p.raw, 'html') : `<var class="placeholder" title="placeholder: filled in at run time">${showBidiControls(p.raw, 'html')}</var>`))
     .join('');
 }

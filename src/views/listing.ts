@@ -35,8 +35,14 @@ export interface DirectoryCount {
   page: number;
 }
 
-export function listing(path: string, entries: CatalogEntry[], firstPageExtraBytes = 0): Listing {
-  const chunks = paginateBySize(entries, (e) => estimateRowBytes(rowTexts(e)), LIST_ROWS_BUDGET, LIST_ROWS_BUDGET - firstPageExtraBytes);
+/**
+ * Rows of a repository page: less than other listings, as its first view also carries the quick
+ * filters and folded directories, and should stay within 150 KB with the stylesheet and scripts.
+ */
+export const REPO_ROWS_BUDGET = 105_000;
+
+export function listing(path: string, entries: CatalogEntry[], firstPageExtraBytes = 0, budget = LIST_ROWS_BUDGET): Listing {
+  const chunks = paginateBySize(entries, (e) => estimateRowBytes(rowTexts(e)), budget, budget - firstPageExtraBytes);
   return { total: entries.length, pages: chunks.map((chunk, i) => ({ n: i + 1, path: listPagePath(path, i + 1), entries: chunk })) };
 }
 

@@ -2,7 +2,7 @@
  * Structured data for search engines and link previews: JSON-LD objects (TechArticle,
  * BreadcrumbList) and the script-safe serialisation that puts them in a page.
  */
-import { siteConfig } from '../../errdex.config.mjs';
+import { defaultSettings, siteConfig } from '../../errdex.config.mjs';
 import type { CatalogEntry } from '../catalog/catalog.ts';
 import { errorHeadline } from '../catalog/headline.ts';
 import { pageDescription } from './error-view.ts';
@@ -49,4 +49,19 @@ export function techArticle(e: CatalogEntry): Record<string, unknown> {
 /** JSON for a `<script type="application/ld+json">`: `<` escaped so no text can close the script. */
 export function jsonLdText(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * What a build says when the site would publish errdex's own defaults: every page's canonical and
+ * permanent links (the site URL), and where readers report a wrong entry (the report URL).
+ */
+export function defaultSettingWarnings(config: Pick<typeof siteConfig, 'siteUrl' | 'reportIssueUrl'> = siteConfig): string[] {
+  const warnings: string[] = [];
+  if (config.siteUrl === defaultSettings.siteUrl) {
+    warnings.push(`The site URL is the default (${defaultSettings.siteUrl}): canonical URLs, permanent links and link previews point there. Set ERRDEX_SITE_URL (or siteUrl in errdex.config.mjs) to where the site is served.`);
+  }
+  if (config.reportIssueUrl === defaultSettings.reportIssueUrl) {
+    warnings.push(`The report URL is the default (${defaultSettings.reportIssueUrl}): "Report a problem with this entry" opens issues there. Set ERRDEX_REPORT_URL (or reportIssueUrl in errdex.config.mjs) to your catalog's issue tracker.`);
+  }
+  return warnings;
 }

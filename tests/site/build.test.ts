@@ -113,14 +113,24 @@ describe('a broken catalog', () => {
     expect(besideOutput(dist)).toEqual(['dist']); // no working folder, no lock
   });
 
-  it('a failure in the render stage leaves the previous dist/ byte-identical and no staging folder behind', () => {
+  // Linux's /proc names each process's parent; elsewhere the render process cannot be told apart.
+  it.runIf(existsSync('/proc/self/stat'))('a failure in the render stage (its process killed, as the OOM killer does) leaves the previous dist/ byte-identical and no working folder behind', async () => {
     const dist = join(mkdtempSync(join(tmpdir(), 'errdex-dist-')), 'dist');
     expect(buildSite('unused', join(FIXTURES, 'basic'), { dist }).status).toBe(0);
     const before = hashTree(dist);
-    // A valid catalog, but a site URL Astro rejects: validation passes, rendering fails.
-    const run = buildSite('unused', join(FIXTURES, 'hostile'), { dist, env: { ERRDEX_SITE_URL: 'not a url' } });
-    expect(run.status).not.toBe(0);
-    expect(run.stderr).toContain('The render stage failed');
+    // A valid catalog: validation passes; then a render process dies.
+    const child = spawn(process.execPath, ['scripts/build.ts', '--no-ledger-update'], {
+      env: { ...process.env, ERRDEX_DATA: join(FIXTURES, 'hostile'), ERRDEX_DIST: dist },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const renderers = () => childrenOf(child.pid!).filter((pid) => commandOf(pid).includes('render-process'));
+    await expect.poll(() => renderers().length, { timeout: 120_000, interval: 10 }).toBeGreaterThan(0);
+    for (const pid of renderers()) process.kill(pid, 'SIGKILL');
+    expect(await exited).not.toBe(0);
+    expect(stderr).toContain('The render stage failed');
     expect(hashTree(dist)).toEqual(before);
     // Nor the build's working folder (staging, the message index, Pagefind's full-text index), nor its lock.
     expect(besideOutput(dist)).toEqual(['dist']);
@@ -213,3 +223,27 @@ describe('the command line', () => {
     expect(workers.stderr).toContain('ERRDEX_WORKERS must be a whole number of at least 1; got "many".');
   });
 });
+
+/** The pids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(name));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return children;
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}

@@ -1,13 +1,16 @@
 /**
  * The GitHub Pages workflow's commands (scripts/ci-pages.sh, which .github/workflows/pages.yml runs),
  * on a fixture catalog kept in a git repository of its own with a bare remote: the build and its
- * artifact check, the URL ledger committed back, and what the restored folders give the next build.
+ * artifact check, the URL ledger committed back, and what the build cache alone gives the next
+ * build in a fresh copy of the project.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY_HEADER } from '../../src/util/csp.ts';
 
 const FIXTURES = resolve('tests/fixtures/catalogs');
 const root = mkdtempSync(join(tmpdir(), 'errdex-deploy-'));
@@ -29,11 +32,12 @@ interface Run {
   outputs: Record<string, string>;
 }
 
-/** Runs scripts/ci-pages.sh with the environment the workflow gives it. */
-function ciPages(command: string, env: Record<string, string> = {}): Run {
+/** Runs scripts/ci-pages.sh (of this project, or of the copy in `project`) with the environment the workflow gives it. */
+function ciPages(command: string, env: Record<string, string> = {}, project = '.'): Run {
   const outputFile = join(root, `outputs-${Math.random().toString(36).slice(2)}`);
   writeFileSync(outputFile, '');
-  const run = spawnSync('bash', ['scripts/ci-pages.sh', command], {
+  const run = spawnSync('bash', [join(project, 'scripts/ci-pages.sh'), command], {
+    cwd: project,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     env: {
@@ -57,6 +61,11 @@ function ciPages(command: string, env: Record<string, string> = {}): Run {
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
   return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr, outputs };
+}
+
+/** Each file below a folder with the SHA-256 of its bytes. */
+function hashes(dir: string): Map<string, string> {
+  return new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
 }
 
 /** Every file below a folder, relative to it. */
@@ -87,16 +96,26 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('the GitHub Pages workflow, run by scripts/ci-pages.sh', () => {
   let firstBuild: Map<string, number>;
 
-  it('builds the site and reports the artifact it uploads: files, bytes, largest file', () => {
+  it('builds the site, checked against GitHub Pages, and reports the artifact it uploads: files, bytes, largest file', () => {
     const run = ciPages('build');
     expect(run.status, run.stderr + run.stdout).toBe(0);
     const files = listFiles(dist);
     const sizes = files.map((file) => statSync(join(dist, file)).size);
+    const total = sizes.reduce((a, b) => a + b, 0);
     const [, count, bytes, largest, largestBytes] = /Pages artifact: (\d+) files, (\d+) bytes, largest (\S+) \((\d+) bytes\)/.exec(run.stdout) ?? [];
     expect(Number(count)).toBe(files.length);
-    expect(Number(bytes)).toBe(sizes.reduce((a, b) => a + b, 0));
+    expect(Number(bytes)).toBe(total);
     expect(Number(largestBytes)).toBe(Math.max(...sizes));
     expect(statSync(join(dist, largest!)).size).toBe(Number(largestBytes));
+    // The build's own summary says the same, and that the site fits GitHub Pages' 1 GB.
+    expect(run.stdout).toContain(`${files.length.toLocaleString('en-US')} files, `);
+    expect(run.stdout).toContain(`(${total.toLocaleString('en-US')} bytes), largest ${largest} `);
+    expect(run.stdout).toContain(`Fits GitHub Pages (--host=github-pages): ${total.toLocaleString('en-US')} of 1,000,000,000 bytes.`);
+    // _headers for hosts that read it: the policy with frame-ancestors, hashed files cached for good, below the base path.
+    const headers = readFileSync(join(dist, '_headers'), 'utf8');
+    expect(headers).toContain(`/errdex/*\n  Content-Security-Policy: ${CONTENT_SECURITY_POLICY_HEADER}\n`);
+    expect(headers).toContain('/errdex/_astro/*\n  Cache-Control: public, max-age=31536000, immutable\n');
+    expect(headers).toContain('/errdex/pagefind/fragment/*\n  Cache-Control: public, max-age=31536000, immutable\n');
     // Served below /errdex/: the links carry the base path, the folder layout does not.
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toContain('href="/errdex/');
     expect(run.outputs).toEqual({ dist, ledger, 'ledger-changed': 'true' });
@@ -134,34 +153,69 @@ describe('the GitHub Pages workflow, run by scripts/ci-pages.sh', () => {
     git(catalog, 'commit', '-q', '-m', 'ledger as built', '--', 'url-ledger.json');
   });
 
-  it('reuses every unchanged page when the build cache and the last output are restored', () => {
+  it('reuses every unchanged page on the next build', () => {
     const run = ciPages('build');
     expect(run.status, run.stderr + run.stdout).toBe(0);
     expect(run.stdout).toMatch(/pages rendered, 4 unchanged/);
-    // Each error page is the same file as before, hard-linked from the restored output.
+    // Each error page is the same file as before, hard-linked from the build cache's copy.
     expect(errorPageInodes()).toEqual(firstBuild);
     expect(run.outputs['ledger-changed']).toBe('false');
   });
 
-  it('renders every page again from the build cache alone, and stops a site over the size limit', () => {
-    rmSync(dist, { recursive: true, force: true });
-    const run = ciPages('build', { ERRDEX_PAGES_MAX_BYTES: '1000' });
-    expect(run.stdout).toMatch(/pages rendered, 0 unchanged/);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/The site is \d+ bytes, over GitHub Pages' limit of 1000 bytes per site: the deploy would fail\./);
-    expect(run.stderr).toContain('docs/deploy.md');
-    expect(run.outputs).toEqual({});
+  it('reuses every unchanged page in a fresh checkout with only the build cache restored', () => {
+    // A fresh checkout elsewhere: the project's files without dist/ or .errdex/, its dependencies
+    // installed (linked), and the build cache restored into .errdex/cache (copied, as actions/cache does).
+    const checkout = join(root, 'fresh-checkout');
+    const skip = new Set(['node_modules', '.errdex', 'dist', '.git', '.astro']);
+    const project = resolve('.');
+    cpSync(project, checkout, { recursive: true, filter: (src) => !skip.has(relative(project, src).split(sep)[0]!) });
+    symlinkSync(resolve('node_modules'), join(checkout, 'node_modules'));
+    cpSync(join(root, 'cache'), join(checkout, '.errdex/cache'), { recursive: true });
+    const before = hashes(dist);
+    const freshDist = join(checkout, 'dist');
+    const run = ciPages('build', { ERRDEX_CACHE_DIR: '.errdex/cache', ERRDEX_DIST: 'dist' }, checkout);
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/4 error pages: \d+ pages rendered, 4 unchanged/);
+    expect(run.stdout).toMatch(/full-text index of 4 pages.*\(unchanged\)/);
+    // The same site as the last build's, file for file.
+    expect(hashes(freshDist)).toEqual(before);
+    expect(existsSync(join(checkout, '.errdex/cache/site'))).toBe(true);
   });
 
-  it('is what the workflow runs, with both folders cached', () => {
+  it('renders every page again without the build cache, and stops a site over the size limit before publishing', () => {
+    const before = hashes(dist);
+    const run = ciPages('build', { ERRDEX_PAGES_MAX_BYTES: '1000', ERRDEX_CACHE_DIR: join(root, 'no-cache') });
+    expect(run.stdout).toMatch(/pages rendered, 0 unchanged/);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/The site is [\d.]+ [KM]B \([\d,]+ bytes\), over the --host-limit bytes of 1\.0 KB per site\./);
+    expect(run.stderr).toContain('docs/deploy.md');
+    expect(run.outputs).toEqual({});
+    // Nothing was published.
+    expect(hashes(dist)).toEqual(before);
+  });
+
+  it('stops a catalog too large for the host once its records are counted, with the count and the fix, before anything is built', () => {
+    const before = hashes(dist);
+    // The Cloudflare Pages check with a file limit of 10: the 4 records need at least 16 files.
+    const run = spawnSync(process.execPath, ['scripts/build.ts', '--host=cloudflare-pages', '--host-limit', 'files=10', '--no-ledger-update'], {
+      encoding: 'utf8',
+      env: { ...process.env, CI: '1', ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: join(root, 'cache') },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('4 records make at least 16 files (an error page, short link, JSON twin and full-text fragment each), over the --host-limit files of 10 files per site.');
+    expect(run.stderr).toContain('no option makes 4 records fit 10 files');
+    expect(run.stderr).toContain('docs/deploy.md');
+    // Stopped after validation: nothing highlighted, rendered or published.
+    expect(run.stdout).not.toMatch(/\[3\/\d+\] \d+ code blocks/);
+    expect(hashes(dist)).toEqual(before);
+  });
+
+  it('is what the workflow runs, with the build cache alone kept between runs', () => {
     const workflow = readFileSync('.github/workflows/pages.yml', 'utf8');
     expect(workflow).toContain('run: bash scripts/ci-pages.sh build');
     expect(workflow).toContain('run: bash scripts/ci-pages.sh commit-ledger');
-    const cachedPaths = [...workflow.matchAll(/path: \|\n\s+(\S+)\n\s+(\S+)\n/g)].map((m) => [m[1], m[2]]);
-    expect(cachedPaths).toEqual([
-      ['.errdex/cache', 'dist'],
-      ['.errdex/cache', 'dist'],
-    ]);
+    const cachedPaths = [...workflow.matchAll(/uses: actions\/cache\/(?:restore|save)@\S+\n\s+with:\n\s+path: (.+)\n/g)].map((m) => m[1]);
+    expect(cachedPaths).toEqual(['.errdex/cache', '.errdex/cache']);
     expect(workflow).toMatch(/ERRDEX_CACHE_DIR: \.errdex\/cache\n/);
     expect(workflow).toMatch(/ERRDEX_DIST: dist\n/);
   });

@@ -61,6 +61,22 @@ describe('search on real pastes, in Chromium', () => {
     await page.close();
   });
 
+  it('shows the message page first when no frame picks one of the places raising the message', async () => {
+    const page = await ctx.browser.newPage();
+    const q = 'dbkit.exc.InvalidRequestError: Unknown numeric column type: 1700';
+    await page.goto(`${ctx.server.url}/search/#q=${encodeURIComponent(q)}`);
+    const found = await rows(page, q);
+    const status = await page.locator('[data-search-status]').innerText();
+    expect(found[0]!.path, `${status} ${JSON.stringify(found.map((r) => r.path))}`).toMatch(/^\/dbkit\/core\/m\/unknown-numeric-column-type-[a-z0-9-]*[0-9a-f]{8}\/$/);
+    expect(await page.locator('[data-search-results] a').first().getAttribute('data-message-page')).toBe('');
+    expect(found.slice(1, 4).map((r) => r.path).sort()).toEqual([ASYNCPG, PG8000, PSYCOPG].sort());
+    // The page it links to exists and lists the three.
+    const res = await page.goto(`${ctx.server.url}${found[0]!.path}`);
+    expect(res?.status()).toBe(200);
+    for (const path of [ASYNCPG, PG8000, PSYCOPG]) expect(await page.locator(`a[href$="${path}"]`).count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
   it('says plainly that the catalog has no entry for an error it does not hold', async () => {
     const page = await ctx.browser.newPage();
     const q = 'fatal: not a git repository (or any of the parent directories): .git';

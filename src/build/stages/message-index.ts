@@ -18,6 +18,8 @@ interface MessageIndexOptions {
   head: string;
   /** The files go here, to be merged into the site. */
   outDir: string;
+  /** --max-index-files. */
+  maxIndexFiles: number | undefined;
 }
 
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
@@ -45,7 +47,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     ),
   );
   const records = entries.map((e) => e.record);
-  const built = writeMessageIndex(records, options.outDir);
+  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles });
   return {
     summary: `message index in ${built.manifest.shards} files`,
     records: records.length,
@@ -64,7 +66,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
 
 export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex };
+  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles };
   const priority = s.plan.stages.find((st) => st.name === 'message-index')!.priority;
   const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', { priority });
   ctx.onCancel(child.kill);

@@ -10,12 +10,13 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
-import { forgetPageManifest, writePageManifest } from '../page-reuse.ts';
+import { forgetPageManifest, keepReusable, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
 import { publishSiteAndLedger } from '../publish-step.ts';
 import { countProblems, fullTextPages, MASS_REMOVAL_SHARE, massRemovals, removedOf, siteRecordIds } from '../publish-checks.ts';
 import { mergeInto, removeInBackground } from '../site-folders.ts';
 import type { BuildState } from '../state.ts';
+import { prepareSite } from './deploy-files.ts';
 import { mergeRecordFiles } from './record-files.ts';
 
 /** The ledger to write with the site, or null, and what the ledger stage says of it. */
@@ -60,12 +61,15 @@ function checkBeforePublishing(s: BuildState): void {
 
 export async function publishStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const { staging, recordFiles, messageIndex, fullText } = s.dirs;
+  const { staging, recordFiles, messageIndex, listIndex, fullText } = s.dirs;
   mergeRecordFiles(recordFiles, staging);
-  for (const dir of [messageIndex, fullText]) {
+  for (const dir of [messageIndex, listIndex, fullText]) {
     mergeInto(dir, staging);
     rmSync(dir, { recursive: true, force: true });
   }
+  // _headers, the host's budget (fails here, before the published site is touched), the figures.
+  const site = prepareSite(staging, s.settings, s.catalog!.records);
+  for (const note of site.notes) s.board.note(note);
   rmSync(s.dirs.snapshots, { recursive: true, force: true });
   checkBeforePublishing(s);
   const ledger = ledgerWrite(s);
@@ -74,6 +78,10 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   const previous = publishSiteAndLedger({ staging, outDir: s.settings.outDir, ledger: ledger.write });
   if (previous) removeInBackground(previous);
   s.ledgerSummary = ledger.summary;
-  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: { ...s.rendered!.pages.keys, ...s.fullText!.keys } }, s.published);
-  s.board.stage('publish').end({ summary: displayPath(s.settings.outDir), items: 0, unit: '' });
+  // The reusable files kept in the build cache, the one folder a CI keeps between runs (docs/deploy.md).
+  const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
+  const oldCopy = keepReusable(s.settings.outDir, keys, s.settings.cacheDir);
+  if (oldCopy) removeInBackground(oldCopy);
+  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys }, s.published);
+  s.board.stage('publish').end({ summary: `${displayPath(s.settings.outDir)}: ${site.summary}`, items: site.figures.files, unit: 'files', output: { files: site.figures.files, bytes: site.figures.bytes } });
 }

@@ -40,8 +40,8 @@ export async function render(ctx: StageContext<BuildState>): Promise<void> {
     });
   };
   const rendered = await s.render.render(partitions, ready);
-  // The files the render processes left out are the published site's, unchanged.
-  linkReused(rendered.pages.reused, s.settings.outDir, s.dirs.staging);
+  // The files the render processes left out are the published site's, unchanged (kept in the build cache).
+  if (s.published) linkReused(rendered.pages.reused, s.published.site, s.dirs.staging);
   s.rendered = rendered;
   // Without the short-link template the record files stage would wait for it for ever.
   const noTemplate = missingTemplate(s.dirs.staging);

@@ -11,6 +11,7 @@ import { errorPath } from '../../util/urls.ts';
 import { shortenOnWord } from '../../schema/message-template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
 import { messageGroups, placeLabels, type MessageGroup, type Scopes } from './message-groups.ts';
+import { planMessagePages } from './message-ledger.ts';
 import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';
 
 export interface RepoSummary {
@@ -135,13 +136,16 @@ export function ledgerPlanFor(catalog: Catalog): LedgerPlan {
     title: shortenOnWord(errorHeadline(e.record), LEDGER_TITLE_MAX),
     path: errorPath(e.record),
   }));
-  return planLedger(catalog.ledger.ledger, published, catalog.datasetVersion);
+  const plan = planLedger(catalog.ledger.ledger, published, catalog.datasetVersion);
+  const messages = planMessagePages(catalog.ledger.ledger.messages ?? [], messageGroups(catalog.entries), catalog.entries, catalog.datasetVersion);
+  if (messages.entries.length > 0) plan.ledger.messages = messages.entries;
+  return { ...plan, messages };
 }
 
 const LEDGER_TITLE_MAX = 200;
 
 /** Directory, then file name, then line: each directory's files together, before its subdirectories' files. */
-function compareDirectoryOrder(a: CatalogEntry, b: CatalogEntry): number {
+export function compareDirectoryOrder(a: CatalogEntry, b: CatalogEntry): number {
   const x = a.record;
   const y = b.record;
   return cmp(directoryOf(x.filePath), directoryOf(y.filePath)) || cmp(x.filePath, y.filePath) || (x.lineNumber ?? 0) - (y.lineNumber ?? 0) || cmp(x.id, y.id);

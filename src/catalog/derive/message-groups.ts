@@ -12,6 +12,7 @@ import type { ErrorRecord } from '../../schema/record.ts';
 import { shortenOnWord } from '../../schema/message-template.ts';
 import type { CatalogEntry } from '../entry.ts';
 import { errorHeadline, TITLE_MAX } from '../headline.ts';
+import { slugWords } from '../../util/text.ts';
 import { compareCodeOrder } from './related.ts';
 
 export interface MessageGroup {
@@ -21,7 +22,14 @@ export interface MessageGroup {
   path: string;
   /** Every record raising it, in code order (file, then line). */
   entries: CatalogEntry[];
+  /** The exception class its places share; null when they differ or have none. */
+  errorClass: string | null;
+  /** How much of the headline (`Class: message`) its page title shows: enough to tell it from the repository's other message pages. */
+  titleMax: number;
 }
+
+/** The headline lengths a message page's title may show, shortest first: the first that no other message page of the repository shares. */
+export const MESSAGE_TITLE_MAX = [56, 90, 130, Number.POSITIVE_INFINITY] as const;
 
 /** The enclosing function (`Class.method`) of records whose scope is known, by id. */
 export type Scopes = Record<string, string>;
@@ -30,20 +38,8 @@ type GroupFields = Pick<ErrorRecord, 'repo' | 'errorMessage'>;
 
 const groupKey = (r: GroupFields): string => `${r.repo}\u0000${r.errorMessage}`;
 
-/** The words of a message (placeholders by name), at most six, as record slugs are made (src/scan/ids.ts). */
-function messageWords(message: string): string {
-  const words = message
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((w) => w !== '')
-    .slice(0, 6);
-  let base = words.join('-');
-  if (base.length > 60) base = base.slice(0, 60).replace(/-[^-]*$/, '');
-  return base || 'message';
-}
+/** The words of a message (placeholders by name), as record slugs are made. */
+const messageWords = (message: string): string => slugWords(message) || 'message';
 
 /**
  * The message page of a record's message, `/{owner}/{repo}/m/{words}-{hash}/`: a function of the
@@ -69,9 +65,18 @@ export function messageGroups(entries: readonly CatalogEntry[]): MessageGroup[] 
     if (list.length < 2) continue;
     list.sort((a, b) => compareCodeOrder(a.record, b.record));
     const r = list[0]!.record;
-    groups.push({ repo: r.repo, message: r.errorMessage, path: messagePath(r), entries: list });
+    const errorClass = list.every((e) => e.record.errorClass === r.errorClass) ? r.errorClass : null;
+    groups.push({ repo: r.repo, message: r.errorMessage, path: messagePath(r), entries: list, errorClass, titleMax: MESSAGE_TITLE_MAX[0] });
   }
-  return groups.sort((a, b) => cmp(a.repo, b.repo) || cmp(a.message, b.message));
+  groups.sort((a, b) => cmp(a.repo, b.repo) || cmp(a.message, b.message));
+  // Titles cut to the same words (long messages that start alike) show more, until they differ.
+  const cut = (g: MessageGroup, max: number) => `${g.repo}\u0000${shortenOnWord(errorHeadline({ errorClass: g.errorClass, errorMessage: g.message }), max)}`;
+  for (const max of MESSAGE_TITLE_MAX.slice(1)) {
+    const count = new Map<string, number>();
+    for (const g of groups) count.set(cut(g, g.titleMax), (count.get(cut(g, g.titleMax)) ?? 0) + 1);
+    for (const g of groups) if (count.get(cut(g, g.titleMax))! > 1) g.titleMax = max;
+  }
+  return groups;
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -81,25 +86,28 @@ type PlaceFields = Pick<ErrorRecord, 'id' | 'repo' | 'errorClass' | 'errorMessag
 /** What a page title starts from: the headline as the title cuts it, in its repository. */
 export const titleKey = (r: PlaceFields): string => `${r.repo}\u0000${shortenOnWord(errorHeadline(r), TITLE_MAX)}`;
 
-/**
- * The place of a record as a label, at a level of detail: the file's last `level + 1` path segments
- * (the whole path past its length), then its line once the path is whole, then the id; and the
- * enclosing function when known.
- */
-function placeLabel(r: PlaceFields, scope: string | undefined, level: number): string {
-  const segments = r.filePath.split('/');
-  const whole = level + 1 >= segments.length;
-  let place = segments.slice(-(level + 1)).join('/');
-  if (whole && level + 1 > segments.length && r.lineNumber !== null) place += `:${r.lineNumber}`;
-  if (whole && level + 1 > segments.length + 1) place += ` #${r.id.slice(0, 8)}`;
-  return scope ? `${place}, ${scope}` : place;
+/** For each of some file paths, its shortest ending (whole folder and file names) that no other of them shares. */
+function shortestEndings(paths: readonly string[]): Map<string, string> {
+  const distinct = [...new Set(paths)];
+  const ending = (p: string, k: number) => p.split('/').slice(-k).join('/');
+  const out = new Map<string, string>();
+  for (const path of distinct) {
+    const segments = path.split('/').length;
+    let n = 1;
+    while (n < segments && distinct.some((other) => other !== path && ending(other, n) === ending(path, n))) n++;
+    out.set(path, ending(path, n));
+  }
+  return out;
 }
 
-/**
- * The label of each record whose page title would be another's (the same headline, as cut, in the
- * same repository): its place, with as little detail as tells every record of the group apart. The
- * group's records share the level of detail, so their labels read alike.
- */
+/** Labels that more than one record has: those records need more detail. */
+function sharedLabels(labels: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const l of labels) (seen.has(l) ? shared : seen).add(l);
+  return shared;
+}
+
 /** The records whose page title is another's: they need a place label, and so their scope. */
 export function sharedTitles<T extends PlaceFields>(records: readonly T[]): T[] {
   const count = new Map<string, number>();
@@ -107,6 +115,12 @@ export function sharedTitles<T extends PlaceFields>(records: readonly T[]): T[] 
   return records.filter((r) => count.get(titleKey(r))! > 1);
 }
 
+/**
+ * The label of each record whose page title would be another's (the same headline, as cut, in the
+ * same repository): the shortest ending of its file's path that tells the group's files apart, and its
+ * enclosing function; its line where the group has another record of the same file and function, and
+ * its id's start where even that is shared.
+ */
 export function placeLabels(records: readonly PlaceFields[], scopes: Scopes): Map<string, string> {
   const byTitle = new Map<string, PlaceFields[]>();
   for (const r of records) {
@@ -118,14 +132,20 @@ export function placeLabels(records: readonly PlaceFields[], scopes: Scopes): Ma
   const labels = new Map<string, string>();
   for (const group of byTitle.values()) {
     if (group.length < 2) continue;
-    const deepest = Math.max(...group.map((r) => r.filePath.split('/').length)) + 1;
-    for (let level = 0; level <= deepest; level++) {
-      const chosen = group.map((r) => placeLabel(r, scopes[r.id], level));
-      if (new Set(chosen).size === group.length || level === deepest) {
-        group.forEach((r, i) => labels.set(r.id, chosen[i]!));
-        break;
-      }
-    }
+    const endings = shortestEndings(group.map((r) => r.filePath));
+    const label = (r: PlaceFields, line: boolean, id: boolean) => {
+      let place = endings.get(r.filePath)!;
+      if (line && r.lineNumber !== null) place += `:${r.lineNumber}`;
+      if (id) place += ` #${r.id.slice(0, 8)}`;
+      const scope = scopes[r.id];
+      return scope ? `${place}, ${scope}` : place;
+    };
+    let chosen = group.map((r) => label(r, false, false));
+    let shared = sharedLabels(chosen);
+    chosen = group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, false) : chosen[i]!));
+    shared = sharedLabels(chosen);
+    chosen = group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, true) : chosen[i]!));
+    group.forEach((r, i) => labels.set(r.id, chosen[i]!));
   }
   return labels;
 }

@@ -1,5 +1,5 @@
-/** The published JSON Schema of the catalog format, generated from the zod schema. */
+/** The published JSON Schema of a catalog record file, generated from the zod schema (src/views/schemas.ts). */
 import type { APIRoute } from 'astro';
-import { schemaText } from '../../views/api.ts';
+import { servedSchemaText } from '../../views/schemas.ts';
 
-export const GET: APIRoute = () => new Response(schemaText(), { headers: { 'Content-Type': 'application/schema+json' } });
+export const GET: APIRoute = () => new Response(servedSchemaText('error-record'), { headers: { 'Content-Type': 'application/schema+json' } });

@@ -57,7 +57,7 @@ describe('plan', () => {
     }
     expect(needs(p, 'render')).toEqual(['derive', 'highlight']);
     expect(p.render.lanes).toEqual([[]]);
-    expect(needs(p, 'publish').sort()).toEqual(['full-text', 'message-index', 'record-files', 'render']);
+    expect(needs(p, 'publish').sort()).toEqual(['full-text', 'list-index', 'message-index', 'record-files', 'render']);
     expect(needs(p, 'ledger')).toEqual(['publish']);
   });
 

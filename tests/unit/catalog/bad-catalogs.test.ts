@@ -18,7 +18,7 @@ describe('the bad-catalog corpus', () => {
     expect(names).toEqual(
       expect.arrayContaining([
         'malformed-json', 'truncated-jsonl', 'bom', 'crlf', 'invalid-utf8', 'wrong-types', 'missing-and-unknown', 'schema-version',
-        'empty-strings', 'huge-field', 'huge-excerpt', 'duplicate-ids', 'duplicate-slugs', 'paths', 'github-url', 'message-pattern', 'unicode',
+        'empty-strings', 'huge-field', 'huge-excerpt', 'duplicate-ids', 'duplicate-slugs', 'repo-case', 'paths', 'github-url', 'message-pattern', 'unicode',
       ]),
     );
   });

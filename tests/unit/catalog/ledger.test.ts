@@ -62,8 +62,54 @@ describe('the ledger file', () => {
     const text = '{\n "version": 1,\n "entries": [\n  {"id": "000000000000000a", "repo": "o/r", "title": "t", "paths": ["/o/r/x/"], "since": "v", "removedIn": null},\n  {"id": "zz", "repo": "o/r", "title": "t", "paths": ["nope"], "since": "v", "removedIn": null}\n ]\n}\n';
     const { ledger, problems } = parseLedger(text, 'l.json');
     expect(ledger.entries).toHaveLength(1);
-    expect(problems.map((p) => `${p.line} ${p.field}`)).toEqual(['5 entries.1.id', '5 entries.1.paths']);
+    expect(problems.map((p) => `${p.line} ${p.field}`)).toEqual(['5 entries.1.id', '5 entries.1.paths.0']);
     expect(parseLedger('{"version": 2, "entries": []}', 'l.json').problems[0]!.message).toBe('must be 1; got 2');
     expect(parseLedger('{"version": 1,\n "entries": [', 'l.json').problems[0]).toMatchObject({ line: 2, field: '(file)' });
+  });
+
+  it('checks each page path like a slug: no "..", no line breaks or control characters, no long segments, not in the site\'s own folders', () => {
+    const paths = [
+      '/o/r/ok-1/',
+      '/o/r/../',
+      '/o/../x/',
+      '/o/r/line\nbreak/',
+      '/o/r/tab\there/',
+      `/o/r/${'a'.repeat(300)}/`,
+      '/search/r/x/',
+      '/E/r/x/',
+      '/_astro/r/x/',
+      '/pagefind/r/x/',
+      '/o/r/x y/',
+      '/o/r/x?y/',
+      '/o/r/',
+      '/o/r/x/y/',
+      'o/r/x/',
+      '/o/r/x',
+      '//r/x/',
+      42,
+    ];
+    const entries = paths.map((p, i) => JSON.stringify({ id: i.toString(16).padStart(16, '0'), repo: 'o/r', title: 't', paths: [p], since: 'v', removedIn: null }));
+    const text = `{\n "version": 1,\n "entries": [\n  ${entries.join(',\n  ')}\n ]\n}\n`;
+    const { ledger, problems } = parseLedger(text, 'l.json');
+    expect(ledger.entries.map((e) => e.paths[0])).toEqual(['/o/r/ok-1/']);
+    expect(problems.map((p) => `${p.line} ${p.field} ${p.message}`)).toEqual([
+      '5 entries.1.paths.0 is "/o/r/../": its segment ".." would leave its folder (in the entry of record 0000000000000001)',
+      '6 entries.2.paths.0 is "/o/../x/": its segment ".." would leave its folder (in the entry of record 0000000000000002)',
+      '7 entries.3.paths.0 contains the control character U+000A; it must be a page path such as "/owner/repo/slug/", on one line (in the entry of record 0000000000000003)',
+      '8 entries.4.paths.0 contains the control character U+0009; it must be a page path such as "/owner/repo/slug/", on one line (in the entry of record 0000000000000004)',
+      '9 entries.5.paths.0 has a segment of 300 characters; the limit is 200 (in the entry of record 0000000000000005)',
+      '10 entries.6.paths.0 is "/search/r/x/", inside the site\'s own folder /search/; a record\'s page is never there (in the entry of record 0000000000000006)',
+      '11 entries.7.paths.0 is "/E/r/x/", inside the site\'s own folder /e/; a record\'s page is never there (in the entry of record 0000000000000007)',
+      '12 entries.8.paths.0 is "/_astro/r/x/", inside the site\'s own folder /_astro/; a record\'s page is never there (in the entry of record 0000000000000008)',
+      '13 entries.9.paths.0 is "/pagefind/r/x/", inside the site\'s own folder /pagefind/; a record\'s page is never there (in the entry of record 0000000000000009)',
+      '14 entries.10.paths.0 is "/o/r/x y/": a segment may hold only letters, digits, ".", "_" and "-" (in the entry of record 000000000000000a)',
+      '15 entries.11.paths.0 is "/o/r/x?y/": a segment may hold only letters, digits, ".", "_" and "-" (in the entry of record 000000000000000b)',
+      '16 entries.12.paths.0 is "/o/r/", with 2 segments; it must be a page path such as "/owner/repo/slug/" (in the entry of record 000000000000000c)',
+      '17 entries.13.paths.0 is "/o/r/x/y/", with 4 segments; it must be a page path such as "/owner/repo/slug/" (in the entry of record 000000000000000d)',
+      '18 entries.14.paths.0 is "o/r/x/"; it must be a page path such as "/owner/repo/slug/", starting and ending with "/" (in the entry of record 000000000000000e)',
+      '19 entries.15.paths.0 is "/o/r/x"; it must be a page path such as "/owner/repo/slug/", starting and ending with "/" (in the entry of record 000000000000000f)',
+      '20 entries.16.paths.0 is "//r/x/", with an empty segment; it must be a page path such as "/owner/repo/slug/" (in the entry of record 0000000000000010)',
+      '21 entries.17.paths.0 must be a page path such as "/owner/repo/slug/"; got number (in the entry of record 0000000000000011)',
+    ]);
   });
 });

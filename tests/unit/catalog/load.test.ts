@@ -172,3 +172,27 @@ describe('symbolic links', () => {
     ]);
   });
 });
+
+describe("the catalog's own files", () => {
+  it.each([
+    ['a folder', (path: string) => mkdirSync(path), /is not a regular file \(a folder\); it is not read$/],
+    ['a FIFO', (path: string) => execFileSync('mkfifo', [path]), /is not a regular file \(a FIFO, socket or device\); it is not read$/],
+    ['a broken link', (path: string) => symlinkSync('missing.json', path), /cannot be read: ENOENT/],
+    ['not UTF-8', (path: string) => writeFileSync(path, Buffer.from([0x7b, 0xff, 0x7d])), /is not valid UTF-8: the byte 0xFF at column 2/],
+  ])('url-ledger.json and classes.json that are %s are problems naming them, not crashes', (_, make, message) => {
+    const root = catalogWith((r) => {
+      make(join(r, 'url-ledger.json'));
+      make(join(r, 'classes.json'));
+    });
+    const catalog = loadCatalog(root);
+    expect(catalog.problems.map((p) => `${p.file.split('/').at(-1)}:${p.line}  ${p.field}`).sort()).toEqual(['classes.json:1  (file)', 'url-ledger.json:1  (file)']);
+    for (const p of catalog.problems) expect(p.message).toMatch(message);
+    expect(catalog.entries.map((e) => e.record.id)).toEqual(['0000000000000001']);
+  });
+});
+
+it('a one-file catalog that is a FIFO is reported, not waited on', () => {
+  const path = join(tempFolder(), 'catalog.jsonl');
+  execFileSync('mkfifo', [path]);
+  expect(problemLines(path).lines).toEqual([expect.stringMatching(/catalog\.jsonl:1 {2}\(file\) {2}is not a regular file \(a FIFO\); it is not read$/)]);
+});

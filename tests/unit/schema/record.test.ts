@@ -86,7 +86,7 @@ describe('the record schema', () => {
 
   it('publishes a JSON Schema that describes the wrapper, every record field, and the forms a file may hold', () => {
     type Obj = { properties: Record<string, unknown>; additionalProperties: boolean; required: string[]; patternProperties: Record<string, unknown> };
-    const schema = errorRecordJsonSchema() as { anyOf: unknown[]; $defs: { record: Obj; wrappedRecord: Obj } };
+    const schema = errorRecordJsonSchema('https://example.org/schema/error-record.json') as { anyOf: unknown[]; $defs: { record: Obj; wrappedRecord: Obj } };
     const { record, wrappedRecord } = schema.$defs;
     expect(Object.keys(record.properties)).toContain('messagePattern');
     expect(Object.keys(record.properties)).toHaveLength(31);

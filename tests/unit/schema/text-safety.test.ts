@@ -3,7 +3,7 @@ import { firstInvalidUtf8 } from '../../../src/catalog/load.ts';
 import { locateJson, mayHaveDuplicateKeys } from '../../../src/catalog/json-locate.ts';
 import { CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_HEADER, THEME_PREPAINT_SCRIPT, scriptHash } from '../../../src/util/csp.ts';
 import { escapeCode } from '../../../src/highlight/highlighter.ts';
-import { textProblem } from '../../../src/schema/text-safety.ts';
+import { showBidiControls, textProblem } from '../../../src/schema/text-safety.ts';
 
 describe('which characters catalog text may hold', () => {
   it('welcomes right-to-left text, emoji, combining marks, tabs and CRLF line breaks in text', () => {
@@ -26,6 +26,41 @@ describe('which characters catalog text may hold', () => {
     expect(textProblem('Widget\u200bError', 'label')).toMatch(/ZERO WIDTH SPACE/);
     expect(textProblem('E1\nE2', 'label')).toMatch(/line break/);
     expect(textProblem('src/\u{1F4A5}/café.py', 'label')).toBeNull();
+  });
+
+  it('keeps out of labels every default-ignorable and format character (Unicode properties, not a hand list)', () => {
+    const invisible = [
+      ['\u00ad', 'U+00AD SOFT HYPHEN'],
+      ['\u200c', 'U+200C ZERO WIDTH NON-JOINER'],
+      ['\u200d', 'U+200D ZERO WIDTH JOINER'],
+      ['\u2062', 'U+2062 INVISIBLE TIMES'],
+      ['\u3164', 'U+3164 HANGUL FILLER'],
+      ['\ufe0f', 'U+FE0F VARIATION SELECTOR-16'],
+      ['\u180e', 'U+180E MONGOLIAN VOWEL SEPARATOR'],
+      ['\u034f', 'U+034F COMBINING GRAPHEME JOINER'],
+      ['\u{E0041}', 'U+E0041 (a format character)'],
+      ['\u0600', 'U+0600 (a format character)'],
+      ['\uffa0', 'U+FFA0 (a default-ignorable character)'],
+      ['\u115f', 'U+115F (a default-ignorable character)'],
+      ['\u{1D173}', 'U+1D173 (a format character)'],
+      ['\u{E0100}', 'U+E0100 (a default-ignorable character)'],
+    ];
+    for (const [c, name] of invisible) {
+      expect(textProblem(`Widget${c}Error`, 'label'), name).toBe(`contains the invisible character ${name} at character 7; a label must display as what it is`);
+      expect(textProblem(`Widget${c}Error`, 'text'), name).toBeNull();
+    }
+    // Astral characters are read whole: the place is counted in UTF-16 units, as the other places are.
+    expect(textProblem('\u{1F4A5}\u{E0041}', 'label')).toMatch(/U\+E0041 .* at character 3/);
+    expect(textProblem('\u{1F4A5} e\u0301 \u05e9\u05dc\u05d5\u05dd', 'label')).toBeNull();
+  });
+
+  it('shows bidirectional controls in displayed text: isolated and labelled in HTML, a marker in plain text', () => {
+    expect(showBidiControls('a\u202e<b>\u061c', 'html')).toBe(
+      'a<span class="bidi-control" title="U+202E RIGHT-TO-LEFT OVERRIDE" data-cp="U+202E">\u202e</span>&lt;b&gt;' +
+        '<span class="bidi-control" title="U+061C ARABIC LETTER MARK" data-cp="U+061C">\u061c</span>',
+    );
+    expect(showBidiControls('txt.\u202eexe\u202c and \u2066x\u2069', 'text')).toBe('txt.[U+202E]exe[U+202C] and [U+2066]x[U+2069]');
+    expect(showBidiControls('שלום \u200b \u{1F4A5}', 'text')).toBe('שלום \u200b \u{1F4A5}');
   });
 
   it('shows direction controls in code as isolated, labelled marks and escapes the rest', () => {

@@ -29,6 +29,17 @@ describe('no confident match', () => {
     expect(noConfidentMatch(await match('Could not determine join condition between parent/child tab'))).toBe(false);
   });
 
+  it('is confident of a near miss whose only difference is text after the whole template', async () => {
+    const closed = record('Connection is closed', 'Connection is closed');
+    const index = buildMessageIndex([...records, closed], { targetShardBytes: 300 });
+    const results = (await matchPaste('Connection is closed (see logs)', index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    expect(results[0]?.entry.id).toBe(closed.id);
+    expect(results[0]?.kind).toBe('close');
+    expect(results[0]!.score).toBeGreaterThan(0.3);
+    expect(results[0]?.tailScore).toBeGreaterThan(0);
+    expect(noConfidentMatch(results)).toBe(false);
+  });
+
   it('is not confident when a template starting with a placeholder takes an unrelated line as its start', async () => {
     const results = await match('fatal: not a git repository (or any of the parent directories): .git');
     expect(noConfidentMatch(results)).toBe(true);
@@ -39,5 +50,18 @@ describe('no confident match', () => {
     const results = await match('the option --config-file-for-the-whole-workspace-and-all-of-its-packages is required');
     expect(results[0]?.kind).toBe('exact');
     expect(isConfident(results[0]!)).toBe(false);
+  });
+
+  it("is confident of a short template when the paste's frame is its raise site", async () => {
+    const timer = { ...record('timer error: {e}', 'timer error: (.+?)'), filePath: 'tokio/src/time/sleep.rs', lineNumber: 467 };
+    const index = buildMessageIndex([...records, timer], { targetShardBytes: 300 });
+    const find = async (paste: string) => (await matchPaste(paste, index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    const message = 'timer error: No such file or directory (os error 2)';
+    expect(noConfidentMatch(await find(message))).toBe(true);
+    const located = await find(`thread 'main' panicked at tokio/src/time/sleep.rs:467:10:\n${message}`);
+    expect(located[0]?.entry.id).toBe(timer.id);
+    expect(noConfidentMatch(located)).toBe(false);
+    // A frame elsewhere confirms nothing.
+    expect(noConfidentMatch(await find(`thread 'main' panicked at src/main.rs:12:10:\n${message}`))).toBe(true);
   });
 });

@@ -11,6 +11,10 @@ describe('stack frames of a paste, innermost first', () => {
     expect(f[1]).toEqual({ path: '/app/main.py', line: 9, fn: null });
   });
 
+  it('reads a frame whose spaces a copy doubled', () => {
+    expect(frames('  File  "/usr/lib/python3.12/site-packages/pkg/mod.py",  line 42, in  check\nValueError: bad')).toEqual([{ path: '/usr/lib/python3.12/site-packages/pkg/mod.py', line: 42, fn: 'check' }]);
+  });
+
   it('JavaScript (V8 and Firefox)', () => {
     expect(frames('Error: bad\n    at Server.listen (/app/node_modules/vite/dist/node/server.js:12:3)\n    at async main (file:///app/cli.mjs:4:1)')).toEqual([
       { path: '/app/node_modules/vite/dist/node/server.js', line: 12, fn: 'listen' },

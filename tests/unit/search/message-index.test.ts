@@ -173,7 +173,7 @@ describe('buildMessageIndex', () => {
 
   it('entries carry what results and filters show', () => {
     const e = fromTuple(JSON.parse(built.shards.find((s) => s.includes('0000000000000001'))!)[0]);
-    expect(Object.keys(e).sort()).toEqual(['errorClass', 'errorType', 'file', 'id', 'language', 'line', 'pattern', 'repo', 'scope', 'severity', 'slug', 'summary', 'tags', 'template']);
+    expect(Object.keys(e).sort()).toEqual(['errorClass', 'errorType', 'file', 'id', 'language', 'line', 'messagePage', 'pattern', 'repo', 'scope', 'severity', 'slug', 'summary', 'tags', 'template']);
     expect(e.language).toBe('Python');
   });
 });

@@ -214,7 +214,29 @@ describe('the pieces', () => {
     expect(stripLogPrefix('WARNING')).toBe('WARNING');
   });
 
+  it('also reads a message printed over several lines whole, with its line breaks', () => {
+    const hint = normalisePaste('`"x"` is not an id of an argument or a group.\nMake sure you are using the name of the argument itself.');
+    expect(hint.messages.map((m) => m.text)).toContain('`"x"` is not an id of an argument or a group.\nMake sure you are using the name of the argument itself.');
+    // A JavaScript error whose message holds a newline, above its frames.
+    const js = normalisePaste('Error: `yarn build` failed\nsome output\n    at runYarn (/app/scripts/release/utilities.js:65:27)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)');
+    expect(js.messages.map((m) => m.text)).toContain('`yarn build` failed\nsome output');
+    // Not across a frame, an indented line or a note.
+    const panic = normalisePaste("thread 'main' panicked at src/x.rs:3:5:\nGroup `a` is undefined\nnote: run with `RUST_BACKTRACE=1`");
+    expect(panic.messages.some((m) => m.text.includes('\n'))).toBe(false);
+  });
+
+  it("also reads a message with the tool's tag its log prefix ended with", () => {
+    expect(normalisePaste('[vite:html] internal error, failed to overwrite attribute value').messages.map((m) => m.text)).toEqual(
+      expect.arrayContaining(['internal error, failed to overwrite attribute value', '[vite:html] internal error, failed to overwrite attribute value']),
+    );
+    // A file position is no tool's tag.
+    expect(normalisePaste('ERROR 12-01 10:01:02 [core.py:708] engine died').messages.map((m) => m.text)).toEqual(['engine died']);
+  });
+
   it('splitClassPrefix only takes prefixes that look like a class', () => {
+    expect(splitClassPrefix('InvalidURL: No host').errorClass).toBe('InvalidURL');
+    expect(splitClassPrefix('StreamClosed: Attempted to read').errorClass).toBe('StreamClosed');
+    expect(splitClassPrefix('Invalid: value').errorClass).toBeNull();
     expect(splitClassPrefix('timeout: waited 3s').errorClass).toBeNull();
     expect(splitClassPrefix('KeyError: frame').errorClass).toBe('KeyError');
     expect(splitClassPrefix('std::invalid_argument: bad').errorClass).toBe('std::invalid_argument');

@@ -1,0 +1,42 @@
+/**
+ * The `_headers` file (Netlify and Cloudflare Pages format: a path pattern, then indented
+ * `Name: value` lines) for hosts that read one; other hosts serve it as a plain file. Every page
+ * already carries its Content-Security-Policy in a <meta> tag; the header adds what only a header can
+ * (`frame-ancestors`). Files whose names are a hash of their content (Astro's `_astro/`, Pagefind's
+ * fragments, index and filter chunks, the message index's versioned folder) are cached for good.
+ *
+ * Pages get no Cache-Control of ours: both hosts' default is already short (revalidate on every
+ * request), and a `/*` rule would be merged into the immutable rules' value (Cloudflare Pages joins
+ * the headers of every matching rule; Netlify rejects Cloudflare's `! Header` detach lines).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTENT_SECURITY_POLICY_HEADER } from '../util/csp.ts';
+import { withBase } from '../util/urls.ts';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Folders of a built site whose files are all named by a hash of their content, as site paths. */
+export function hashedFolders(site: string): string[] {
+  const folders = ['/_astro/'];
+  const pagefindParts = ['pagefind', ...(existsSync(join(site, 'pagefind')) ? readdirSync(join(site, 'pagefind')).filter((n) => /^part-\d+$/.test(n)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5))).map((n) => `pagefind/${n}`) : [])];
+  for (const part of pagefindParts) for (const chunk of ['fragment', 'index', 'filter']) if (existsSync(join(site, part, chunk))) folders.push(`/${part}/${chunk}/`);
+  // The message index's shards live in a folder named by their content hash; its manifest does not.
+  const index = join(site, 'search-index');
+  if (existsSync(index)) for (const entry of readdirSync(index, { withFileTypes: true })) if (entry.isDirectory()) folders.push(`/search-index/${entry.name}/`);
+  return folders;
+}
+
+/** The text of `_headers` for the site in `site` (its hashed folders are listed), below `base`. */
+export function headersFile(site: string, base?: string): string {
+  const lines = [
+    '# errdex: HTTP headers for hosts that read _headers (Netlify, Cloudflare Pages). Written by the build.',
+    withBase('/*', base),
+    `  Content-Security-Policy: ${CONTENT_SECURITY_POLICY_HEADER}`,
+    '  X-Content-Type-Options: nosniff',
+    '  Referrer-Policy: strict-origin-when-cross-origin',
+    '# Named by a hash of their content: cached for good.',
+  ];
+  for (const folder of hashedFolders(site)) lines.push(withBase(`${folder}*`, base), `  Cache-Control: ${IMMUTABLE}`);
+  return `${lines.join('\n')}\n`;
+}
