@@ -7,34 +7,8 @@ import { parseArgs } from 'node:util';
 import { BuildFailure, runBuild } from '../src/build/build.ts';
 import { parseHostBudget, parseMaxIndexFiles } from '../src/build/hosts.ts';
 import { parseMaxFragments } from '../src/build/pagefind-bundle.ts';
+import { BUILD_HELP as HELP } from '../src/build/help.ts';
 import { buildSettings } from '../src/build/settings.ts';
-
-const HELP = `Usage: npm run build [-- options]
-
-Options:
-  --skip-invalid[=FILE]   build the valid records; list every skipped one and why in FILE
-                          (default skipped-records.json)
-  --strict                warnings (records built with an uncertainty shown) fail the build too
-  --no-cache              highlight and render everything, ignoring the build cache (and refreshing it)
-  --report=FILE           write each stage's time, memory and output as JSON (npm run bench reads it)
-  --no-ledger-update      read the URL ledger but do not write it (preview builds, tests)
-  --max-fragments=N       at most N Pagefind fragment files (Pagefind bundles them)
-  --max-index-files=N     at most N message index files (larger files: more bytes per paste)
-  --host=NAME             check the site against a host's limits before publishing: github-pages,
-                          cloudflare-pages (the Free plan), netlify, static (no limits but those given)
-  --host-limit NAME=N     set one of the host's limits (repeatable): files, bytes, file-bytes,
-                          folder-files, redirects (e.g. --host-limit files=100000 for a paid plan)
-  --trim-redirects        keep only the rules of _redirects the host applies (its HTML redirect pages
-                          redirect the others)
-  --wait-for-lock         while another build writes to the output folder, wait (default: fail at once)
-  --allow-mass-removal    publish even when more than half the published error pages would go
-  --help                  this text
-
-Environment: ERRDEX_DATA (catalog folder, default data/), ERRDEX_DIST (output folder, default dist/),
-ERRDEX_CACHE_DIR (build cache, default .errdex/cache), ERRDEX_WORKERS (render processes and highlight
-threads at a time; default one per core), ERRDEX_PARTITION_RECORDS (records per render process above one
-partition, default 50,000), ERRDEX_EARLY_HIGHLIGHT_BYTES (catalog files above this size are highlighted
-from the build's start, default 128 MiB). Site settings: errdex.config.mjs.`;
 
 function fail(message: string): never {
   console.error(`${message}\n\nNothing was built. See npm run build -- --help.`);
