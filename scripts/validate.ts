@@ -9,12 +9,12 @@
  *   --redos            analyse every pattern for backtracking engines and write the catalog's redos.json,
  *                      which the build reads (without it, the verdicts come from that file as it is)
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { catalogReport, loadCatalog } from '../src/catalog/catalog.ts';
 import { catalogPath, displayPath } from '../src/catalog/load.ts';
 import { addBacktrackingWarnings, analysePatterns, readVerdicts, redosFile, writeVerdicts } from '../src/catalog/redos.ts';
 import { githubAnnotations, reportFileText, summaryLine } from '../src/catalog/report.ts';
+import { writeFileAtomic } from '../src/util/files.ts';
 
 const { values } = parseArgs({
   options: { strict: { type: 'boolean', default: false }, redos: { type: 'boolean', default: false }, format: { type: 'string', default: 'text' }, report: { type: 'string' } },
@@ -39,7 +39,7 @@ if (values.redos) {
 }
 const redos = addBacktrackingWarnings(catalog, verdicts);
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
-if (values.report) writeFileSync(values.report, reportFileText(catalog, displayPath(root)));
+if (values.report) writeFileAtomic(values.report, reportFileText(catalog, displayPath(root)));
 const failed = catalog.problems.length > 0 || (values.strict && catalog.warnings.length > 0);
 if (values.format === 'github') {
   const annotations = githubAnnotations([...catalog.problems, ...catalog.warnings]);

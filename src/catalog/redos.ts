@@ -12,13 +12,14 @@
  * hold is `unchecked`. Each verdict is also memoised per pattern in the build cache (keyed by the
  * checker's version and settings), so a new run analyses only the patterns it has not seen.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildCacheDir } from '../highlight/cache.ts';
 import type { CatalogEntry } from './catalog.ts';
 import { catalogFolder } from './load.ts';
 import type { Problem } from './problems.ts';
+import { writeFileAtomic } from '../util/files.ts';
 
 /**
  * `safe`: linear (or better) on a backtracking engine; `polynomial`/`exponential`: an input exists that
@@ -78,8 +79,7 @@ export function readVerdicts(file: string): Map<string, PatternVerdict> {
 export function writeVerdicts(file: string, verdicts: ReadonlyMap<string, PatternVerdict>): void {
   mkdirSync(dirname(file), { recursive: true });
   const lines = [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, v]) => `${JSON.stringify(p)}:${JSON.stringify(v)}`);
-  writeFileSync(`${file}.tmp`, `{"checker":${JSON.stringify(CHECKER_KEY)},"verdicts":{\n${lines.join(',\n')}\n}}\n`);
-  renameSync(`${file}.tmp`, file);
+  writeFileAtomic(file, `{"checker":${JSON.stringify(CHECKER_KEY)},"verdicts":{\n${lines.join(',\n')}\n}}\n`);
 }
 
 type Diagnostics = Awaited<ReturnType<typeof import('recheck').check>>;
