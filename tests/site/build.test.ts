@@ -220,7 +220,7 @@ describe('the command line', () => {
     expect(run(['--max-fragments=0']).stderr).toMatch(/--max-fragments=0: expected a whole number/);
     const workers = run([], { ERRDEX_WORKERS: 'many' });
     expect(workers.status).toBe(2);
-    expect(workers.stderr).toContain('ERRDEX_WORKERS must be a whole number of at least 1; got "many".');
+    expect(workers.stderr).toMatch(/ERRDEX_WORKERS must be a whole number .*; got "many"\./);
   });
 });
 
