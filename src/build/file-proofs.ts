@@ -1,9 +1,9 @@
 /**
  * Proof that a published file is the one a build wrote: its content hash, and the identity it had on
  * disk (device, inode, size, modification time). The page cache reuses a published file only when
- * its copy in the output folder still has the recorded identity or, failing that, the recorded
- * content (src/build/page-reuse.ts): an output folder restored from a backup, or another run's, is
- * read, and whatever differs is rendered again. A reused file is a hard link, and publishing renames
+ * the cache's own copy of it (`site/` in the cache) still has the recorded identity or, failing that,
+ * the recorded content (src/build/page-reuse.ts): a cache restored from a backup, or put together from
+ * two runs, is read, and whatever differs is rendered again. A reused file is a hard link, and publishing renames
  * folders, so an unchanged file keeps its identity from build to build and is not read again.
  *
  * A folder (a full-text index's part) is proven by its own files together.
