@@ -10,12 +10,15 @@ export interface Redirect {
   to: string;
 }
 
-/** Old slugs first (what search engines and old citations hold), then short links; paths get the base path. */
+/**
+ * Old URLs first (renamed pages' slugs and message pages now raised in one place: what search engines and
+ * old citations hold), then short links; paths get the base path.
+ */
 export function redirectsFile(oldSlugs: readonly Redirect[], shortLinks: readonly Redirect[], base?: string): string {
   const line = (r: Redirect) => `${withBase(r.from, base)} ${withBase(r.to, base)} 301`;
   return [
     '# errdex: permanent redirects. Every one also exists as an HTML redirect page at its source path.',
-    '# Old page URLs of records whose slug changed (from url-ledger.json):',
+    '# Old page URLs: records whose slug changed, message pages whose message one record alone raises now (from url-ledger.json):',
     ...oldSlugs.map(line),
     '# Short links /e/{id}/:',
     ...shortLinks.map(line),

@@ -41,7 +41,8 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   writeFileSync(
     join(options.outDir, '_redirects'),
     redirectsFile(
-      plan.redirects,
+      // Message pages whose message one record alone raises now lead to its page, as renamed pages do.
+      [...plan.redirects, ...(plan.messages?.redirects ?? [])],
       entries.map((e) => ({ from: shortPath(e.record.id), to: errorPath(e.record) })),
       siteConfig.basePath,
     ),
