@@ -54,7 +54,7 @@ export const PAGEFIND_PART_RECORDS = Number(process.env.ERRDEX_PAGEFIND_PART_REC
  * that a rebuild after an edit indexes again only the part that holds the edited record, a quarter
  * of the catalog, and links the others from the published site. A full-text query then asks each
  * part: fewer bytes for a word or two than one index costs, more for a long paste of many words
- * (docs/benchmarks.md, session 12).
+ * (docs/benchmarks.md, "Hosts with file caps").
  */
 const EDIT_PARTS = 4;
 const MIN_EDIT_PART_RECORDS = 2_500;

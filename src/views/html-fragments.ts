@@ -5,7 +5,7 @@
  * Why: 100 more uses on each of 10,000 error pages added 10.2 CPU-seconds to the render as an Astro
  * component with a slot, 1.8 as `<Fragment set:html>` and 0.5 as `set:html` on an element. An error
  * page used about 30 of these pieces as components; rendering them as functions saved a few tenths of
- * a CPU-second at 10k pages (docs/benchmarks.md, session 7).
+ * a CPU-second at 10k pages.
  *
  * Every text is escaped here: nothing of a record is ever taken as HTML.
  */
