@@ -1,41 +1,72 @@
 /**
- * `npm run measure-lists -- /owner/repo/ [word]`: what a repository page costs a reader, in bytes
- * received: its first view (HTML, stylesheet, scripts), and the first keystroke of its filter. Serves
- * the built site (ERRDEX_DIST or dist/) and loads the page in headless Chromium at 1280 px.
+ * `npm run measure-lists -- /owner/repo/ [query…] [--typed] [--files]`: what a listing page costs a
+ * reader, in bytes received: its first view (HTML, stylesheet, scripts), then, for each query in a
+ * fresh browser context, everything its filter fetches until the matches are listed (`--typed`: the
+ * query typed a key at a time, 120 ms apart, as a person types, so that every prefix may fetch too).
+ * Serves the built site (ERRDEX_DIST or dist/) and loads the page in headless Chromium at 1280 px.
  */
+import type { Browser } from 'playwright-core';
 import { launchChromium } from '../tests/support/browser.ts';
 import { serveStatic } from '../tests/support/static-server.ts';
 
-const [path = '/', word = 'e'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const site = await serveStatic(process.env.ERRDEX_DIST || 'dist');
-const browser = await launchChromium();
-try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const received: { url: string; bytes: number; phase: string }[] = [];
-  let phase = 'first view';
+const args = process.argv.slice(2);
+const [path = '/', ...queries] = args.filter((a) => !a.startsWith('--'));
+const typed = args.includes('--typed');
+const showFiles = args.includes('--files');
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+interface Received {
+  url: string;
+  bytes: number;
+}
+
+/** Loads the page, then runs `query` (if any); what was received before and after. */
+async function visit(browser: Browser, url: string, query: string | null): Promise<{ first: Received[]; filter: Received[]; status: string }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const first: Received[] = [];
+  const filter: Received[] = [];
+  let into = first;
   page.on('response', async (r) => {
-    const p = phase;
+    const list = into;
     try {
-      received.push({ url: new URL(r.url()).pathname, bytes: (await r.body()).length, phase: p });
+      list.push({ url: new URL(r.url()).pathname, bytes: (await r.body()).length });
     } catch {
       // A redirect has no body.
     }
   });
-  await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
-  phase = 'filter';
+  await page.goto(url, { waitUntil: 'networkidle' });
+  into = filter;
+  let status = '';
   const box = page.locator('#list-filter-box');
-  if ((await box.count()) > 0) {
-    await box.fill(word);
-    await page.waitForFunction(() => /other pages|this page\.$/.test(document.querySelector('.filter-status')?.textContent ?? '') && !/searching/.test(document.querySelector('.filter-status')?.textContent ?? ''));
+  if (query !== null && (await box.count()) > 0) {
+    if (typed) await box.pressSequentially(query, { delay: 120 });
+    else await box.fill(query);
+    await page.waitForFunction(() => {
+      const s = document.querySelector('.filter-status')?.textContent ?? '';
+      return s !== '' && !s.includes('searching');
+    });
     await page.waitForLoadState('networkidle');
+    status = await page.locator('.filter-status').innerText();
   }
-  for (const p of ['first view', 'filter']) {
-    const rows = received.filter((r) => r.phase === p);
-    const total = rows.reduce((n, r) => n + r.bytes, 0);
-    console.log(`${p}: ${(total / 1024).toFixed(1)} KB in ${rows.length} files`);
-    for (const r of rows) console.log(`  ${(r.bytes / 1024).toFixed(1).padStart(7)} KB  ${r.url}`);
+  await context.close();
+  return { first, filter, status };
+}
+
+const total = (rs: readonly Received[]) => rs.reduce((n, r) => n + r.bytes, 0);
+const site = await serveStatic(process.env.ERRDEX_DIST || 'dist');
+const browser = await launchChromium();
+try {
+  const url = `${site.url}${path}`;
+  const { first } = await visit(browser, url, null);
+  console.log(`${path} first view: ${kb(total(first))} in ${first.length} files`);
+  if (showFiles) for (const r of first) console.log(`  ${kb(r.bytes).padStart(9)}  ${r.url}`);
+  console.log(`\n| query${typed ? ' (typed)' : ''} | filter fetch | files | status |\n| --- | ---: | ---: | --- |`);
+  for (const q of queries) {
+    const { filter, status } = await visit(browser, url, q);
+    console.log(`| \`${q}\` | ${kb(total(filter))} | ${filter.length} | ${status} |`);
+    if (showFiles) for (const r of filter) console.log(`  ${kb(r.bytes).padStart(9)}  ${r.url}`);
   }
-  console.log(`status: ${await page.locator('.filter-status').innerText().catch(() => '')}`);
 } finally {
   await browser.close();
   await site.close();

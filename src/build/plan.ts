@@ -128,7 +128,7 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     stage('render', ['derive', 'highlight'], ['render context', 'snapshot', 'related errors', 'highlight cache', 'published site'], ['staging site', 'page keys']),
     stage('record-files', [one ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
     stage('message-index', [one ? 'validate' : 'full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], one ? 'low' : 'normal'),
-    // Each repository's filter index: small, read from the snapshot like the message index.
+    // Each listing's filter index (repositories, classes, tags): read from the snapshot like the message index.
     stage('list-index', [one ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
     // Beside a one-partition render it takes what the others leave; above, it must end before the
     // second render process starts, and waits for validation's process when highlighting began early.

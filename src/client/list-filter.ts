@@ -1,20 +1,34 @@
 /**
- * Filter as you type on listing pages. Rows of this page that do not contain every typed word (and
- * do not have the chosen quick filter's class or file) are hidden, with their empty groups. Errors on
- * the listing's other pages are found, on the first keystroke, in the repository's filter index
- * (src/views/list-index.ts: a few gzipped shards) or, on class and tag pages, in the other pages
- * themselves, and the matches are listed below the filter box.
+ * Filter as you type on listing pages. Rows of this page that do not match every typed word (each
+ * word starting a word of the row: src/views/list-terms.ts), or not the chosen quick filter's class or
+ * file, are hidden with their empty groups. The matches on the listing's other pages are found in its
+ * filter index (src/views/list-index.ts): the head, the word files the query's words name, then the row
+ * files of the matches shown, a step at a time, so that a query costs about the same on a listing of
+ * any size; asked once typing pauses, not at every key. They are listed below the filter box, in page order.
  */
-import { type ListIndexEntry, type ListIndexHead, type ListIndexShard, shardEntries } from '../views/list-index.ts';
+import {
+  facetFileName,
+  LIST_INDEX_VERSION,
+  type FacetFile,
+  type ListIndexEntry,
+  type ListIndexHead,
+  type RowFile,
+  rowEntries,
+  rowFileName,
+  rowFileOf,
+  rowStarts,
+  rowsToShow,
+  rowText,
+  SHOWN_STEP,
+  termFileName,
+} from '../views/list-index.ts';
+import { decodeIds, intersectIds, matchesWords, nodeOf, queryWords, rowsOf, type TermFile, words } from '../views/list-terms.ts';
 import { formatNumber, plural } from '../util/text.ts';
 
-const MAX_OTHER_MATCHES = 200;
-
-const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
 
 interface Row {
   el: HTMLElement;
-  text: string;
+  words: string[];
   errorClass: string;
   file: string;
 }
@@ -34,45 +48,96 @@ async function fetchJson<T>(url: string): Promise<T> {
   return JSON.parse(await new Response(stream).text()) as T;
 }
 
+/** A listing's filter index, its files fetched once each, when a query first needs them. */
+class ListIndex {
+  readonly head: Promise<ListIndexHead>;
+  private readonly files = new Map<string, Promise<unknown>>();
+  private readonly rowFiles = new Map<number, Promise<ListIndexEntry[]>>();
+  private starts: number[] = [];
+  private readonly url: string;
+
+  constructor(url: string) {
+    this.url = url;
+    this.head = fetchJson<ListIndexHead>(url).then((head) => {
+      if (head.v !== LIST_INDEX_VERSION) throw new Error(`${url}: version ${head.v}, expected ${LIST_INDEX_VERSION}`);
+      this.starts = rowStarts(head.rows);
+      return head;
+    });
+  }
+
+  private file<T>(head: ListIndexHead, name: string): Promise<T> {
+    const url = new URL(`${head.dir}/${name}`, new URL(this.url, location.href)).href;
+    let f = this.files.get(url);
+    if (!f) this.files.set(url, (f = fetchJson<T>(url)));
+    return f as Promise<T>;
+  }
+
+  /** The rows matching every word and the quick filter, ascending. */
+  async match(query: readonly string[], facet: Facet | null): Promise<number[]> {
+    const head = await this.head;
+    const lists = await Promise.all(
+      query.map(async (w) => {
+        const node = nodeOf(head.terms, w);
+        return node ? rowsOf(await this.file<TermFile>(head, termFileName(node.file)), node, w) : [];
+      }),
+    );
+    if (facet) {
+      const i = head.facets.findIndex(([kind, value]) => kind === facet.kind && value === facet.value);
+      lists.push(i === -1 ? [] : decodeIds((await this.file<FacetFile>(head, facetFileName(i))).u));
+    }
+    return intersectIds(lists);
+  }
+
+  /** The entries of `ids` (ascending), as far as ROW_FILES_PER_STEP row files not yet fetched reach. */
+  async entries(ids: readonly number[]): Promise<ListIndexEntry[]> {
+    const head = await this.head;
+    const shown = rowsToShow(ids, this.starts, (f) => this.rowFiles.has(f));
+    for (const f of shown.files) this.rowFiles.set(f, this.file<RowFile>(head, rowFileName(f)).then((file) => rowEntries(file, head)));
+    return Promise.all(
+      shown.ids.map(async (id) => {
+        const f = rowFileOf(this.starts, id);
+        return (await this.rowFiles.get(f)!)[id - this.starts[f]!]!;
+      }),
+    );
+  }
+}
+
 /** A row for an error of the filter index, shaped like the listing's own rows (ErrorRow.astro). */
-function indexRow(e: ListIndexEntry, repoBase: string): Row {
+function indexRow(e: ListIndexEntry, kind: ListIndexHead['kind'], base: string): HTMLElement {
   const li = document.createElement('li');
   li.className = 'error-row';
   const link = document.createElement('a');
   link.className = 'row-message';
-  link.href = `${repoBase}${e.slug}/`;
+  link.href = `${base}${e.repo}/${e.slug}/`;
   link.textContent = e.message;
   const meta = document.createElement('span');
   meta.className = 'row-meta';
-  const severity = document.createElement('span');
-  severity.className = `severity severity-${e.severity}`;
-  severity.textContent = e.severity;
-  meta.append(severity);
-  if (e.errorClass) {
-    const cls = document.createElement('code');
-    cls.className = 'row-error-class';
-    cls.textContent = e.errorClass;
-    meta.append(' ', cls);
-  }
-  const place = document.createElement('span');
-  place.className = 'row-place';
-  place.textContent = e.line ? `${e.file}:${e.line}` : e.file;
-  meta.append(' ', place);
+  const part = (tag: string, className: string, text: string): HTMLElement => {
+    const el = document.createElement(tag);
+    el.className = className;
+    el.textContent = text;
+    meta.append(meta.childNodes.length > 0 ? ' ' : '', el);
+    return el;
+  };
+  part('span', `severity severity-${e.severity}`, e.severity);
+  if (e.errorClass) part('code', 'row-error-class', e.errorClass);
+  if (e.failureClass && kind !== 'class') (part('a', 'row-class', e.failureClass.title) as HTMLAnchorElement).href = `${base}classes/${e.failureClass.id}/`;
+  if (kind !== 'repo') part('span', 'row-repo', e.repo);
+  part('span', 'row-place', e.line ? `${e.file}:${e.line}` : e.file);
   li.append(link, ' ', meta);
-  return { el: li, text: normalise(`${e.message} ${e.severity} ${e.errorClass} ${place.textContent}`), errorClass: e.errorClass, file: e.file };
+  return li;
 }
 
-/** A listing row's exception class, as it shows it. */
-const classOf = (row: HTMLElement): string => row.querySelector('.row-error-class')?.textContent ?? '';
-
-/** The other pages' rows, from their HTML (class and tag pages). */
-async function pageRows(url: string): Promise<Row[]> {
-  const html = await (await fetch(url)).text();
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  return [...doc.querySelectorAll<HTMLElement>('[data-listing] .error-row')].map((row) => {
-    const el = document.importNode(row, true);
-    return { el, text: normalise(el.textContent ?? ''), errorClass: classOf(el), file: '' };
-  });
+/** A row of this page, with what the filter matches it on (the same text as the index's rows). */
+function pageRow(el: HTMLElement): Row {
+  const text = (selector: string) => el.querySelector(selector)?.textContent ?? '';
+  // A repository page gives a row's file by its group and its place as `line N`; other listings as `file:line`.
+  const place = /^(?:line (\d+)|(.*?)(?::(\d+))?)$/.exec(text('.row-place'))!;
+  const file = el.closest<HTMLElement>('[data-file]')?.dataset.file || place[2] || '';
+  const line = Number(place[1] ?? place[3] ?? 0) || null;
+  const errorClass = text('.row-error-class');
+  const rowWords = words(rowText({ message: text('.row-message'), file, line, severity: text('.severity'), errorClass, classTitle: text('.row-class'), repo: text('.row-repo') }));
+  return { el, words: rowWords, errorClass, file };
 }
 
 function setup(box: HTMLElement): void {
@@ -80,87 +145,88 @@ function setup(box: HTMLElement): void {
   const status = box.querySelector<HTMLElement>('.filter-status')!;
   const other = box.querySelector<HTMLElement>('.filter-other')!;
   const otherList = other.querySelector<HTMLUListElement>('ul')!;
+  const more = other.querySelector<HTMLButtonElement>('.filter-more')!;
   const facetButtons = [...box.querySelectorAll<HTMLButtonElement>('[data-facet]')];
   const listing = document.querySelector<HTMLElement>('[data-listing]');
   if (!listing) return;
-  const rows: Row[] = [...listing.querySelectorAll<HTMLElement>('.error-row')].map((el) => {
-    const file = el.closest<HTMLElement>('[data-file]')?.dataset.file ?? '';
-    return { el, text: normalise(`${el.textContent ?? ''} ${file}`), errorClass: classOf(el), file };
-  });
-  const here = new Set(rows.map((r) => r.el.querySelector('a')?.getAttribute('href')));
+  const rows = [...listing.querySelectorAll<HTMLElement>('.error-row')].map(pageRow);
   const indexUrl = box.dataset.listIndex;
-  const repoBase = box.dataset.repoBase ?? '';
-  const otherPages: string[] = JSON.parse(box.dataset.otherPages ?? '[]');
-  const hasOthers = Number(box.dataset.pages ?? '1') > 1;
-  let otherRows: Row[] | null = null;
-  let loading: Promise<void> | null = null;
+  const firstRow = Number(box.dataset.firstRow ?? '0');
+  const base = box.dataset.base ?? '/';
+  let index: ListIndex | null = null;
   let facet: Facet | null = null;
+  let limit = SHOWN_STEP;
+  let seq = 0;
   box.hidden = false;
 
-  const loadIndex = async (url: string): Promise<Row[]> => {
-    const head = await fetchJson<ListIndexHead>(url);
-    const shards = await Promise.all(head.shards.map((s) => fetchJson<ListIndexShard>(new URL(s.file, new URL(url, location.href)).href)));
-    return shards.flatMap(shardEntries).flatMap((e) => {
-      const row = indexRow(e, repoBase);
-      return here.has(row.el.querySelector('a')?.getAttribute('href')) ? [] : [row];
-    });
+  /** The matches of other pages, listed when the index answers, unless the query changed meanwhile. */
+  const search = async (my: number, query: string[], here: string): Promise<void> => {
+    try {
+      index ??= new ListIndex(indexUrl!);
+      const head = await index.head;
+      const ids = (await index.match(query, facet)).filter((id) => id < firstRow || id >= firstRow + rows.length);
+      const entries = await index.entries(ids.slice(0, limit));
+      if (my !== seq) return;
+      otherList.replaceChildren(...entries.map((e) => indexRow(e, head.kind, base)));
+      other.hidden = entries.length === 0;
+      more.hidden = entries.length >= ids.length;
+      const part = entries.length < ids.length ? ` (the first ${formatNumber(entries.length)} shown)` : '';
+      status.textContent = `${here}, ${formatNumber(ids.length)} on other pages${part}.`;
+    } catch {
+      if (my !== seq) return;
+      index = null;
+      otherList.replaceChildren();
+      other.hidden = true;
+      status.textContent = `${here}. The other pages could not be searched; filtering this page only.`;
+    }
   };
 
-  const loadOthers = (): Promise<void> =>
-    (loading ??= (indexUrl ? loadIndex(indexUrl) : Promise.all(otherPages.map(pageRows)).then((pages) => pages.flat())).then(
-      (found) => {
-        otherRows = found;
-      },
-      () => {
-        otherRows = [];
-        status.textContent = 'The other pages could not be loaded; filtering this page only.';
-      },
-    ));
-
-  const apply = () => {
-    const words = normalise(input.value).trim().split(' ').filter(Boolean);
-    const matches = (r: Row) =>
-      words.every((w) => r.text.includes(w)) && (!facet || (facet.kind === 'class' ? r.errorClass === facet.value : r.file === facet.value));
-    const active = words.length > 0 || facet !== null;
+  let searchTimer = 0;
+  /** Filters this page at once; asks the index `searchDelay` ms later, so that a word typed fast costs one query, not one per key. */
+  const apply = (searchDelay: number): void => {
+    const my = ++seq;
+    window.clearTimeout(searchTimer);
+    const query = queryWords(input.value);
+    const matches = (r: Row) => matchesWords(r.words, query) && (!facet || (facet.kind === 'class' ? r.errorClass === facet.value : r.file === facet.value));
+    const active = query.length > 0 || facet !== null;
     let shown = 0;
     for (const row of rows) {
-      const hit = matches(row);
+      const hit = !active || matches(row);
       row.el.hidden = !hit;
       if (hit) shown++;
     }
     for (const group of listing.querySelectorAll<HTMLElement>('[data-file], [data-group]')) {
       group.hidden = active && !group.querySelector('.error-row:not([hidden])');
     }
-    otherList.replaceChildren();
-    other.hidden = true;
-    if (!active) {
-      status.textContent = '';
+    const here = `${formatNumber(shown)} of ${plural(rows.length, 'error')} on this page`;
+    if (!active || !indexUrl) {
+      otherList.replaceChildren();
+      other.hidden = true;
+      status.textContent = active ? `${here}.` : '';
       return;
     }
-    let text = `${formatNumber(shown)} of ${plural(rows.length, 'error')} on this page`;
-    if (otherRows) {
-      const hits = otherRows.filter(matches);
-      otherList.append(...hits.slice(0, MAX_OTHER_MATCHES).map((r) => r.el));
-      other.hidden = hits.length === 0;
-      text += `, ${formatNumber(hits.length)} on other pages${hits.length > MAX_OTHER_MATCHES ? ` (the first ${MAX_OTHER_MATCHES} shown)` : ''}`;
-    } else if (hasOthers) text += '; searching the other pages…';
-    status.textContent = `${text}.`;
+    status.textContent = `${here}; searching the other pages…`;
+    searchTimer = window.setTimeout(() => void search(my, query, here), searchDelay);
   };
 
   let timer = 0;
-  const changed = (delay: number) => {
+  const changed = (delay: number, searchDelay: number) => {
     window.clearTimeout(timer);
-    timer = window.setTimeout(apply, delay);
-    if (hasOthers && !otherRows) void loadOthers().then(apply);
+    limit = SHOWN_STEP;
+    timer = window.setTimeout(() => apply(searchDelay), delay);
   };
-  input.addEventListener('input', () => changed(80));
+  input.addEventListener('input', () => changed(80, 250));
+  more.addEventListener('click', () => {
+    limit = otherList.childElementCount + SHOWN_STEP;
+    apply(0);
+  });
   for (const button of facetButtons) {
     button.addEventListener('click', () => {
       const on = button.getAttribute('aria-pressed') !== 'true';
       for (const b of facetButtons) b.setAttribute('aria-pressed', 'false');
       button.setAttribute('aria-pressed', String(on));
       facet = on ? { kind: button.dataset.facet ?? '', value: button.dataset.value ?? '' } : null;
-      changed(0);
+      changed(0, 0);
     });
   }
 }

@@ -32,9 +32,9 @@ export const directoryAnchor = (dir: string): string => `in-${dir === '' ? '(roo
 /** The paste matcher's message index (manifest and shards) and Pagefind's bundle. */
 export const MESSAGE_INDEX_PATH = '/search-index/';
 export const PAGEFIND_PATH = '/pagefind/';
-/** A repository's filter index (src/views/list-index.ts): its head, whose shards sit beside it. */
+/** A listing's filter index (src/views/list-index.ts), by the listing's path (`/owner/repo/`, `/classes/id/`, `/tags/tag/`): its head, whose files sit beside it. */
 export const LIST_INDEX_PATH = '/list-index/';
-export const listIndexPath = (repo: string): string => `${LIST_INDEX_PATH}${repo}/index.json`;
+export const listIndexPath = (listingPath: string): string => `${LIST_INDEX_PATH}${listingPath.slice(1)}index.json`;
 
 /** Top-level folders the site itself uses: an owner of that name would collide with them. */
 export const RESERVED_OWNERS = new Set(['api', 'e', 'schema', 'search', 'classes', 'tags', 'pagefind', '_astro', 'assets', 'removed', 'search-index', 'list-index']);

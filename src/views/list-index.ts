@@ -1,38 +1,55 @@
 /**
- * A repository's filter index: every error of the repository in page order, compact enough that the
- * listing filter (src/client/list-filter.ts) fetches it instead of the listing's other pages (whose
- * HTML for thousands of errors runs to megabytes). Written once per build by the list-index stage
- * (src/build/stages/list-index.ts) as a small head and gzipped shards; read back here too, so the
- * writing and the reading side cannot drift apart.
+ * A listing's filter index (repository, failure class or tag): what the listing filter
+ * (src/client/list-filter.ts) fetches to search the listing's other pages, whose HTML for thousands of
+ * errors runs to megabytes. A query fetches the head, the few word files its words name
+ * (src/views/list-terms.ts), and the row files of the matches it shows, so what it costs does not grow
+ * with the listing. Written once per build by the list-index stage (src/build/stages/list-index.ts),
+ * gzipped; read back here too, so the writing and the reading side cannot drift apart.
  *
- * A shard holds its own tables of file paths and exception classes, and rows pointing into them. A
- * slug that is the message's words followed by a tail (as the scanner makes them) is stored as its
- * tail only; any other slug is stored whole.
+ * Rows are numbered in page order, the order of the listing's pages. A slug that is the message's
+ * words followed by a tail (as the scanner makes them) is stored as its tail only.
  */
 import { slugWords } from '../util/text.ts';
 import type { ErrorRecord, Severity } from '../schema/record.ts';
+import { encodeIds, termFiles, words, type TermFile, type TermTree } from './list-terms.ts';
 
-export const LIST_INDEX_VERSION = 1;
-/** Raw JSON bytes of one shard, before gzip (about a third of that is sent). */
-export const SHARD_BUDGET = 128 * 1024;
+export const LIST_INDEX_VERSION = 2;
+/** Raw JSON bytes of one word file, before gzip (about a third of that is sent). */
+export const TERM_BUDGET = 64 * 1024;
+/** Raw JSON bytes of one row file: small, as the matches a query shows may be spread over many. */
+export const ROWS_BUDGET = 12 * 1024;
 export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'error', 'warning', 'info'];
+
+export type ListKind = 'repo' | 'class' | 'tag';
 
 export interface ListIndexHead {
   v: number;
-  /** Errors of the repository. */
+  kind: ListKind;
+  /** Errors of the listing. */
   total: number;
-  /** Shard files, relative to the head, in page order; `bytes` as stored (gzipped). */
-  shards: { file: string; rows: number; bytes: number }[];
+  /** The folder of the files, beside the head: a hash of their bytes, so a browser may keep them. */
+  dir: string;
+  /** Word files `t{n}.json.gz`. */
+  terms: TermTree;
+  /** Rows in each row file `r{n}.json.gz`, in page order. */
+  rows: number[];
+  /** Quick filters, each with its rows in file `f{n}.json.gz`: [kind, value]. */
+  facets: [string, string][];
+  /** Repositories and failure classes ([id, title]) the rows point into. */
+  repos: string[];
+  classes: [string, string][];
 }
 
-/** [message, file (index into files), line (0: none), severity (index into SEVERITY_ORDER), class (index into classes), slug]. */
-export type ListIndexRow = [string, number, number, number, number, string];
+/** [message, file, line (0: none), severity (index into SEVERITY_ORDER), exception class, slug, failure class (index, -1: none), repository (index)]. */
+export type ListIndexRow = [string, string, number, number, string, string, number, number];
 
-export interface ListIndexShard {
-  files: string[];
-  /** Exception classes; '' for none. */
-  classes: string[];
-  rows: ListIndexRow[];
+export interface RowFile {
+  r: ListIndexRow[];
+}
+
+/** A quick filter's rows (encodeIds). */
+export interface FacetFile {
+  u: number[];
 }
 
 /** One error as the filter shows it. */
@@ -43,10 +60,12 @@ export interface ListIndexEntry {
   severity: Severity;
   errorClass: string;
   slug: string;
+  repo: string;
+  /** The failure class, when the record has one. */
+  failureClass: { id: string; title: string } | null;
 }
 
-export type ListIndexRecord = Pick<ErrorRecord, 'errorMessage' | 'filePath' | 'lineNumber' | 'severity' | 'errorClass' | 'slug'>;
-
+export type ListIndexRecord = Pick<ErrorRecord, 'errorMessage' | 'filePath' | 'lineNumber' | 'severity' | 'errorClass' | 'slug' | 'repo' | 'backgroundTag'>;
 
 export function packSlug(message: string, slug: string): string {
   const stem = slugWords(message);
@@ -58,53 +77,145 @@ export function unpackSlug(message: string, packed: string): string {
   return packed.startsWith('~') ? `${slugWords(message)}${packed.slice(1)}` : packed;
 }
 
-/** The records of one repository, in page order, cut into shards of about `budget` JSON bytes. */
-export function listIndexShards(records: readonly ListIndexRecord[], budget = SHARD_BUDGET): ListIndexShard[] {
-  const shards: ListIndexShard[] = [];
-  let shard: ListIndexShard | null = null;
-  let fileIds = new Map<string, number>();
-  let classIds = new Map<string, number>();
-  let bytes = 0;
-  const idOf = (ids: Map<string, number>, list: string[], key: string): number => {
-    let id = ids.get(key);
-    if (id === undefined) {
-      id = list.length;
-      list.push(key);
-      ids.set(key, id);
-      bytes += key.length + 3;
-    }
-    return id;
-  };
-  for (const r of records) {
-    if (!shard || bytes >= budget) {
-      shard = { files: [], classes: [], rows: [] };
-      shards.push(shard);
-      fileIds = new Map();
-      classIds = new Map();
-      bytes = 0;
-    }
-    const row: ListIndexRow = [
-      r.errorMessage,
-      idOf(fileIds, shard.files, r.filePath),
-      r.lineNumber ?? 0,
-      SEVERITY_ORDER.indexOf(r.severity),
-      idOf(classIds, shard.classes, r.errorClass ?? ''),
-      packSlug(r.errorMessage, r.slug),
-    ];
-    shard.rows.push(row);
-    bytes += JSON.stringify(row).length + 1;
-  }
-  return shards;
+/** The text of a row the filter matches words against, the same for a listing's own rows and the index's. */
+export function rowText(e: Pick<ListIndexEntry, 'message' | 'file' | 'line' | 'errorClass' | 'repo'> & { severity: string; classTitle: string }): string {
+  return `${e.message} ${e.file} ${e.line ?? ''} ${e.severity} ${e.errorClass} ${e.classTitle} ${e.repo}`;
 }
 
-/** The entries of a shard as read back. */
-export function shardEntries(shard: ListIndexShard): ListIndexEntry[] {
-  return shard.rows.map(([message, file, line, severity, cls, slug]) => ({
-    message,
-    file: shard.files[file] ?? '',
-    line: line > 0 ? line : null,
-    severity: SEVERITY_ORDER[severity] ?? 'error',
-    errorClass: shard.classes[cls] ?? '',
-    slug: unpackSlug(message, slug),
+/** A quick filter as the index keeps it: rows whose exception class or file is `value`. */
+export interface IndexFacet {
+  kind: 'class' | 'file';
+  value: string;
+}
+
+/** Everything the stage writes for one listing, before serialising. */
+export interface ListIndex {
+  kind: ListKind;
+  total: number;
+  terms: { tree: TermTree; files: TermFile[] };
+  rows: RowFile[];
+  facets: { facet: IndexFacet; file: FacetFile }[];
+  repos: string[];
+  classes: [string, string][];
+}
+
+/** The index of one listing: its records in page order, the failure classes' titles by id, its quick filters. */
+export function listIndex(kind: ListKind, records: readonly ListIndexRecord[], classTitles: ReadonlyMap<string, string>, facets: readonly IndexFacet[] = []): ListIndex {
+  const repos: string[] = [];
+  const repoIds = new Map<string, number>();
+  const classes: [string, string][] = [];
+  const classIds = new Map<string, number>();
+  const rowFiles: RowFile[] = [];
+  let file: RowFile | null = null;
+  let bytes = 0;
+  const rowWords: string[][] = [];
+  for (const r of records) {
+    let repo = repoIds.get(r.repo);
+    if (repo === undefined) repoIds.set(r.repo, (repo = repos.push(r.repo) - 1));
+    const title = r.backgroundTag ? classTitles.get(r.backgroundTag) : undefined;
+    let cls = -1;
+    if (r.backgroundTag && title !== undefined) {
+      cls = classIds.get(r.backgroundTag) ?? -1;
+      if (cls === -1) classIds.set(r.backgroundTag, (cls = classes.push([r.backgroundTag, title]) - 1));
+    }
+    const row: ListIndexRow = [r.errorMessage, r.filePath, r.lineNumber ?? 0, SEVERITY_ORDER.indexOf(r.severity), r.errorClass ?? '', packSlug(r.errorMessage, r.slug), cls, repo];
+    if (!file || bytes >= ROWS_BUDGET) {
+      rowFiles.push((file = { r: [] }));
+      bytes = 0;
+    }
+    file.r.push(row);
+    bytes += JSON.stringify(row).length + 1;
+    // What every row of the listing shares (its repository, its failure class) is not on its rows: not matched either.
+    const repoName = kind === 'repo' ? '' : r.repo;
+    const classTitle = kind === 'class' ? '' : (title ?? '');
+    rowWords.push(words(rowText({ message: r.errorMessage, file: r.filePath, line: r.lineNumber, severity: r.severity, errorClass: r.errorClass ?? '', classTitle, repo: repoName })));
+  }
+  const facetRows = facets.map((facet) => ({
+    facet,
+    file: { u: encodeIds(records.flatMap((r, i) => ((facet.kind === 'class' ? (r.errorClass ?? '') : r.filePath) === facet.value ? [i] : []))) },
   }));
+  return { kind, total: records.length, terms: termFiles(rowWords, TERM_BUDGET), rows: rowFiles, facets: facetRows, repos, classes };
+}
+
+/** A listing has a filter index when it has other pages to search. */
+export const hasListIndex = (listing: { pages: readonly unknown[] }): boolean => listing.pages.length > 1;
+
+export const termFileName = (n: number): string => `t${n}.json.gz`;
+export const rowFileName = (n: number): string => `r${n}.json.gz`;
+export const facetFileName = (n: number): string => `f${n}.json.gz`;
+
+/** The index as written: its head (but for its folder, named by the files' hash) and its files as JSON, to be gzipped. */
+export function listIndexFiles(index: ListIndex): { head: Omit<ListIndexHead, 'dir'>; files: { name: string; json: string }[] } {
+  return {
+    head: {
+      v: LIST_INDEX_VERSION,
+      kind: index.kind,
+      total: index.total,
+      terms: index.terms.tree,
+      rows: index.rows.map((r) => r.r.length),
+      facets: index.facets.map((f) => [f.facet.kind, f.facet.value]),
+      repos: index.repos,
+      classes: index.classes,
+    },
+    files: [
+      ...index.terms.files.map((f, i) => ({ name: termFileName(i), json: JSON.stringify(f) })),
+      ...index.rows.map((f, i) => ({ name: rowFileName(i), json: JSON.stringify(f) })),
+      ...index.facets.map((f, i) => ({ name: facetFileName(i), json: JSON.stringify(f.file) })),
+    ],
+  };
+}
+
+/** Matches of other pages listed at first, and added by each "Show more". */
+export const SHOWN_STEP = 200;
+/** Row files fetched at most for one step: matches spread thin show fewer rows rather than cost more. */
+export const ROW_FILES_PER_STEP = 16;
+
+/** The first row of each row file, from the head's counts. */
+export function rowStarts(counts: readonly number[]): number[] {
+  let n = 0;
+  return counts.map((count) => (n += count) - count);
+}
+
+/** The row file holding row `id`. */
+export function rowFileOf(starts: readonly number[], id: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= id) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Of `ids` (ascending), those shown: as far as `cap` row files not yet fetched (`have`) reach; and those files. */
+export function rowsToShow(ids: readonly number[], starts: readonly number[], have: (file: number) => boolean, cap = ROW_FILES_PER_STEP): { ids: number[]; files: number[] } {
+  const shown: number[] = [];
+  const files: number[] = [];
+  for (const id of ids) {
+    const f = rowFileOf(starts, id);
+    if (!have(f) && !files.includes(f)) {
+      if (files.length === cap) break;
+      files.push(f);
+    }
+    shown.push(id);
+  }
+  return { ids: shown, files };
+}
+
+/** The entries of a row file as read back. */
+export function rowEntries(file: RowFile, head: Pick<ListIndexHead, 'repos' | 'classes'>): ListIndexEntry[] {
+  return file.r.map(([message, path, line, severity, errorClass, slug, cls, repo]) => {
+    const c = head.classes[cls];
+    return {
+      message,
+      file: path,
+      line: line > 0 ? line : null,
+      severity: SEVERITY_ORDER[severity] ?? 'error',
+      errorClass,
+      slug: unpackSlug(message, slug),
+      repo: head.repos[repo] ?? '',
+      failureClass: c ? { id: c[0], title: c[1] } : null,
+    };
+  });
 }

@@ -33,8 +33,8 @@ function topCounts(values: readonly string[], total: number): [string, number][]
 
 const shortFile = (path: string): string => path.split('/').slice(-2).join('/');
 
-/** The repository's most common exception classes and files, as quick filters. */
-export function repoFacets(s: RepoSummary): Facet[] {
+/** The repository's most common exception classes and files, as quick filters (the same on its pages and in its filter index). */
+export function repoFacets(s: Pick<RepoSummary, 'entries'>): Facet[] {
   const total = s.entries.length;
   return [
     ...topCounts(s.entries.map((e) => e.record.errorClass ?? ''), total).map(([value, count]): Facet => ({ kind: 'class', value, label: value, count })),

@@ -67,7 +67,39 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * the enclosing function of each record whose excerpt shows it (read by the build: message-groups.ts).
  */
 export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = relatedErrors(catalog.entries.map((e) => e.record)), scopes: Scopes = {}): Derived {
-  const inCodeOrder = [...catalog.entries].sort((a, b) => compareCodeOrder(a.record, b.record));
+  const listings = browseListings(catalog.entries, catalog.classes);
+
+  if (links.length !== catalog.entries.length) throw new Error(`related errors for ${links.length} records, but the catalog has ${catalog.entries.length}`);
+  const related = new Map<string, Related[]>();
+  catalog.entries.forEach((e, i) => {
+    related.set(
+      e.record.id,
+      links[i]!.map((l) => ({ entry: catalog.entries[l.index]!, reasons: l.reasons })),
+    );
+  });
+
+  const recent = [...catalog.entries]
+    .sort((a, b) => cmp(b.record.analyzedAt, a.record.analyzedAt) || cmp(a.record.id, b.record.id))
+    .slice(0, RECENT_COUNT);
+
+  const groups = messageGroups(catalog.entries);
+  const messageGroupById = new Map<string, MessageGroup>();
+  for (const g of groups) for (const e of g.entries) messageGroupById.set(e.record.id, g);
+
+  return {
+    ...listings,
+    related,
+    recent,
+    messageGroups: groups,
+    messageGroupById,
+    placeLabels: placeLabels(catalog.entries.map((e) => e.record), scopes),
+    scopes,
+  };
+}
+
+/** The browse listings' errors in page order: each repository's, failure class's and tag's (also read by the list-index stage). */
+export function browseListings(entries: readonly CatalogEntry[], classes: readonly FailureClass[]): Pick<Derived, 'repos' | 'repoByName' | 'classes' | 'classById' | 'tags'> {
+  const inCodeOrder = [...entries].sort((a, b) => compareCodeOrder(a.record, b.record));
 
   const repoByName = new Map<string, RepoSummary>();
   for (const e of inCodeOrder) {
@@ -83,7 +115,7 @@ export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = related
     if (r.analyzedAt > s.analyzedAt) s.analyzedAt = r.analyzedAt;
   }
 
-  const classById = new Map<string, ClassSummary>(catalog.classes.map((cls) => [cls.id, { cls, entries: [] }]));
+  const classById = new Map<string, ClassSummary>(classes.map((cls) => [cls.id, { cls, entries: [] }]));
   const tagMap = new Map<string, CatalogEntry[]>();
   for (const e of inCodeOrder) {
     if (e.record.backgroundTag) classById.get(e.record.backgroundTag)?.entries.push(e);
@@ -93,38 +125,13 @@ export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = related
       list.push(e);
     }
   }
-
-  if (links.length !== catalog.entries.length) throw new Error(`related errors for ${links.length} records, but the catalog has ${catalog.entries.length}`);
-  const related = new Map<string, Related[]>();
-  catalog.entries.forEach((e, i) => {
-    related.set(
-      e.record.id,
-      links[i]!.map((l) => ({ entry: catalog.entries[l.index]!, reasons: l.reasons })),
-    );
-  });
-
-  const recent = [...catalog.entries]
-    .sort((a, b) => cmp(b.record.analyzedAt, a.record.analyzedAt) || cmp(a.record.id, b.record.id))
-    .slice(0, RECENT_COUNT);
-
   for (const s of repoByName.values()) s.entries.sort(compareDirectoryOrder);
-
-  const groups = messageGroups(catalog.entries);
-  const messageGroupById = new Map<string, MessageGroup>();
-  for (const g of groups) for (const e of g.entries) messageGroupById.set(e.record.id, g);
-
   return {
     repos: [...repoByName.values()].sort((a, b) => cmp(a.repo, b.repo)),
     repoByName,
     classes: [...classById.values()],
     classById,
     tags: [...tagMap].map(([tag, entries]) => ({ tag, entries })).sort((a, b) => cmp(a.tag, b.tag)),
-    related,
-    recent,
-    messageGroups: groups,
-    messageGroupById,
-    placeLabels: placeLabels(catalog.entries.map((e) => e.record), scopes),
-    scopes,
   };
 }
 
