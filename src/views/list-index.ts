@@ -15,7 +15,7 @@ import { encodeIds, termFiles, words, type TermFile, type TermTree } from './lis
 
 export const LIST_INDEX_VERSION = 2;
 /** Raw JSON bytes of one word file, before gzip (about a third of that is sent). */
-export const TERM_BUDGET = 64 * 1024;
+export const TERM_BUDGET = 32 * 1024;
 /** Raw JSON bytes of one row file: small, as the matches a query shows may be spread over many. */
 export const ROWS_BUDGET = 12 * 1024;
 export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'error', 'warning', 'info'];
