@@ -66,7 +66,7 @@ describe('an error page in Chromium', () => {
     it(`puts the message, where it is raised, the explanation and the first solution on the first screen at ${screen.name}, the example fix right after`, async () => {
       const page = await s.browser.newPage({ viewport: { width: screen.width, height: screen.height } });
       await page.goto(s.server.url + PAGE);
-      for (const selector of ['h1.message', '.raised-at', '#meaning', '#meaning ~ p, .heading-wrap:has(#meaning) + p', 'ol.solutions > li']) {
+      for (const selector of ['h1.message', '.raised-at', '#meaning', '.heading-wrap:has(#meaning) + p, .heading-wrap:has(#meaning) + .explanation', 'ol.solutions > li']) {
         const b = await box(page, selector);
         expect(b.bottom, `${selector} at ${screen.name}`).toBeLessThanOrEqual(screen.height);
       }
