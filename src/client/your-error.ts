@@ -15,8 +15,10 @@ const MAX_MESSAGE = 4_000;
 
 const box = document.querySelector<HTMLElement>('[data-your-error]');
 const issue = document.querySelector<HTMLElement>('[data-copy-issue]');
+// The heading's text is the template as written (src/views/html-fragments.ts: templateHtml).
+const template = document.querySelector('h1.message')?.textContent ?? '';
 const pasted = addressValue('m')?.trim().slice(0, MAX_MESSAGE);
-if (box && issue) setIssueBlock(issue, errorHeadline({ errorClass: issue.dataset.errorClass || null, errorMessage: box.dataset.template ?? '' }));
+if (box && issue) setIssueBlock(issue, errorHeadline({ errorClass: issue.dataset.errorClass || null, errorMessage: template }));
 if (box && pasted) show(box, pasted);
 
 function setIssueBlock(button: HTMLElement, message: string): void {
@@ -24,7 +26,6 @@ function setIssueBlock(button: HTMLElement, message: string): void {
 }
 
 function show(box: HTMLElement, message: string): void {
-  const template = box.dataset.template ?? '';
   const out = box.querySelector<HTMLElement>('[data-your-error-message]')!;
   const list = box.querySelector<HTMLElement>('[data-your-error-values]')!;
   const note = box.querySelector<HTMLElement>('[data-your-error-note]')!;
