@@ -69,6 +69,9 @@ describe('error pages with long texts', () => {
     expect(await clamped(page, 'h1.message')).toBe(false);
     expect(await clamped(page, '.explanation')).toBe(false);
     expect(await page.locator('details.more').first().isVisible()).toBe(false);
+    // Wide screens clamp nothing: a 1,053-character explanation still leaves the first solution on the
+    // first screen (the 523-character message over it does not: 1280 px is not promised for texts that long).
+    await page.goto(s.server.url + pathOf(longExplanation));
     expect(await bottom(page, 'ol.solutions > li')).toBeLessThanOrEqual(800);
     await page.close();
   });
