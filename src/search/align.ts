@@ -90,12 +90,14 @@ const TOKEN = new RegExp(
     `(?<!\\S)[~.]?\\/(?:[^\\s'"\`]*${VALUE_END})?`,
     `[[(]\\s*\\d[\\d.,\\s-]*[\\])]`,
     `\\b(?:0x[0-9a-f]+|\\d(?:[\\w.:-]*\\w)?)`,
-    `[\\p{L}\\p{N}_]+`,
+    `[\\p{L}\\p{N}_]+(?:-[\\p{L}\\p{N}_]+)*`,
     `[^\\s\\p{L}\\p{N}_]`,
   ].join('|'),
   'giu',
 );
-const WORD = /^[\p{L}\p{N}_]+$/u;
+// A hyphenated compound (`non-integer`, `read-only`) is one word: a message's wording changes it,
+// or drops it, as one.
+const WORD = /^[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*$/u;
 
 /** A text's tokens, words lower-cased. */
 export function tokens(text: string): Token[] {

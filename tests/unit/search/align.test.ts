@@ -87,4 +87,12 @@ describe('word alignment of a line with a template', () => {
     }
     expect(stopped).toBeGreaterThan(20);
   });
+
+  it('reads a hyphenated compound as one word: changed or dropped, it costs one edit', () => {
+    expect(tokens('non-integer port --write-profiles a - b').map((t) => `${t.kind}:${t.text}`)).toEqual(['word:non-integer', 'word:port', 'mark:-', 'mark:-', 'word:write-profiles', 'word:a', 'mark:-', 'word:b']);
+    const t = 'Received non-integer port arguments: {ports}';
+    expect(cost(t, 'Received given port arguments: foo')).toBeCloseTo(WORD_EDIT, 2);
+    expect(cost(t, 'Received port arguments: foo')).toBeCloseTo(WORD_EDIT, 2);
+    expect(cost(t, 'Received non-intger port arguments: foo')).toBeCloseTo(TYPO_EDIT, 2);
+  });
 });
