@@ -19,7 +19,7 @@ import { orderBySite, siteFit } from './frames.ts';
 import { alignTemplate, MARK_EDIT } from './align.ts';
 import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
 import { holdsLiterals, mayMatch } from './literals.ts';
-import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
+import { isKeyWord, isPrefixPart, keyWords, MAX_QUERY_KEYS, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import { normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
 import { fillTemplate, literalLength, prefixLiteralMatch, type FilledHole } from '../schema/message-template.ts';
@@ -44,8 +44,6 @@ export interface MatchResult {
   siteFit?: number;
 }
 
-/** Most keys a query looks up: a long paste is represented by its likeliest error lines. */
-export const MAX_QUERY_KEYS = 64;
 /** A pattern found inside a line counts as a match when it covers this share of the line. */
 export const CONTAINED_SHARE = 0.7;
 
@@ -61,7 +59,8 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
     // The text too: a message printed in quotes as a whole (`KeyError: '…'`) is a value in `withPrefix`.
     const all = [...new Set([...textKeys(withoutValues(m.withPrefix)), ...textKeys(withoutValues(m.text)), ...prefixKeys(m.text)])];
     // A long message has more keys than a query looks up: its words first, the longest first (records
-    // are filed under rare keys, and longer words are rarer), so that the end of the message counts too.
+    // are filed under rare keys, and longer words are rarer; a long template is filed under its words,
+    // keys.ts `fileableKeys`), so that the end of the message counts too.
     const words = all.filter((k) => !k.includes(' ')).sort((a, b) => b.length - a.length);
     const ordered = all.length + keys.size > MAX_QUERY_KEYS ? [...words, ...all.filter((k) => k.includes(' '))] : all;
     for (const k of ordered) {
