@@ -55,11 +55,17 @@ const PREFIXES: RegExp[] = [
   /^(?:[A-Za-z_][\w:]{0,80}\{[^{}]{0,300}\}:)+\s*/,
   // Docker compose / kubectl logs: service-1  | message
   /^[\w.-]{1,64}\s+\| /,
+  // The stream a container runtime read the line from: CRI log files (`stderr F `, `stdout P `), [stderr], <stdout>
+  /^(?:std(?:out|err)(?: [PF])?|\[std(?:out|err)\]|<std(?:out|err)>):?\s+/i,
   MODULE_PREFIX,
 ];
 
 // A dotted logger name after a level: `WARN vllm.engine.core: message`.
 const LOGGER_NAME = /^[a-z_][\w-]*(?:[.:]{1,2}[\w-]+){1,8}(?::\d+)?(?:\]|:)\s+/i;
+// After a time or level only, since a message may start alike: a request id as a UUID (AWS Lambda:
+// `2026-12-01T10:01:02.123Z <uuid> ERROR …`), and a host and program with its pid (journalctl -o short-iso:
+// `2026-12-01T10:01:02+0000 host1 gunicorn[4121]: …`).
+const AFTER_TIME = [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s+/i, /^[\w.-]{1,64} [\w./-]{1,64}\[\d{1,9}\]: /];
 // Any logger or thread name after a level, when a class or a traceback follows it: `ERROR worker-3
 // KeyError: …`, `ERROR worker-1 [vllm.worker] Traceback (most recent call last):`.
 const NAME_BEFORE_CLASS = /^[\w.:[\]()<>-]{1,80}\s+/;
@@ -110,6 +116,11 @@ export function stripLogPrefix(line: string): string {
       }
     }
     if (!changed && sawLevelOrTime) {
+      const id = AFTER_TIME.map((re) => re.exec(s)).find((m) => m !== null && m[0].length < s.length);
+      if (id) {
+        s = s.slice(id[0].length).trimStart();
+        continue;
+      }
       const name = NAME_BEFORE_CLASS.exec(s);
       const m = LOGGER_NAME.exec(s) ?? (name && startsError(s.slice(name[0].length)) ? name : null);
       if (m && m[0].length < s.length && !looksLikeClassPrefix(s)) {

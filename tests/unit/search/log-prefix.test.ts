@@ -19,8 +19,17 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     ['GitHub Actions annotation', '::error file=app/models.py,line=12,col=5::'],
     ['Azure and GitHub log commands', '##[error]'],
     ['GitHub Actions timestamp', '2026-12-01T10:01:02.1234567Z '],
+    ['a CRI container log file (Kubernetes nodes)', '2026-12-01T10:01:02.114806377Z stderr F '],
+    ['a stream tag', '[stderr] '],
+    ['AWS Lambda (time, request id, level)', '2026-12-01T10:01:02.123Z\t3f1c2a7e-5b6f-4c3d-9a1b-0123456789ab\tERROR\t'],
+    ['journalctl -o short-iso', '2026-12-01T10:01:02+0000 host1 gunicorn[4121]: '],
   ])('%s', (_name, prefix) => {
     expect(stripLogPrefix(`${prefix}${MESSAGE}`)).toBe(MESSAGE);
+  });
+
+  it('takes a leading UUID or host and program for a prefix only after a time or level', () => {
+    expect(stripLogPrefix('3f1c2a7e-5b6f-4c3d-9a1b-0123456789ab not found')).toBe('3f1c2a7e-5b6f-4c3d-9a1b-0123456789ab not found');
+    expect(stripLogPrefix('host1 gunicorn[4121]: worker timeout')).toBe('host1 gunicorn[4121]: worker timeout');
   });
 
   it('takes the message field of a JSON log line, nested or not', () => {
