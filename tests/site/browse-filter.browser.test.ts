@@ -141,10 +141,11 @@ describe(`the listing filter of a repository of ${COUNT.toLocaleString('en-US')}
     const q = queries().at(-1)![1];
     await page.locator('#list-filter-box').fill(q);
     const other = page.locator('.filter-other .row-message');
-    await expect.poll(() => page.locator('.filter-status').innerText()).toMatch(/on other pages/);
+    // A shared machine may take seconds to answer.
+    await expect.poll(() => page.locator('.filter-status').innerText(), { timeout: 30_000 }).toMatch(/on other pages/);
     const before = await other.count();
     await page.getByRole('button', { name: 'Show more matches' }).click();
-    await expect.poll(() => other.count()).toBeGreaterThan(before);
+    await expect.poll(() => other.count(), { timeout: 30_000 }).toBeGreaterThan(before);
     const order = pageOrder();
     const positions = await other.evaluateAll((els) => els.map((e) => e.getAttribute('href')!));
     const idx = positions.map((h) => order.indexOf(h));

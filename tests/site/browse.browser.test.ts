@@ -115,7 +115,7 @@ describe('browse pages in Chromium', () => {
     const lastRow = await page.locator('[data-listing] .error-row .row-message').last().innerText();
     await page.goto(`${big.url}/${BIG_REPO}/`);
     await page.getByLabel(`Filter the errors of ${BIG_REPO}`).fill(lastRow);
-    await expect.poll(() => page.locator('.filter-other .error-row').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.filter-other .error-row').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await page.locator('.filter-other').innerText()).toContain(lastRow);
     expect(await page.locator('.filter-status').innerText()).toMatch(/^[\d,]+ of [\d,]+ errors? on this page, [\d,]+ on other pages\.$/);
     const visible = await rows.evaluateAll((els) => els.filter((e) => !(e as HTMLElement).hidden).length);
@@ -125,7 +125,7 @@ describe('browse pages in Chromium', () => {
     await page.close();
   });
 
-  it("filters a repository from its filter index: a few gzipped shards, not the listing's other pages", async () => {
+  it("filters a repository from its filter index: a few gzipped files, not the listing's other pages", async () => {
     const page = await browser.newPage();
     const fetched: { url: string; bytes: number }[] = [];
     page.on('response', async (r) => {
@@ -133,7 +133,7 @@ describe('browse pages in Chromium', () => {
     });
     await page.goto(`${big.url}/${BIG_REPO}/`);
     await page.getByLabel(`Filter the errors of ${BIG_REPO}`).fill('e');
-    await expect.poll(() => page.locator('.filter-status').innerText()).toMatch(/on other pages/);
+    await expect.poll(() => page.locator('.filter-status').innerText(), { timeout: 30_000 }).toMatch(/on other pages/);
     const urls = fetched.map((f) => new URL(f.url).pathname);
     expect(urls[0]).toBe(`/list-index/${BIG_REPO}/index.json`);
     expect(urls.slice(1).every((u) => u.startsWith(`/list-index/${BIG_REPO}/`) && u.endsWith('.json.gz'))).toBe(true);
@@ -160,7 +160,7 @@ describe('browse pages in Chromium', () => {
     const count = Number((await facet.locator('.facet-count').innerText()).replace(/,/g, ''));
     await facet.click();
     expect(await facet.getAttribute('aria-pressed')).toBe('true');
-    await expect.poll(() => page.locator('.filter-status').innerText()).toMatch(/on other pages/);
+    await expect.poll(() => page.locator('.filter-status').innerText(), { timeout: 30_000 }).toMatch(/on other pages/);
     const shown = await page.locator('[data-listing] .error-row:not([hidden]), .filter-other .error-row').evaluateAll((els) => els.map((e) => e.querySelector('.row-error-class')?.textContent));
     expect(shown.length).toBe(count);
     expect(new Set(shown)).toEqual(new Set([cls]));
@@ -227,7 +227,7 @@ describe('browse pages in Chromium', () => {
         const page = await context.newPage();
         await page.goto(`${big.url}/${BIG_REPO}/`);
         await page.locator('.facet').first().click();
-        await expect.poll(() => page.locator('.filter-status').innerText()).toMatch(/on other pages/);
+        await expect.poll(() => page.locator('.filter-status').innerText(), { timeout: 30_000 }).toMatch(/on other pages/);
         await page.locator('details.toc summary').click();
         expect(await axeViolations(page, 'serious'), 'big repository, filtered').toEqual([]);
         await page.goto(`${server.url}/acme/widgets/`);
