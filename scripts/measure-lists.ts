@@ -34,6 +34,8 @@ async function visit(browser: Browser, url: string, query: string | null): Promi
   let into = first;
   page.on('response', async (r) => {
     const list = into;
+    // After the first view, what the filter fetches (not a late script of the page).
+    if (list === filter && r.request().resourceType() !== 'fetch') return;
     try {
       list.push({ url: new URL(r.url()).pathname, bytes: (await r.body()).length });
     } catch {
