@@ -71,7 +71,9 @@ describe(`the listing filter of a repository of ${COUNT.toLocaleString('en-US')}
     await page.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
     const fetched: { url: string; bytes: number }[] = [];
     const bodies: Promise<void>[] = [];
+    // What the filter fetches (the page's own scripts may still be arriving on a loaded machine).
     page.on('response', (r) => {
+      if (r.request().resourceType() !== 'fetch') return;
       const entry = { url: new URL(r.url()).pathname, bytes: 0 };
       fetched.push(entry);
       bodies.push(r.body().then((b) => void (entry.bytes = b.length), () => {}));
