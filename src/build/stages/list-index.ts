@@ -63,6 +63,8 @@ async function listIndexes(options: ListIndexOptions): Promise<ListIndexResult> 
   }
 
   rmSync(options.outDir, { recursive: true, force: true });
+  // Publish merges this folder even when no listing has several pages.
+  mkdirSync(options.outDir, { recursive: true });
   const result: ListIndexResult = { listings: jobs.length, records: 0, files: 0, bytes: 0, largestBytes: 0 };
   for (const job of jobs) {
     const { head, files } = listIndexFiles(job.make());
