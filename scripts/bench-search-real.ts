@@ -12,8 +12,9 @@
  * catalog (the `--hold-out` repositories), and hand-written pastes of other tools' common errors
  * (bench/lib/negatives.ts), scored as "no match shown" (`noConfidentMatch`).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { ErrorRecord } from '../src/schema/record.ts';
 import { wrappedRecordSchema } from '../src/schema/record.ts';
 import { matchPaste, type PasteMatch } from '../src/search/matcher.ts';
@@ -22,6 +23,7 @@ import { literalLength } from '../src/schema/message-template.ts';
 import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
 import { NEGATIVE_PASTES } from '../bench/lib/negatives.ts';
 import { baseSite, pageOutcomes } from '../bench/lib/real-chromium.ts';
+import { coldOutcomes } from '../bench/lib/cold-queries.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex } from '../src/build/search-index.ts';
 import { syntheticRecords } from '../bench/lib/synthetic.ts';
 import { messagePath } from '../src/catalog/derive/message-groups.ts';
@@ -48,6 +50,11 @@ interface Scored {
   noMatch: boolean;
   bytes: number;
   ms: number;
+  /** For `--slowest`: the phases, how many candidates were ranked, the paste's start. */
+  normaliseMs: number;
+  rankMs: number;
+  candidates: number;
+  query: string;
 }
 
 const DUMP = process.argv.includes('--dump');
@@ -108,7 +115,7 @@ async function run(dir: string, queries: { file: string; q: RealQuery }[], recor
         );
       }
     }
-    out.push({ file, damage, rank, siteFirst, noMatch, bytes, ms: r.timings.normaliseMs + r.timings.rankMs });
+    out.push({ file, damage, rank, siteFirst, noMatch, bytes, ms: r.timings.normaliseMs + r.timings.rankMs, normaliseMs: r.timings.normaliseMs, rankMs: r.timings.rankMs, candidates: r.candidates, query: q.query.slice(0, 60) });
     if (DUMP) {
       const top = r.results[0];
       dumped.push(JSON.stringify({ negative: negatives, file, damage, rank, kind: top?.kind ?? null, score: top?.score ?? null, literal: top ? literalLength(top.entry.template) : 0, line: top?.line.length ?? 0, template: top?.entry.template ?? null, msg: r.paste.messages[0]?.text ?? '', second: r.results[1] ? [r.results[1].kind, r.results[1].score] : null, evidence: r.results.slice(0, 5).map((x) => ({ kind: x.kind, score: x.score, tail: x.tailScore ?? 0, site: x.siteFit ?? 0, literal: literalLength(x.entry.template), ...evidence(x) })) }));
@@ -163,21 +170,47 @@ function table(label: string, positives: Scored[], negatives: Scored[]): string[
   return [...lines, ''];
 }
 
+function slowestTable(n: number, xs: Scored[]): string[] {
+  const slow = [...xs].sort((a, b) => b.ms - a.ms).slice(0, n);
+  return [
+    `Slowest ${slow.length} queries (Node):`,
+    '',
+    row(['pastes', 'damage', 'normalise', 'rank', 'candidates', 'bytes', 'paste']),
+    row(Array(7).fill('---')),
+    ...slow.map((x) => row([x.file, x.damage, `${x.normaliseMs.toFixed(1)} ms`, `${x.rankMs.toFixed(1)} ms`, String(x.candidates), `${(x.bytes / 1024).toFixed(0)} KB`, `\`${x.query.replace(/[\n|`]/g, ' ')}\``])),
+    '',
+  ];
+}
+
+async function coldTable(n: number, full: string, queries: { file: string; q: RealQuery }[]): Promise<string[]> {
+  const out = await coldOutcomes(join(full, MESSAGE_INDEX_DIR), spread(queries, n).map(({ q }) => q.query));
+  const ms = out.map((o) => o.normaliseMs + o.rankMs);
+  const slow = [...out].sort((a, b) => b.normaliseMs + b.rankMs - a.normaliseMs - a.rankMs).slice(0, 10);
+  return [
+    `Cold in Node (${out.length} pastes spread over the three files, each in a new thread after the warm-up match, as a fresh page's worker): matching median ${quantile(ms, 0.5).toFixed(1)} ms, p95 ${quantile(ms, 0.95).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms. Slowest:`,
+    '',
+    row(['normalise', 'rank', 'candidates', 'shards', 'paste']),
+    row(Array(5).fill('---')),
+    ...slow.map((o) => row([`${o.normaliseMs.toFixed(1)} ms`, `${o.rankMs.toFixed(1)} ms`, String(o.candidates), String(o.shards), `\`${o.query.slice(0, 60).replace(/[\n|`]/g, ' ')}\``])),
+    '',
+  ];
+}
+
 /** Every n-th of `xs`, to take `count` spread over the list. */
 const spread = <T>(xs: readonly T[], count: number): T[] => (count >= xs.length ? [...xs] : Array.from({ length: count }, (_, i) => xs[Math.floor((i * xs.length) / count)]!));
 
-async function chromiumTable(options: BenchRealOptions, catalog: ErrorRecord[], partial: ErrorRecord[], queries: { file: string; q: RealQuery }[], negatives: { file: string; q: RealQuery }[]): Promise<string[]> {
+async function chromiumTable(options: BenchRealOptions, records: ErrorRecord[], full: string, partial: string, queries: { file: string; q: RealQuery }[], negatives: { file: string; q: RealQuery }[]): Promise<string[]> {
   const t = performance.now();
-  const base = baseSite(options.work, catalog.slice(-20));
+  const base = baseSite(options.work, records.slice(-20));
   const pos = spread(queries, options.chromium);
   const neg = spread(negatives, Math.ceil(options.chromium / 3));
-  const posOut = await pageOutcomes(base, options.work, catalog, pos.map(({ q }) => q.query));
+  const posOut = await pageOutcomes(base, options.work, full, pos.map(({ q }) => q.query));
   const negOut = await pageOutcomes(base, options.work, partial, neg.map(({ q }) => q.query));
-  const byId = new Map(catalog.map((r) => [r.id, `/${r.repo}/${r.slug}/`]));
+  const byId = new Map(records.map((r) => [r.id, `/${r.repo}/${r.slug}/`]));
   // The message page of the right record's message, shown first when no frame picks a raise site, lists the record: right too.
   const grouped = new Map<string, number>();
-  for (const r of catalog) grouped.set(messagePath(r), (grouped.get(messagePath(r)) ?? 0) + 1);
-  const pageOf = new Map(catalog.filter((r) => grouped.get(messagePath(r))! > 1).map((r) => [r.id, messagePath(r)]));
+  for (const r of records) grouped.set(messagePath(r), (grouped.get(messagePath(r)) ?? 0) + 1);
+  const pageOf = new Map(records.filter((r) => grouped.get(messagePath(r))! > 1).map((r) => [r.id, messagePath(r)]));
   const right = posOut.filter((o, i) => [pos[i]!.q.id, ...pos[i]!.q.ambiguousWith].some((id) => byId.get(id) === o.firstPath || pageOf.get(id) === o.firstPath)).length;
   const all = [...posOut, ...negOut];
   const q3 = (xs: number[], f: (n: number) => string) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))} / ${f(Math.max(...xs))}`;
@@ -201,6 +234,43 @@ export interface BenchRealOptions {
   misses: Set<string>;
   /** Pastes measured in Chromium on the largest catalog (0: none). */
   chromium: number;
+  /** Only the Chromium pass (no Node tables): the browser's figures alone, quickly. */
+  chromiumOnly?: boolean;
+  /** Query files scored in Node (`clean`, `damaged`, `real`); all when empty. */
+  only?: Set<string>;
+  /** Print the slowest queries in Node with their phases. */
+  slowest?: number;
+  /** Pastes run cold in Node (a fresh thread each, as a fresh page's worker), on the largest catalog. */
+  cold?: number;
+}
+
+/**
+ * The source files the message index is made from (their imports, followed), the records and the
+ * catalog's make-up: an index written for the same stamp is reused, since writing 100k records'
+ * index takes minutes and a change to the matcher alone does not change it.
+ */
+function indexStamp(dev: string, size: number, holdOut: string[]): string {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file) || !existsSync(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+\.ts)'/g)) visit(resolve(dirname(file), m[1]!));
+  };
+  for (const f of ['src/build/search-index.ts', 'bench/lib/synthetic.ts']) visit(resolve(f));
+  const h = createHash('sha256').update(JSON.stringify({ size, holdOut }));
+  for (const f of [...seen].sort()) h.update(f).update(readFileSync(f));
+  h.update(readFileSync(join(dev, 'records.jsonl')));
+  return h.digest('hex');
+}
+
+/** Writes the message index of `records()` into `dir`, unless the one there was written for `stamp`. */
+function indexFor(dir: string, stamp: string, records: () => ErrorRecord[]): void {
+  const file = join(dir, 'stamp.txt');
+  if (existsSync(file) && readFileSync(file, 'utf8') === stamp) return;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeMessageIndex(records(), dir);
+  writeFileSync(file, stamp);
 }
 
 export async function benchReal(options: BenchRealOptions): Promise<string> {
@@ -211,27 +281,31 @@ export async function benchReal(options: BenchRealOptions): Promise<string> {
   const kept = all.filter((r) => !held.has(r.repo));
   const heldQueries = queries.filter(({ q }) => held.has(q.repo)).map(({ file, q }) => ({ file: `${[...held].join(' + ')} left out (${file})`, q }));
   const written = NEGATIVE_PASTES.map((query, i) => ({ file: 'hand-written, other tools', q: { id: `neg-${i}`, query, ambiguousWith: [], form: 'negative', repo: '' } }));
+  const scored = (xs: { file: string; q: RealQuery }[]) => (options.only?.size ? xs.filter(({ file }) => [...options.only!].some((o) => file === o || file.endsWith(`(${o})`))) : xs);
   const report: string[] = [];
+  const largest = Math.max(...options.distractors);
   for (const size of options.distractors) {
-    const distractors = size > 0 ? synthetic(size) : [];
+    const chromium = options.chromium > 0 && size === largest;
+    if (options.chromiumOnly && !chromium) continue;
     const label = size > 0 ? `Real records (${all.length.toLocaleString('en-US')}) among ${size.toLocaleString('en-US')} synthetic` : `Real records alone (${all.length.toLocaleString('en-US')})`;
     console.log(label);
     const full = join(options.work, `real-${size}`);
     const partial = join(options.work, `real-${size}-held-out`);
-    for (const d of [full, partial]) rmSync(d, { recursive: true, force: true });
-    mkdirSync(full, { recursive: true });
-    mkdirSync(partial, { recursive: true });
-    const catalog = [...distractors, ...all];
-    writeMessageIndex(catalog, full);
-    writeMessageIndex([...distractors, ...kept], partial);
-    const t = performance.now();
-    const positives = await run(full, queries, catalog, false, options.misses);
-    const negatives = [...(await run(partial, heldQueries, catalog, true, options.misses)), ...(await run(partial, written, catalog, true, options.misses))];
-    console.log(`  ${positives.length + negatives.length} queries in ${((performance.now() - t) / 1000).toFixed(0)} s`);
-    report.push(...table(label, positives, negatives));
-    if (options.chromium > 0 && size === Math.max(...options.distractors)) {
-      report.push(...(await chromiumTable(options, catalog, [...distractors, ...kept], queries, [...heldQueries, ...written])));
+    const stamp = indexStamp(options.dev, size, options.holdOut);
+    let distractors: ErrorRecord[] | null = null;
+    const synth = () => (distractors ??= size > 0 ? synthetic(size) : []);
+    indexFor(full, stamp, () => [...synth(), ...all]);
+    indexFor(partial, stamp, () => [...synth(), ...kept]);
+    if (!options.chromiumOnly) {
+      const t = performance.now();
+      const positives = await run(full, scored(queries), all, false, options.misses);
+      const negatives = [...(await run(partial, scored(heldQueries), all, true, options.misses)), ...(await run(partial, written, all, true, options.misses))];
+      console.log(`  ${positives.length + negatives.length} queries in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+      report.push(...table(label, positives, negatives));
+      if (options.slowest) report.push(...slowestTable(options.slowest, [...positives, ...negatives]));
     }
+    if (options.cold && size === largest) report.push(...(await coldTable(options.cold, full, queries)));
+    if (chromium) report.push(...(await chromiumTable(options, all, full, partial, queries, [...heldQueries, ...written])));
   }
   return report.join('\n');
 }
@@ -243,9 +317,14 @@ The paste matcher on the search-dev folder's real records and pastes (docs/bench
   --distractors N,M     synthetic records mixed in, one run per size (default 0,100000; 0: the real records alone)
   --hold-out A,B        repositories left out of the catalog for the negatives (default encode/httpx,prettier/prettier)
   --chromium N          also N pastes in Chromium on the largest catalog (default 0)
+  --chromium-only       only the Chromium pass on the largest catalog (no Node tables)
+  --only F,...          score only these query files in Node (clean, damaged, real); the negatives too
+  --cold N              also N pastes run cold in Node (a new thread each, after the warm-up match) on the largest catalog
+  --slowest N           list the N slowest queries in Node, with the time of each phase
   --misses D,...        print the misses of these damages (plain, drift, …), or all, site, neg, fp
   --dump                write each query's top results to .errdex/bench-search-real/top-results.jsonl
-Writes .errdex/bench-search-real/results.md and prints it.`;
+The message index of each catalog is written once and reused while what it is made from is unchanged
+(its stamp.txt). Writes .errdex/bench-search-real/results.md and prints it.`;
 
 if (import.meta.url === `file://${process.argv[1]}` && (process.argv.includes('--help') || process.argv.includes('-h'))) {
   console.log(HELP);
@@ -259,6 +338,10 @@ if (import.meta.url === `file://${process.argv[1]}` && (process.argv.includes('-
     work,
     misses: new Set(arg('misses', '').split(',').filter(Boolean)),
     chromium: Number(arg('chromium', '0')),
+    chromiumOnly: process.argv.includes('--chromium-only'),
+    only: new Set(arg('only', '').split(',').filter(Boolean)),
+    slowest: Number(arg('slowest', '0')),
+    cold: Number(arg('cold', '0')),
   });
   writeFileSync(join(work, 'results.md'), text);
   if (DUMP) writeFileSync(join(work, 'top-results.jsonl'), `${dumped.join('\n')}\n`);

@@ -5,11 +5,11 @@
  * and the index bytes the query fetched (counted at the static server).
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { launchChromium } from '../../tests/support/browser.ts';
-import { MESSAGE_INDEX_DIR, writeMessageIndex } from '../../src/build/search-index.ts';
+import { MESSAGE_INDEX_DIR } from '../../src/build/search-index.ts';
 import { serveStatic } from '../../tests/support/static-server.ts';
 
 /** How long the visitor takes to paste after the page opened. */
@@ -34,12 +34,16 @@ export function baseSite(work: string, sample: ErrorRecord[]): string {
   return dist;
 }
 
-/** Each paste on a fresh search page. The site has the catalog's message index only (no Pagefind index). */
-export async function pageOutcomes(base: string, work: string, catalog: readonly ErrorRecord[], pastes: readonly string[]): Promise<PageOutcome[]> {
-  const dir = join(work, `site-${catalog.length}`);
+/**
+ * Each paste on a fresh search page. The site has the message index of `index` (a folder holding a
+ * `search-index/` the benchmark wrote for its Node pass), and no Pagefind index.
+ */
+export async function pageOutcomes(base: string, work: string, index: string, pastes: readonly string[]): Promise<PageOutcome[]> {
+  const dir = join(work, `site-${basename(index)}`);
   rmSync(dir, { recursive: true, force: true });
   cpSync(base, dir, { recursive: true });
-  writeMessageIndex(catalog, dir);
+  rmSync(join(dir, MESSAGE_INDEX_DIR), { recursive: true, force: true });
+  cpSync(join(index, MESSAGE_INDEX_DIR), join(dir, MESSAGE_INDEX_DIR), { recursive: true });
   const server = await serveStatic(dir);
   const browser = await launchChromium();
   const out: PageOutcome[] = [];

@@ -90,12 +90,14 @@ const TOKEN = new RegExp(
     `(?<!\\S)[~.]?\\/(?:[^\\s'"\`]*${VALUE_END})?`,
     `[[(]\\s*\\d[\\d.,\\s-]*[\\])]`,
     `\\b(?:0x[0-9a-f]+|\\d(?:[\\w.:-]*\\w)?)`,
-    `[\\p{L}\\p{N}_]+`,
+    `[\\p{L}\\p{N}_]+(?:-[\\p{L}\\p{N}_]+)*`,
     `[^\\s\\p{L}\\p{N}_]`,
   ].join('|'),
   'giu',
 );
-const WORD = /^[\p{L}\p{N}_]+$/u;
+// A hyphenated compound (`non-integer`, `read-only`) is one word: a message's wording changes it,
+// or drops it, as one.
+const WORD = /^[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*$/u;
 
 /** A text's tokens, words lower-cased. */
 export function tokens(text: string): Token[] {
@@ -197,11 +199,17 @@ export interface Alignment {
   tail: number;
 }
 
+/** What `alignTemplate` returns once every reading of the line costs more than its `budget`. */
+export const OVER_BUDGET: Alignment = { cost: Infinity, cut: false, tail: 0 };
+
 /**
  * The cheapest alignment of a line with a template. `common`: the catalog's common words (as keys,
- * see keys.ts), which cost less when the template leaves them unexplained.
+ * see keys.ts), which cost less when the template leaves them unexplained. With a `budget`, it
+ * stops as soon as every reading (text after the template not counted) must cost more, and returns
+ * `OVER_BUDGET`: no row of the table costs less than the one before it, so its cheapest cell
+ * bounds what is left (most candidates are far from the line, and this is most of a query's time).
  */
-export function alignTemplate(template: string, line: string, common?: ReadonlySet<string>): Alignment {
+export function alignTemplate(template: string, line: string, common?: ReadonlySet<string>, budget = Infinity): Alignment {
   const t = templateTokens(template);
   const p = lineTokens(line, common);
   const n = t.length;
@@ -241,6 +249,11 @@ export function alignTemplate(template: string, line: string, common?: ReadonlyS
       }
     }
     [prev, cur] = [cur, prev];
+    if (cut > budget) {
+      let least = Infinity;
+      for (let j = 0; j <= m; j++) if (prev[j]! < least) least = prev[j]!;
+      if (least > budget) return OVER_BUDGET;
+    }
   }
   let whole = prev[m]!;
   let tail = 0;

@@ -175,6 +175,23 @@ export function prefixKeys(text: string): string[] {
   return out;
 }
 
+/** Most keys a query looks up: a long paste is represented by its likeliest error lines (matcher.ts `queryKeys`). */
+export const MAX_QUERY_KEYS = 64;
+
+/**
+ * The keys a record may be filed under. A paste of a long message has more keys than a query looks
+ * up, and looks up its words first, the longest first (matcher.ts `queryKeys`): a template with
+ * that many keys is filed under its words alone, the longest of them, so that a paste of it finds it.
+ */
+export function fileableKeys(keys: string[]): string[] {
+  if (keys.length <= MAX_QUERY_KEYS) return keys;
+  const words = keys.filter((k) => !k.includes(' '));
+  const longest = new Set([...words].sort((a, b) => b.length - a.length).slice(0, LONG_TEMPLATE_WORDS));
+  return words.filter((w) => longest.has(w));
+}
+/** Words of a long template it may be filed under: fewer than a query looks up, since a paste's values add words of their own. */
+const LONG_TEMPLATE_WORDS = 48;
+
 /** Words of a key (`open socket` has two). */
 export const keyWords = (key: string): string[] => key.split(' ');
 

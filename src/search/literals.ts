@@ -83,8 +83,13 @@ function scan(pattern: string): string[] {
   return runs;
 }
 
+/** Whether the line holds every required run of the pattern: else neither it nor any part of it can match. */
+export function holdsLiterals(pattern: string, line: string): boolean {
+  const runs = requiredLiterals(pattern);
+  return runs.every((r) => line.includes(r));
+}
+
 /** Whether some line holds every required run of the pattern. */
 export function mayMatch(pattern: string, lines: readonly string[]): boolean {
-  const runs = requiredLiterals(pattern);
-  return runs.length === 0 || lines.some((line) => runs.every((r) => line.includes(r)));
+  return requiredLiterals(pattern).length === 0 || lines.some((line) => holdsLiterals(pattern, line));
 }

@@ -11,18 +11,18 @@
  *    in a worker with a deadline, as a last resort), for the patterns whose literal text is in a
  *    line (literals.ts);
  * 4. ranking: exact matches by specificity (characters of literal text), then the class the paste
- *    named; without an exact match, close misses (typos, drift, truncation): fuse.js over the
- *    candidates' literal text, with the word edits that turn the template into the line (align.ts).
+ *    named; without an exact match, close misses (typos, drift, truncation; close-matches.ts): the
+ *    word edits that turn the template into the line (align.ts), with fuse.js's character score.
  */
-import Fuse from 'fuse.js/basic';
 import { compilePattern } from '../schema/pattern.ts';
 import { orderBySite, siteFit } from './frames.ts';
-import { alignTemplate, literalTokenCount, MARK_EDIT } from './align.ts';
-import { mayMatch } from './literals.ts';
-import { isKeyWord, isPrefixPart, keyWords, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
+import { alignTemplate, MARK_EDIT } from './align.ts';
+import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
+import { holdsLiterals, mayMatch } from './literals.ts';
+import { isKeyWord, isPrefixPart, keyWords, MAX_QUERY_KEYS, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
-import { MAX_LINE, normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
-import { fillTemplate, literalLength, parseTemplate, prefixLiteralMatch, type FilledHole } from '../schema/message-template.ts';
+import { normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
+import { fillTemplate, literalLength, prefixLiteralMatch, type FilledHole } from '../schema/message-template.ts';
 
 /** `exact`: the whole error line is the template; `contained`: the template is inside a longer line; `close`: a near miss. */
 export type MatchKind = 'exact' | 'contained' | 'close';
@@ -44,10 +44,6 @@ export interface MatchResult {
   siteFit?: number;
 }
 
-/** Most keys a query looks up: a long paste is represented by its likeliest error lines. */
-export const MAX_QUERY_KEYS = 64;
-/** Close matches with more edits than this per literal token of the template are dropped (also fuse.js's threshold). */
-export const CLOSE_THRESHOLD = 0.55;
 /** A pattern found inside a line counts as a match when it covers this share of the line. */
 export const CONTAINED_SHARE = 0.7;
 
@@ -63,7 +59,8 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
     // The text too: a message printed in quotes as a whole (`KeyError: '…'`) is a value in `withPrefix`.
     const all = [...new Set([...textKeys(withoutValues(m.withPrefix)), ...textKeys(withoutValues(m.text)), ...prefixKeys(m.text)])];
     // A long message has more keys than a query looks up: its words first, the longest first (records
-    // are filed under rare keys, and longer words are rarer), so that the end of the message counts too.
+    // are filed under rare keys, and longer words are rarer; a long template is filed under its words,
+    // keys.ts `fileableKeys`), so that the end of the message counts too.
     const words = all.filter((k) => !k.includes(' ')).sort((a, b) => b.length - a.length);
     const ordered = all.length + keys.size > MAX_QUERY_KEYS ? [...words, ...all.filter((k) => k.includes(' '))] : all;
     for (const k of ordered) {
@@ -124,33 +121,27 @@ function compiled(pattern: string): Compiled | null {
   return re;
 }
 
-/** Words (as keys) of a template's literal text. */
+/** Words (as keys) of a template's literal text; every candidate's are read on every query, and twice. */
 function literalWords(template: string): string[] {
-  return textKeys(literalText(template)).filter((k) => !k.includes(' '));
+  let words = literalWordsCache.get(template);
+  if (!words) {
+    words = [];
+    for (const m of literalText(template).matchAll(WORD)) {
+      const w = m[0].toLowerCase();
+      if (!isKeyWord(w)) continue;
+      const k = wordKey(w);
+      if (!words.includes(k)) words.push(k);
+    }
+    if (literalWordsCache.size >= 20_000) literalWordsCache.clear();
+    literalWordsCache.set(template, words);
+  }
+  return words;
 }
+const literalWordsCache = new Map<string, string[]>();
+const WORD = /[\p{L}\p{N}_]+/gu;
 
 /** Share of a template's literal words the paste has: a regex is tried only when most are there. */
 const MIN_WORDS_FOR_REGEX = 0.5;
-
-/** Template text with placeholders dropped, for fuzzy comparison. */
-function literalText(template: string): string {
-  return parseTemplate(template)
-    .map((p) => (p.kind === 'text' ? p.text : ' '))
-    .join('')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-const sameClass = (a: string | null, b: string | null): boolean => {
-  if (!a || !b) return false;
-  const last = (s: string) => s.split(/\.|::|\$/).pop()!.toLowerCase();
-  return last(a) === last(b);
-};
-
-function variants(m: PastedMessage): string[] {
-  const text = m.text.slice(0, MAX_LINE);
-  return m.withPrefix !== m.text ? [text, m.withPrefix.slice(0, MAX_LINE)] : [text];
-}
 
 /**
  * Ranks the candidate entries against the paste. Synchronous and bounded: the CPU part of a query.
@@ -187,6 +178,8 @@ function rankByMessage(paste: NormalisedPaste, candidates: readonly IndexEntry[]
     if (re) {
       for (let mi = 0; mi < messages.length && (!best || best.kind !== 'exact'); mi++) {
         for (const line of variants(messages[mi]!)) {
+          // RE2 runs only on the lines that hold the pattern's literal text.
+          if (!holdsLiterals(entry.pattern, line)) continue;
           if (re.full(line)) {
             best = { entry, kind: 'exact', score: mi, line, values: fillTemplate(entry.template, line), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
             break;
@@ -266,66 +259,6 @@ function outdoing(top: MatchResult, messages: PastedMessage[], misses: IndexEntr
   });
 }
 
-/**
- * How much fuse.js's score (0 for a perfect match, 1 for none) weighs against the word edits of
- * the alignment when close matches are ranked: one fuse.js point counts as this many edits.
- */
-export const FUSE_WEIGHT = 1;
-/** Fuse.js compares characters: a query this long is cut (its pattern is split into 32-character pieces). */
-const FUSE_QUERY_CHARS = 512;
-
-/**
- * Near misses among the candidates: a typo, a word changed, added or dropped, a paste cut short.
- * Two measures, each against the likeliest lines:
- *  - fuse.js over the candidates' literal text and the line without its values: how close the
- *    characters are, wherever they fall (a misspelt identifier, a word glued to another);
- *  - the alignment of the template's words with the line's (align.ts): how many words were edited,
- *    what the placeholders took, where the line was cut.
- * A candidate is a close match when the alignment finds it close (fuse.js's own hits beyond that,
- * more than half their words edited, added only noise: the benchmark's top-1 did not change). They
- * rank by the sum of the edits and the fuse.js score (`FUSE_WEIGHT`; a candidate fuse.js does not
- * find scores 1). `score` is the edits per literal token of the template, which says how close the
- * match is whatever the template's length.
- */
-function closeMatches(messages: PastedMessage[], misses: IndexEntry[], limit: number, common: ReadonlySet<string> | undefined): MatchResult[] {
-  const docs = misses.map((entry) => ({ entry, text: literalText(entry.template), size: literalTokenCount(entry.template) })).filter((d) => d.size > 0 && d.text.length > 0);
-  if (docs.length === 0) return [];
-  const fuse = new Fuse(docs, {
-    keys: ['text'],
-    includeScore: true,
-    ignoreLocation: true,
-    ignoreFieldNorm: true,
-    threshold: CLOSE_THRESHOLD,
-    isCaseSensitive: false,
-    shouldSort: false,
-  });
-  const best = new Map<IndexEntry, MatchResult & { cost: number }>();
-  messages.slice(0, 3).forEach((m, mi) => {
-    const fuseScores = new Map<IndexEntry, number>();
-    const query = withoutValues(m.text).slice(0, FUSE_QUERY_CHARS);
-    if (query) for (const hit of fuse.search(query)) fuseScores.set(hit.item.entry, hit.score ?? 1);
-    for (const d of docs) {
-      const aligned = variants(m).map((line) => alignTemplate(d.entry.template, line, common)).sort((a, b) => a.cost - b.cost);
-      const edits = aligned[0]!.cost;
-      const fuseScore = fuseScores.get(d.entry);
-      // Text after the whole template does not make it far from the line (a short template then
-      // counts as close only if the rest of its words are there; confidence.ts asks more).
-      if (Math.min(...aligned.map((a) => a.cost - a.tail)) / d.size > CLOSE_THRESHOLD) continue;
-      const cost = edits + FUSE_WEIGHT * (fuseScore ?? 1) + mi * 0.01;
-      const prev = best.get(d.entry);
-      if (!prev || cost < prev.cost) best.set(d.entry, { entry: d.entry, kind: 'close', score: edits / d.size, tailScore: aligned[0]!.tail / d.size, cost, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
-    }
-  });
-  return [...best.values()]
-    .sort((a, b) => a.cost - b.cost || Number(b.classMatch) - Number(a.classMatch) || literalLength(a.entry.template) - literalLength(b.entry.template) || cmp(a.entry.id, b.entry.id))
-    .slice(0, limit)
-    .map(({ cost: _cost, ...r }) => r);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 export interface MatchTimings {
   normaliseMs: number;
   /** Waiting for the shards, beyond `warmMs`. */
@@ -371,15 +304,16 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
   const t2 = now();
   const byId = new Map<string, IndexEntry>();
   const wanted = new Set(keys.flatMap(keyWords).filter((w) => !isPrefixPart(w)));
+  const seen = new Set<string>();
   for (const tuples of loaded) {
     for (const t of tuples) {
-      if (byId.has(t[0])) continue;
+      if (seen.has(t[0])) continue;
+      seen.add(t[0]);
       // A shard also holds entries filed under other keys of the same hash: keep those sharing a word.
-      const entry = fromTuple(t);
-      byId.set(entry.id, entry);
+      if (sharesWord(t[3], wanted)) byId.set(t[0], fromTuple(t));
     }
   }
-  const candidates = [...byId.values()].filter((e) => sharesWord(e.template, wanted));
+  const candidates = [...byId.values()];
   const results = rankCandidates(paste, candidates, limit, common);
   const t3 = now();
   return { paste, fullTextWords: distinctiveWords(paste, common), results, shards, candidates: candidates.length, timings: { normaliseMs: t1 - t0, fetchMs: t2 - t1 - warmMs, rankMs: t3 - t2, warmMs } };

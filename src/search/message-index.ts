@@ -13,7 +13,7 @@ import { languageForPath, languageLabel } from '../highlight/languages.ts';
 import { describe } from '../util/text.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { raiseSite, raiseSites, type RaiseSite } from './raise-site.ts';
-import { hashKey, isPrefixPart, keyWords, shardOf, templateKeys } from './keys.ts';
+import { fileableKeys, hashKey, isPrefixPart, keyWords, shardOf, templateKeys } from './keys.ts';
 
 export const INDEX_FORMAT = 4;
 
@@ -218,7 +218,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   const used = new Set<string>();
   const unindexed: BuiltMessageIndex['unindexed'] = [];
   records.forEach((r, i) => {
-    const keys = chooseKeys(recordKeys[i]!, df, keysPerRecord, maxShared);
+    const keys = chooseKeys(fileableKeys(recordKeys[i]!), df, keysPerRecord, maxShared);
     if (keys.length === 0) {
       unindexed.push({ id: r.id, template: r.errorMessage });
       return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignTemplate, literalTokenCount, oneSlip, templateTokens, tokens, CUT, HOLE_EXTRA_MAX, TAIL, TAIL_TOKEN, TYPO_EDIT, WORD_EDIT } from '../../../src/search/align.ts';
+import { alignTemplate, literalTokenCount, oneSlip, OVER_BUDGET, templateTokens, tokens, CUT, HOLE_EXTRA_MAX, TAIL, TAIL_TOKEN, TYPO_EDIT, WORD_EDIT } from '../../../src/search/align.ts';
 
 const cost = (template: string, line: string) => alignTemplate(template, line).cost;
 
@@ -67,5 +67,32 @@ describe('word alignment of a line with a template', () => {
     expect(cost('window %v is not a valid lock', line)).toBeLessThan(cost('window {shape:?} not found', line));
     const drift = 'unsupported version [4, 5, 7] (supported: 172ms) ( cluster node)';
     expect(cost('unsupported version {} (supported: {}) (during cluster node)', drift)).toBeLessThan(cost('unsupported version %q (supported: %d)', drift));
+  });
+
+  it('stops at a budget only when every reading costs more, and otherwise aligns as without one', () => {
+    const templates = ['failed to open socket {path}: {err}', "unknown option '{name}' (expected one of {choices})", 'timed out after {secs}s waiting for {what}', '{x} is not a valid {y}', 'Row was unpickled; lookup by ColumnElement is unsupported'];
+    const lines = ['failed to open socket /tmp/a.sock: refused', 'failed to opn', "unknown optoin 'verbose' (expected one of [a, b])", 'timed out after 30s waiting', 'Row was unpickled; lookup by ColumnElement currently unsupported', 'nothing alike here at all, not one word', 'x', ''];
+    let stopped = 0;
+    for (const t of templates) {
+      for (const line of lines) {
+        const full = alignTemplate(t, line);
+        for (const budget of [0, 0.5, 1, 2, 3.5, 8]) {
+          const a = alignTemplate(t, line, undefined, budget);
+          if (a === OVER_BUDGET) {
+            stopped++;
+            expect(full.cost - full.tail, `${t} / ${line} / ${budget}`).toBeGreaterThan(budget);
+          } else expect(a, `${t} / ${line} / ${budget}`).toEqual(full);
+        }
+      }
+    }
+    expect(stopped).toBeGreaterThan(20);
+  });
+
+  it('reads a hyphenated compound as one word: changed or dropped, it costs one edit', () => {
+    expect(tokens('non-integer port --write-profiles a - b').map((t) => `${t.kind}:${t.text}`)).toEqual(['word:non-integer', 'word:port', 'mark:-', 'mark:-', 'word:write-profiles', 'word:a', 'mark:-', 'word:b']);
+    const t = 'Received non-integer port arguments: {ports}';
+    expect(cost(t, 'Received given port arguments: foo')).toBeCloseTo(WORD_EDIT, 2);
+    expect(cost(t, 'Received port arguments: foo')).toBeCloseTo(WORD_EDIT, 2);
+    expect(cost(t, 'Received non-intger port arguments: foo')).toBeCloseTo(TYPO_EDIT, 2);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RE2JS } from 're2js';
-import { mayMatch, requiredLiterals } from '../../../src/search/literals.ts';
+import { holdsLiterals, mayMatch, requiredLiterals } from '../../../src/search/literals.ts';
 
 describe('the literal text a pattern requires', () => {
   it('takes the runs of literal characters outside groups, classes and quantified atoms', () => {
@@ -32,5 +32,14 @@ describe('the literal text a pattern requires', () => {
       expect(mayMatch(pattern, [line]), pattern).toBe(true);
     }
     expect(mayMatch('timed out after (\\d+)s waiting for handshake', ['timed out after 3s waiting for lease'])).toBe(false);
+  });
+
+  it('tells which lines hold a pattern\'s literal text, so that RE2 runs on those alone', () => {
+    const pattern = 'timed out after (\\d+)s waiting for (.+)';
+    // A line a part of which matches holds the text too (the matcher also looks for the template inside a line).
+    expect(holdsLiterals(pattern, '[pool] timed out after 3s waiting for lease 7 (retrying)')).toBe(true);
+    expect(RE2JS.compile(pattern).test('[pool] timed out after 3s waiting for lease 7 (retrying)')).toBe(true);
+    expect(holdsLiterals(pattern, 'timed out after 3s')).toBe(false);
+    expect(mayMatch(pattern, ['timed out after 3s', 'x timed out after 3s waiting for y'])).toBe(true);
   });
 });

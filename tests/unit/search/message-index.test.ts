@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isKeyWord, prefixKeys, prefixPart, shardOf, templateKeys, textKeys, wordKey } from '../../../src/search/keys.ts';
+import { fileableKeys, isKeyWord, MAX_QUERY_KEYS, prefixKeys, prefixPart, shardOf, templateKeys, textKeys, wordKey } from '../../../src/search/keys.ts';
 import { buildMessageIndex, chooseKeys, fromTuple, type EntryTuple } from '../../../src/search/message-index.ts';
 import { queryKeys } from '../../../src/search/matcher.ts';
 import { normalisePaste } from '../../../src/search/normalise.ts';
@@ -12,6 +12,20 @@ function record(id: string, errorMessage: string, messagePattern = '.+'): ErrorR
 }
 
 describe('index keys', () => {
+  it('files a long template under its words alone, which a paste of it looks up', () => {
+    const long =
+      "Could not determine join condition between parent/child tables on relationship {prop} - there are multiple foreign key paths linking the tables via secondary table '{table}'.  Specify the 'foreign_keys' argument, providing a list of those columns which should be counted as containing a foreign key reference from the secondary table to each of the parent and child tables.";
+    const keys = templateKeys(long);
+    expect(keys.length).toBeGreaterThan(MAX_QUERY_KEYS);
+    const filed = fileableKeys(keys);
+    expect(filed.length).toBeGreaterThan(10);
+    expect(filed.every((k) => !k.includes(' '))).toBe(true);
+    const looked = new Set(queryKeys(normalisePaste(long.replace('{prop}', 'max_tokens').replace('{table}', 'triton'))));
+    expect(filed.filter((k) => !looked.has(k))).toEqual([]);
+    // A template a paste looks up whole keeps all its keys.
+    expect(fileableKeys(templateKeys('frame {id} not found in buffer {buf}'))).toEqual(templateKeys('frame {id} not found in buffer {buf}'));
+  });
+
   it('keeps words and adjacent pairs of literal text, never values or words glued to a placeholder', () => {
     const k = (keys: string[]) => keys.map((key) => key.split(' ').map(wordKey).join(' '));
     expect(templateKeys('failed to open socket {path}: {err}')).toEqual(k(['failed', 'failed to', 'to', 'to open', 'open', 'open socket', 'socket']));
