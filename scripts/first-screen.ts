@@ -2,7 +2,7 @@
  * `npm run first-screen [-- --limit=N]`: for the error pages of a built site (ERRDEX_DIST or dist),
  * whether the message, where it is raised, the explanation and the first solution are on the first
  * screen at 1280×800 and 360×740 (the error page's promise; tests/site/error-page.browser.test.ts
- * checks one page), in headless Chromium. `--limit=N`: the N pages with the most text above their
+ * checks one page), in headless Chromium (`--width=360`: one of them). `--limit=N`: the N pages with the most text above their
  * first solution (message, explanation, first solution), the likeliest to miss. Prints the pages that
  * miss, the worst first.
  */
@@ -14,10 +14,12 @@ import { join } from 'node:path';
 
 const dist = process.env.ERRDEX_DIST || 'dist';
 const limit = Number(process.argv.find((a) => a.startsWith('--limit='))?.slice(8) ?? Number.POSITIVE_INFINITY);
+// `--width=360`: that screen only.
+const width = process.argv.find((a) => a.startsWith('--width='))?.slice(8);
 const SCREENS = [
   { name: '1280×800', width: 1280, height: 800 },
   { name: '360×740', width: 360, height: 740 },
-];
+].filter((s) => width === undefined || String(s.width) === width);
 /** The characters of text above a page's first solution's end: what pushes it down. */
 function textAbove(html: string): number {
   const end = html.indexOf('</li>', html.indexOf('class="solutions"'));
