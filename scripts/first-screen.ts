@@ -43,7 +43,7 @@ try {
       await page.goto(server.url + path);
       // The first solution's bottom, or the explanation's where a record has no solutions.
       const bottom = await page.evaluate(() => {
-        const el = document.querySelector('ol.solutions > li') ?? document.querySelector('.heading-wrap:has(#meaning) ~ p:last-of-type');
+        const el = document.querySelector('ol.solutions > li') ?? document.querySelector('.heading-wrap:has(#meaning) ~ .explanation, .heading-wrap:has(#meaning) ~ p:last-of-type');
         const r = el?.getBoundingClientRect();
         return r ? r.bottom + window.scrollY : Number.POSITIVE_INFINITY;
       });

@@ -154,12 +154,14 @@ function setUp(root: HTMLElement): void {
     const all = mergeHits(noMatch ? matches.slice(0, POSSIBLY_RELATED) : matches, textHits);
     renderFacets(all);
     const shown = applyFilters(all, chosenFilters());
-    list.replaceChildren(...shown.map((h) => resultItem(h)));
+    list.replaceChildren(...shown.map((h) => resultItem(h, noMatch)));
     list.toggleAttribute('data-no-match', noMatch);
     more.hidden = textSearched || !q;
     more.textContent = noMatch ? 'Search the full text' : 'Also search the full text';
     const exact = shown.filter((h) => h.kind === 'exact').length;
     const tail = note ? ` ${note}` : '';
+    // A notice, not a count: the reader must not take the rows below for answers.
+    status.classList.toggle('search-no-entry', noMatch);
     status.textContent = !q
       ? 'Paste an error message, a log line or a whole traceback, or type words to search for.'
       : noMatch
@@ -193,7 +195,8 @@ function setUp(root: HTMLElement): void {
     filterToggle.textContent = chosen > 0 ? `Filter (${chosen} chosen)` : 'Filter';
   }
 
-  function resultItem(hit: SearchHit): HTMLLIElement {
+  /** `unsure`: no row matched with confidence, so each is labelled as possibly related, not as a match. */
+  function resultItem(hit: SearchHit, unsure: boolean): HTMLLIElement {
     const li = document.createElement('li');
     li.className = `search-result kind-${hit.kind}`;
     const a = document.createElement('a');
@@ -216,7 +219,8 @@ function setUp(root: HTMLElement): void {
     meta.className = 'result-meta';
     const kind = document.createElement('span');
     kind.className = `match-kind match-${hit.kind}`;
-    kind.textContent = hit.messagePage ? `${KIND_LABEL[hit.kind]} · all raise sites` : KIND_LABEL[hit.kind];
+    const label = unsure && hit.kind !== 'text' ? 'Possibly related' : KIND_LABEL[hit.kind];
+    kind.textContent = hit.messagePage ? `${label} · all raise sites` : label;
     meta.append(kind, ` ${hit.repo}`);
     if (hit.errorClass) {
       const cls = document.createElement('code');

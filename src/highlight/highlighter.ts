@@ -3,6 +3,9 @@
  *
  * Tokens get short class names instead of inline colours: the page CSS gives each class its light
  * and dark colour, so one tokenisation serves both themes and the HTML stays small and CSP-clean.
+ * Small matters here: the excerpt is the largest part of an error page, so a run of tokens of one
+ * colour is one span, text in the text's own colour (punctuation) none, and lines are plain text
+ * between newlines (only the thrown line is an element of its own).
  */
 import {
   applyColorReplacements,
@@ -20,7 +23,10 @@ import { escapeHtml } from '../util/text.ts';
 
 const THEME = 'errdex';
 
-/** CSS-variable colour -> token class (see styles/code.css). */
+/**
+ * CSS-variable colour -> token class (see styles/code.css). Punctuation has none: its colour is the
+ * text's, in both themes (styles/tokens.css).
+ */
 export const TOKEN_CLASS: Record<string, string> = {
   'var(--shiki-token-keyword)': 'tk',
   'var(--shiki-token-string)': 'ts',
@@ -29,7 +35,6 @@ export const TOKEN_CLASS: Record<string, string> = {
   'var(--shiki-token-constant)': 'tn',
   'var(--shiki-token-function)': 'tf',
   'var(--shiki-token-parameter)': 'tp',
-  'var(--shiki-token-punctuation)': 'tu',
   'var(--shiki-token-link)': 'tl',
 };
 
@@ -44,9 +49,10 @@ export const ONIGURUMA_LANGS: ReadonlySet<string> = new Set(['cpp', 'typescript'
 
 /**
  * The shape of the line HTML, part of every cache key: bump the number when highlightLines, the tokenizer
- * options or the engines change. 2: no per-line time limit. 3: Oniguruma for ONIGURUMA_LANGS.
+ * options or the engines change. 2: no per-line time limit. 3: Oniguruma for ONIGURUMA_LANGS. 4: runs
+ * of one class in one span.
  */
-const LINE_FORMAT = `3:${JSON.stringify(TOKEN_CLASS)}:${[...ONIGURUMA_LANGS].join(',')}`;
+const LINE_FORMAT = `4:${JSON.stringify(TOKEN_CLASS)}:${[...ONIGURUMA_LANGS].join(',')}`;
 
 // Languages and themes are loaded by name at run time, so the highlighter is typed for any of them.
 // biome-ignore lint/suspicious/noExplicitAny: Shiki's generic takes the bundled names, which this does not fix
@@ -80,12 +86,13 @@ async function ensureLanguage(lang: string): Promise<Highlighter | null> {
 }
 
 /**
- * Code text as HTML. Each bidirectional control is kept (copying the code copies it) but wrapped in
- * an isolated, labelled span: it can no longer reorder what follows ("Trojan Source"), and the
- * reader sees that it is there.
+ * Code text as HTML element content. Each bidirectional control is kept (copying the code copies it)
+ * but wrapped in an isolated, labelled span: it can no longer reorder what follows ("Trojan Source"),
+ * and the reader sees that it is there. Quotes stay quotes: they are safe in element content, and code
+ * is full of them (`&` is escaped first, so no `&quot;` of the code's own is touched).
  */
 export function escapeCode(s: string): string {
-  return showBidiControls(s, 'html');
+  return showBidiControls(s, 'html').replaceAll('&quot;', '"');
 }
 
 export interface CodeBlockOptions {
@@ -121,9 +128,14 @@ function classesOf(h: Highlighter): (string | undefined)[] {
   return classes;
 }
 
+/** White space only: it takes the class of the run it is in. */
+const BLANK = /^\s+$/;
+const spanOf = (html: string, cls: string | undefined): string => (cls && html ? `<span class="${cls}">${html}</span>` : html);
+
 /**
  * The HTML of each line of a block: tokens as class-named spans, nothing else; plain text (an unknown
- * language) escaped as it is.
+ * language) escaped as it is. Neighbouring tokens of one class share a span, and so does white space
+ * with the token before it (it has no colour to show), so a line has a span per change of colour.
  *
  * Straight from the grammar's binary tokens (what Shiki's codeToTokensBase reads too), line by line
  * from the grammar's initial state, without an object per token: the same HTML, about 4 % less time.
@@ -146,14 +158,22 @@ export async function highlightLines(code: string, lang: string): Promise<string
     const tokens = result.tokens;
     const count = tokens.length / 2;
     let html = '';
+    let run = '';
+    let runClass: string | undefined;
     for (let j = 0; j < count; j++) {
       const start = tokens[2 * j]!;
       const end = j + 1 < count ? tokens[2 * j + 2]! : line.length;
       if (start === end) continue;
-      const text = escapeCode(line.slice(start, end));
-      const cls = classes[foreground(tokens[2 * j + 1]!)];
-      html += cls ? `<span class="${cls}">${text}</span>` : text;
+      const text = line.slice(start, end);
+      const cls = BLANK.test(text) ? runClass : classes[foreground(tokens[2 * j + 1]!)];
+      if (cls !== runClass) {
+        html += spanOf(run, runClass);
+        run = '';
+        runClass = cls;
+      }
+      run += escapeCode(text);
     }
+    html += spanOf(run, runClass);
     return html;
   });
 }
@@ -177,30 +197,46 @@ export async function cachedLines(code: string, lang: string): Promise<string[]>
 }
 
 /**
+ * The lines of a block as the inside of a `<pre>`: each line its text, lines apart by newlines; the
+ * marked line (`mark`: its index and its whole HTML) an element of its own, a block, with no newline
+ * beside it (the block breaks the line already; a newline too would copy as an empty line); the lines
+ * outside `near` in a `.far` span on each side, holding the newline between them and the shown lines,
+ * so that hiding them leaves no empty line.
+ */
+function blockLines(lines: readonly string[], mark: { index: number; html: string } | null, far: (i: number) => boolean): string {
+  let html = '';
+  let inGroup = false;
+  for (let i = 0; i < lines.length; i++) {
+    const newline = i === 0 || i === mark?.index || i - 1 === mark?.index ? '' : '\n';
+    if (far(i) !== inGroup) {
+      html += inGroup ? `${newline}</span>` : `<span class="far">${newline}`;
+      inGroup = !inGroup;
+    } else html += newline;
+    html += i === mark?.index ? mark.html : lines[i];
+  }
+  return inGroup ? `${html}</span>` : html;
+}
+
+/**
  * A highlighted block: a gutter of real line numbers (hidden from assistive tech and from copying)
  * beside the code, with the thrown line marked in both.
  */
 export async function renderCodeBlock(code: string, options: CodeBlockOptions): Promise<string> {
   const lines = await cachedLines(code, options.lang);
   const { startLine, markLine, near } = options;
-  const far = (n: number) => near !== undefined && (n < near.from || n > near.to);
-  const codeLines = lines.map((html, i) => {
-    const n = startLine === undefined ? undefined : startLine + i;
-    const marked = n !== undefined && n === markLine;
-    const cls = `line${marked ? ' marked' : ''}${n !== undefined && far(n) ? ' far' : ''}`;
-    return `<span class="${cls}"${marked ? ` id="L${n}"` : ''}>${html}</span>`;
-  });
+  const far = (i: number) => near !== undefined && startLine !== undefined && (startLine + i < near.from || startLine + i > near.to);
+  const marked = startLine !== undefined && markLine != null && markLine >= startLine && markLine < startLine + lines.length ? markLine - startLine : null;
+  const codeHtml = blockLines(lines, marked === null ? null : { index: marked, html: `<span class="line marked" id="L${markLine}">${lines[marked]}</span>` }, far);
   const gutter =
     startLine === undefined
       ? ''
-      : `<pre class="gutter" aria-hidden="true">${lines
-          .map((_, i) => {
-            const n = startLine + i;
-            return n === markLine ? `<span class="marked">${n}</span>` : far(n) ? `<span class="far">${n}</span>` : `<span>${n}</span>`;
-          })
-          .join('')}</pre>`;
+      : `<pre class="gutter" aria-hidden="true">${blockLines(
+          lines.map((_, i) => String(startLine + i)),
+          marked === null ? null : { index: marked, html: `<span class="marked">${markLine}</span>` },
+          far,
+        )}</pre>`;
   return (
     `<div class="code-block${gutter ? ' numbered' : ''}" data-lang="${escapeHtml(options.lang)}">${gutter}` +
-    `<pre class="code" tabindex="0" aria-label="${escapeHtml(options.label)}"><code>${codeLines.join('')}</code></pre></div>`
+    `<pre class="code" tabindex="0" aria-label="${escapeHtml(options.label)}"><code>${codeHtml}</code></pre></div>`
   );
 }

@@ -1,7 +1,7 @@
 /**
  * What "Copy for issue" copies: a Markdown block for a GitHub issue or chat, with the message as the
  * reader saw it (their values, when they came with a paste), the page's title and its permanent link.
- * Pure and free of site settings: the page builds it, and the browser builds it again with the
+ * Pure and free of site settings: the browser builds it, from the page's message template or with the
  * reader's values (src/client/your-error.ts).
  */
 import { showBidiControls } from '../schema/text-safety.ts';

@@ -45,9 +45,13 @@ export function sectionHeadingHtml(id: string, title: string, level: 2 | 3 = 2):
   );
 }
 
-/** An error message template, its placeholders marked as <var>. */
-export function templateHtml(template: string): string {
+/**
+ * An error message template, its placeholders marked as <var>, each with a tooltip saying what it is
+ * (`titled`; a list of many messages leaves it out: its links lead to pages that say it).
+ */
+export function templateHtml(template: string, options: { titled?: boolean } = {}): string {
+  const open = options.titled === false ? '<var class="placeholder">' : '<var class="placeholder" title="placeholder: filled in at run time">';
   return parseTemplate(template)
-    .map((p) => (p.kind === 'text' ? showBidiControls(p.raw, 'html') : `<var class="placeholder" title="placeholder: filled in at run time">${showBidiControls(p.raw, 'html')}</var>`))
+    .map((p) => (p.kind === 'text' ? showBidiControls(p.raw, 'html') : `${open}${showBidiControls(p.raw, 'html')}</var>`))
     .join('');
 }

@@ -4,7 +4,8 @@
  */
 import { defaultSettings, siteConfig } from '../../errdex.config.mjs';
 import type { CatalogEntry } from '../catalog/catalog.ts';
-import { errorHeadline } from '../catalog/headline.ts';
+import { errorHeadline, TITLE_MAX } from '../catalog/headline.ts';
+import { shortenOnWord } from '../schema/message-template.ts';
 import { pageDescription } from './error-view.ts';
 import { absoluteUrl, errorPath, repoPath } from '../util/urls.ts';
 
@@ -21,11 +22,12 @@ export function breadcrumbList(crumbs: readonly Crumb[]): Record<string, unknown
   };
 }
 
+/** The error page's trail: the site, the repository, the error (its headline as titles cut it: a trail shows a short name). */
 export function errorCrumbs(e: CatalogEntry): Crumb[] {
   return [
     { name: siteConfig.siteName, path: '/' },
     { name: e.record.repo, path: repoPath(e.record.repo) },
-    { name: errorHeadline(e.record), path: errorPath(e.record) },
+    { name: shortenOnWord(errorHeadline(e.record), TITLE_MAX), path: errorPath(e.record) },
   ];
 }
 

@@ -66,7 +66,7 @@ describe('an error page in Chromium', () => {
     it(`puts the message, where it is raised, the explanation and the first solution on the first screen at ${screen.name}, the example fix right after`, async () => {
       const page = await s.browser.newPage({ viewport: { width: screen.width, height: screen.height } });
       await page.goto(s.server.url + PAGE);
-      for (const selector of ['h1.message', '.raised-at', '#meaning', '#meaning ~ p, .heading-wrap:has(#meaning) + p', 'ol.solutions > li']) {
+      for (const selector of ['h1.message', '.raised-at', '#meaning', '.heading-wrap:has(#meaning) + p, .heading-wrap:has(#meaning) + .explanation', 'ol.solutions > li']) {
         const b = await box(page, selector);
         expect(b.bottom, `${selector} at ${screen.name}`).toBeLessThanOrEqual(screen.height);
       }
@@ -87,12 +87,18 @@ describe('an error page in Chromium', () => {
     const context = await s.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(s.server.url + PAGE);
-    const visibleLines = () => page.locator('.source-excerpt .code .line').evaluateAll((ls) => ls.filter((l) => (l as HTMLElement).offsetParent !== null).length);
-    expect(await page.locator('.source-excerpt .code .line').count()).toBe(37);
+    // Lines are text between newlines; innerText leaves out the hidden ones.
+    const visibleLines = async () => (await page.locator('.source-excerpt pre.code').innerText()).replace(/\n$/, '').split('\n').length;
+    const gutterLines = async () => (await page.locator('.source-excerpt pre.gutter').innerText()).trim().split('\n');
     expect(await visibleLines()).toBe(9);
+    expect(await gutterLines()).toEqual(['54', '55', '56', '57', '58', '59', '60', '61', '62']);
     expect(await page.locator('.source-excerpt .line.marked').isVisible()).toBe(true);
     await page.getByText('Show the whole excerpt (37 lines)').click();
     expect(await visibleLines()).toBe(37);
+    expect((await gutterLines()).map(Number)).toEqual(Array.from({ length: 37 }, (_, i) => 40 + i));
+    // The gutter's lines stay level with the code's: the marked number beside the marked line.
+    const top = (selector: string) => page.locator(selector).evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    expect(await top('.source-excerpt .gutter .marked')).toBe(await top('.source-excerpt .line.marked'));
     await page.getByText('Show lines 54–62 only').click();
     expect(await visibleLines()).toBe(9);
     expect(await page.locator('h2#solutions').isVisible()).toBe(true);

@@ -85,6 +85,8 @@ describe('search on real pastes, in Chromium', () => {
     expect(await page.locator('[data-search-results]').getAttribute('data-no-match')).toBe('');
     expect(await page.locator('[data-search-status]').innerText()).toContain('The catalog has no entry for this error.');
     expect(found.length).toBeLessThanOrEqual(3);
+    // Its rows are leads, not matches.
+    for (const label of await page.locator('[data-search-results] .match-kind').allInnerTexts()) expect(label).toMatch(/^(Possibly related|Full-text match)/);
     // The full-text search is offered.
     expect(await page.locator('[data-search-more]').isVisible()).toBe(true);
     await page.close();

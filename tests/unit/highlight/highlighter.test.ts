@@ -22,18 +22,33 @@ describe('languageForPath', () => {
 describe('renderCodeBlock', () => {
   it('numbers lines from the start line, marks the thrown line and escapes the code', async () => {
     const html = await renderCodeBlock('if x < 1:\n    raise ValueError("<b>")\nreturn', { lang: 'python', label: 'excerpt', startLine: 10, markLine: 11 });
-    expect(html).toContain('<pre class="gutter" aria-hidden="true"><span>10</span><span class="marked">11</span><span>12</span></pre>');
+    expect(html).toContain('<pre class="gutter" aria-hidden="true">10<span class="marked">11</span>12</pre>');
     expect(html).toContain('<span class="line marked" id="L11">');
+    // Lines are text between newlines; no newline beside the marked line's block.
+    expect(html).toMatch(/<code><span class="tk">if<\/span>[^\n]*:<span class="line marked" id="L11">[^\n]*\)<\/span><span class="tk">return<\/span><\/code>/);
     expect(html).not.toContain('<b>');
-    expect(html).toContain('&lt;b&gt;');
-    expect(html).toMatch(/<span class="tk">raise<\/span>/);
+    expect(html).toContain('"&lt;b&gt;"');
+    expect(html).toMatch(/<span class="tk">raise <\/span>/);
     expect(html).not.toMatch(/style=/);
   });
 
   it('falls back to plain text for an unknown language, without a gutter when unnumbered', async () => {
     const html = await renderCodeBlock('a <- b\n', { lang: 'text', label: 'fix' });
     expect(html).not.toContain('gutter');
-    expect(html).toContain('<span class="line">a &lt;- b</span><span class="line"></span>');
+    expect(html).toContain('<code>a &lt;- b\n</code>');
+  });
+
+  it('puts the lines outside `near` in a far span on each side, with the newlines next to them, so hiding them leaves no empty line', async () => {
+    const code = ['a = 1', 'b = 2', 'c = 3', 'raise X("d")', 'e = 5', 'f = 6'].join('\n');
+    const html = await renderCodeBlock(code, { lang: 'text', label: 'x', startLine: 1, markLine: 4, near: { from: 3, to: 5 } });
+    const inner = (tag: string) => new RegExp(`<pre class="${tag}"[^>]*>(?:<code>)?(.*?)(?:</code>)?</pre>`, 's').exec(html)![1]!;
+    const text = (s: string) => s.replace(/<span class="line marked"[^>]*>(.*?)<\/span>/, '\n$1\n').replace(/<span class="marked">(.*?)<\/span>/, '\n$1\n').replace(/<[^>]+>/g, '').replace(/\n+/g, '\n').trim();
+    const shown = (s: string) => text(s.replace(/<span class="far">.*?<\/span>/gs, ''));
+    expect(inner('code')).toBe('<span class="far">a = 1\nb = 2\n</span>c = 3<span class="line marked" id="L4">raise X("d")</span>e = 5<span class="far">\nf = 6</span>');
+    expect(inner('gutter')).toBe('<span class="far">1\n2\n</span>3<span class="marked">4</span>5<span class="far">\n6</span>');
+    expect(text(inner('code'))).toBe(code);
+    expect(shown(inner('code'))).toBe('c = 3\nraise X("d")\ne = 5');
+    expect(shown(inner('gutter'))).toBe('3\n4\n5');
   });
 });
 
@@ -52,8 +67,17 @@ describe('highlightLines', () => {
     ['java', 'public class A { @Override public String toString() { return "a"; } }'],
   ];
   const theme = createCssVariablesTheme({ name: 'errdex', variablePrefix: '--shiki-' });
-  const lineHtml = (tokens: ThemedToken[]) =>
-    tokens.map((t) => (TOKEN_CLASS[t.color ?? ''] ? `<span class="${TOKEN_CLASS[t.color!]}">${escapeCode(t.content)}</span>` : escapeCode(t.content))).join('');
+  // Runs of one class in one span; white space joins the run before it.
+  const lineHtml = (tokens: ThemedToken[]) => {
+    const runs: { cls: string | undefined; text: string }[] = [];
+    for (const t of tokens) {
+      const last = runs.at(-1);
+      const cls = /^\s+$/.test(t.content) && last ? last.cls : TOKEN_CLASS[t.color ?? ''];
+      if (last && last.cls === cls) last.text += t.content;
+      else runs.push({ cls, text: t.content });
+    }
+    return runs.map((r) => (r.cls ? `<span class="${r.cls}">${escapeCode(r.text)}</span>` : escapeCode(r.text))).join('');
+  };
 
   it.each(samples)('%s: the HTML of Shiki\'s own tokens, line for line', async (lang, code) => {
     const shiki = await createHighlighter({
