@@ -7,7 +7,7 @@ import Fuse from 'fuse.js/basic';
 import { alignTemplate, literalTokenCount, OVER_BUDGET, tokens, type Alignment } from './align.ts';
 import { withoutValues } from './keys.ts';
 import type { IndexEntry } from './message-index.ts';
-import type { MatchResult } from './matcher.ts';
+import type { MatchResult } from './match-result.ts';
 import { MAX_LINE, type PastedMessage } from './normalise.ts';
 import { literalLength, parseTemplate } from '../schema/message-template.ts';
 

@@ -21,28 +21,11 @@ import { closeMatches, cmp, literalText, sameClass, variants } from './close-mat
 import { holdsLiterals, mayMatch } from './literals.ts';
 import { isKeyWord, isPrefixPart, keyWords, MAX_QUERY_KEYS, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
+import type { MatchKind, MatchResult } from './match-result.ts';
 import { normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
-import { fillTemplate, literalLength, prefixLiteralMatch, type FilledHole } from '../schema/message-template.ts';
+import { fillTemplate, literalLength, prefixLiteralMatch } from '../schema/message-template.ts';
 
-/** `exact`: the whole error line is the template; `contained`: the template is inside a longer line; `close`: a near miss. */
-export type MatchKind = 'exact' | 'contained' | 'close';
-
-export interface MatchResult {
-  entry: IndexEntry;
-  kind: MatchKind;
-  /** Lower is better, comparable within a kind (for close matches: edits per literal token of the template, align.ts). */
-  score: number;
-  /** The pasted line it matched: what the result page shows as "your error". */
-  line: string;
-  /** The values the placeholders took, when the line lines up with the template. */
-  values: FilledHole[] | null;
-  /** The paste named this record's class (`ValueError: …`). */
-  classMatch: boolean;
-  /** Of a close match's `score`, what the line's text after the whole template costs (align.ts `TAIL`). */
-  tailScore?: number;
-  /** How well the record's raise site fits the paste's stack frames (frames.ts `siteFit`; 0 without frames). */
-  siteFit?: number;
-}
+export type { MatchKind, MatchResult } from './match-result.ts';
 
 /** A pattern found inside a line counts as a match when it covers this share of the line. */
 export const CONTAINED_SHARE = 0.7;

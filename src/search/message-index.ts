@@ -137,11 +137,20 @@ export function chooseKeys(keys: string[], df: Map<string, number>, count: numbe
   const eligible = keys.filter((k) => df.get(k)! <= maxShared);
   // Each key's words (by position) and how far into the message it ends. The start of a long word
   // (`required genera~`, after `required`) survives a typo past it and a cut inside the word.
+  // A key holding a long word's start does not survive that word's loss (a changed or dropped
+  // word), only a cut inside it or a typo past its start: the word counts among its words for
+  // `avoid` (it is the one after the word before it, whose letters the start has).
+  const startOf = (prev: string, part: string): number => {
+    const letters = [...part.slice(0, -1)];
+    const pair = keys.find((p) => p.startsWith(`${prev} `) && !isPrefixPart(p) && letters.every((c) => p.slice(prev.length + 1).includes(c)));
+    return pair ? words.indexOf(pair.slice(prev.length + 1)) : -1;
+  };
   const info = new Map(
     eligible.map((k) => {
       const parts = keyWords(k);
       const ws = parts.filter((w) => !isPrefixPart(w)).map((w) => words.indexOf(w));
-      return [k, { ws, last: Math.max(...ws) + (parts.some(isPrefixPart) ? 0.5 : 0) }];
+      const started = parts.length === 2 && isPrefixPart(parts[1]!) ? startOf(parts[0]!, parts[1]!) : -1;
+      return [k, { lost: started >= 0 ? [...ws, started] : ws, last: Math.max(...ws) + (parts.some(isPrefixPart) ? 0.5 : 0) }];
     }),
   );
   // Cuts keeping the first m words, for m from half the words to all but the last one.
@@ -151,10 +160,10 @@ export function chooseKeys(keys: string[], df: Map<string, number>, count: numbe
   const within = new Array<number>(cuts.length).fill(0);
   const chosen: string[] = [];
   const value = (k: string): number => {
-    const { ws, last } = info.get(k)!;
+    const { lost, last } = info.get(k)!;
     let gain = 0;
     // A first key surviving a damage counts twice as much as a second one.
-    for (let w = 0; w < n; w++) if (!ws.includes(w)) gain += PROTECT[avoid[w]!] ?? 0;
+    for (let w = 0; w < n; w++) if (!lost.includes(w)) gain += PROTECT[avoid[w]!] ?? 0;
     cuts.forEach((m, i) => {
       if (last < m) gain += PROTECT[within[i]!] ?? 0;
     });
@@ -173,8 +182,8 @@ export function chooseKeys(keys: string[], df: Map<string, number>, count: numbe
     }
     if (best === null) break;
     chosen.push(best);
-    const { ws, last } = info.get(best)!;
-    for (let w = 0; w < n; w++) if (!ws.includes(w)) avoid[w]!++;
+    const { lost, last } = info.get(best)!;
+    for (let w = 0; w < n; w++) if (!lost.includes(w)) avoid[w]!++;
     cuts.forEach((m, i) => {
       if (last < m) within[i]!++;
     });

@@ -12,6 +12,16 @@ function record(id: string, errorMessage: string, messagePattern = '.+'): ErrorR
 }
 
 describe('index keys', () => {
+  it('does not count a key holding a long word\'s start as surviving the loss of that word', () => {
+    const keys = templateKeys('Release commit subject is required');
+    // Its other words are too common to file under; `subject` is not, and `commit subjec~` is rarer.
+    const df = new Map(keys.map((k) => [k, k.includes(' ') ? 1 : 1000]));
+    df.set(wordKey('subject'), 50);
+    // `commit subjec~` looked as if it survived every word's loss but `commit`'s: a paste whose wording dropped `subject` has no such key.
+    expect(chooseKeys(keys, df, 1, 200)).toEqual([wordKey('subject')]);
+    expect(chooseKeys(keys, df, 4, 200)).not.toContain(`${wordKey('commit')} ${prefixPart('subject')}`);
+  });
+
   it('files a long template under its words alone, which a paste of it looks up', () => {
     const long =
       "Could not determine join condition between parent/child tables on relationship {prop} - there are multiple foreign key paths linking the tables via secondary table '{table}'.  Specify the 'foreign_keys' argument, providing a list of those columns which should be counted as containing a foreign key reference from the secondary table to each of the parent and child tables.";
