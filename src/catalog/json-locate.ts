@@ -4,6 +4,7 @@
  * error, the line of each field so that a problem in a `.json` file points at its field, the keys
  * an object gives twice (JSON.parse keeps the last one silently), and which field holds a given offset.
  */
+import { spanOf } from '../util/sorted.ts';
 import { FILE_LEVEL, keyInPath, type Problem } from './problems.ts';
 
 export interface DuplicateKey {
@@ -134,16 +135,7 @@ export function locateJson(text: string, options: { offset?: number } = {}): Jso
   // Line starts, for offset -> line/column.
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const lineOf = (offset: number): number => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const lineOf = (offset: number): number => spanOf(lineStarts, offset) + 1;
   const fail = (message: string, at = pos): never => {
     throw new JsonSyntaxError(message, at);
   };

@@ -9,6 +9,7 @@
  * Rows are numbered in page order, the order of the listing's pages. A slug that is the message's
  * words followed by a tail (as the scanner makes them) is stored as its tail only.
  */
+import { spanOf } from '../util/sorted.ts';
 import { slugWords } from '../util/text.ts';
 import type { ErrorRecord, Severity } from '../schema/record.ts';
 import { encodeIds, termFiles, words, type TermFile, type TermTree } from './list-terms.ts';
@@ -177,16 +178,7 @@ export function rowStarts(counts: readonly number[]): number[] {
 }
 
 /** The row file holding row `id`. */
-export function rowFileOf(starts: readonly number[], id: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= id) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+export const rowFileOf = (starts: readonly number[], id: number): number => spanOf(starts, id);
 
 /** Of `ids` (ascending), those shown: as far as `cap` row files not yet fetched (`have`) reach; and those files. */
 export function rowsToShow(ids: readonly number[], starts: readonly number[], have: (file: number) => boolean, cap = ROW_FILES_PER_STEP): { ids: number[]; files: number[] } {
