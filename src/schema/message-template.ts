@@ -42,6 +42,9 @@ export function parseTemplate(template: string): TemplatePart[] {
   return parts;
 }
 
+/** The characters a placeholder or an escape starts with (`}` for `}}`). */
+const SPECIAL = /[{}$#%]/g;
+
 function parseUncached(template: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let text = '';
@@ -53,6 +56,16 @@ function parseUncached(template: string): TemplatePart[] {
     raw = '';
   };
   outer: while (i < template.length) {
+    // Plain text up to the next character that can start a placeholder or an escape, in one slice.
+    SPECIAL.lastIndex = i;
+    const next = SPECIAL.exec(template)?.index ?? template.length;
+    if (next > i) {
+      const run = template.slice(i, next);
+      text += run;
+      raw += run;
+      i = next;
+      continue;
+    }
     const c = template[i]!;
     if ((c === '{' && template[i + 1] === '{') || (c === '}' && template[i + 1] === '}')) {
       text += c;
