@@ -157,14 +157,22 @@ export function literalTokenCount(template: string): number {
 /** Whether two different words are one slip of the keyboard apart (optimal string alignment distance 1). */
 export function oneSlip(a: string, b: string): boolean {
   if (a.length < 4 || b.length < 4 || Math.abs(a.length - b.length) > 1) return false;
+  // Compared in place, without slicing: every candidate's words meet every word of the line.
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true; // one letter changed
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // two swapped
+    if (sameFrom(a, i + 1, b, i + 1)) return true; // one letter changed
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && sameFrom(a, i + 2, b, i + 2); // two swapped
   }
   const [long, short] = a.length > b.length ? [a, b] : [b, a];
-  return long.slice(i + 1) === short.slice(i); // one letter added or dropped
+  return sameFrom(long, i + 1, short, i); // one letter added or dropped
+}
+
+/** Whether `a` from `i` on equals `b` from `j` on. */
+function sameFrom(a: string, i: number, b: string, j: number): boolean {
+  if (a.length - i !== b.length - j) return false;
+  for (; i < a.length; i++, j++) if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  return true;
 }
 
 const editCost = (t: Token): number => (t.kind === 'mark' ? MARK_EDIT : WORD_EDIT);
