@@ -131,8 +131,10 @@ const MIN_WORDS_FOR_REGEX = 0.5;
  * `common`: the index's common keys (its manifest), which weigh less in close matches (align.ts).
  */
 export function rankCandidates(paste: NormalisedPaste, candidates: readonly IndexEntry[], limit = 20, common?: ReadonlySet<string>): MatchResult[] {
-  // Ranked beyond the limit first: records sharing the top message are then ordered by the frames.
-  const ranked = orderBySite(rankByMessage(paste, candidates, Math.max(limit, SITE_POOL), common), paste.frames).slice(0, limit);
+  // With frames, ranked beyond the limit first: records sharing the top message are then ordered by
+  // them. Without, only as far as shown (close matches past it cost the most time).
+  const pool = paste.frames.length > 0 ? Math.max(limit, SITE_POOL) : limit;
+  const ranked = orderBySite(rankByMessage(paste, candidates, pool, common), paste.frames).slice(0, limit);
   return paste.frames.length === 0 ? ranked : ranked.map((r) => ({ ...r, siteFit: siteFit(r.entry, paste.frames) }));
 }
 
@@ -205,10 +207,11 @@ function rankByMessage(paste: NormalisedPaste, candidates: readonly IndexEntry[]
   if (exactCount > 0) return [...ahead, ...rest].slice(0, limit);
 
   const others = misses.filter((e) => !aheadIds.has(e.id));
-  const close = closeMatches(messages, others, limit, common);
+  const top = rest[0];
+  // Below a contained match, near misses that explain the line with fewer edits move up: looked for among as many as the frames would be.
+  const close = closeMatches(messages, others, top?.kind === 'contained' ? Math.max(limit, SITE_POOL) : limit, common);
   // A template found inside the line leaves some of it unexplained (`rqeuest.zone was already …`
   // holds `zone was already …`): a near miss that explains the whole line with fewer edits goes first.
-  const top = rest[0];
   if (top?.kind === 'contained') {
     const line = messages[top.score]!.text;
     const topCost = alignTemplate(top.entry.template, line, common).cost;
