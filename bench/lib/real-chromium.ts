@@ -1,8 +1,8 @@
 /**
  * The real-set benchmark's Chromium pass (scripts/bench-search-real.ts): a sample of its pastes on
  * the real search page, one fresh browser context per query (cold cache, as a first search; the
- * paste comes a second after the page opened, as bench-search.ts's errdex pass), reading the first result, `data-no-match`, the matcher's time in its worker
- * and the index bytes the query fetched (counted at the static server).
+ * paste comes a second after the page opened, as bench-search.ts's errdex pass), reading the first result, `data-no-match`, the matcher's time in its worker,
+ * the time from the paste to the results shown, and the index bytes the query fetched (counted at the static server).
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -19,6 +19,8 @@ export interface PageOutcome {
   firstPath: string | null;
   noMatch: boolean;
   matchMs: number;
+  /** From the paste to the results shown (the page's own count: fetching, matching, rendering). */
+  totalMs: number;
   bytes: number;
 }
 
@@ -72,7 +74,7 @@ export async function pageOutcomes(base: string, work: string, index: string, pa
       const info = await page.evaluate(() => {
         const list = document.querySelector<HTMLElement>('[data-search-results]')!;
         const a = list.querySelector('a');
-        return { firstPath: a ? new URL(a.href).pathname : null, noMatch: list.hasAttribute('data-no-match'), matchMs: Number(list.dataset.matchMs) };
+        return { firstPath: a ? new URL(a.href).pathname : null, noMatch: list.hasAttribute('data-no-match'), matchMs: Number(list.dataset.matchMs), totalMs: Number(list.dataset.totalMs) };
       });
       const bytes = [...server.bytes].reduce((s, [p, b]) => (p.includes(`/${MESSAGE_INDEX_DIR}/`) ? s + b : s), 0);
       out.push({ ...info, bytes });

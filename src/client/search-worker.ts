@@ -3,11 +3,12 @@
  * and the page can stop this worker when it runs past its deadline.
  *
  * Receives `{ seq, query, indexUrl }`, answers `{ seq, results, timings, shards, candidates, fullTextWords }`
- * or `{ seq, error }`; `{ warm, indexUrl }` (no answer) fetches the manifest and runs `warmUp`.
+ * or `{ seq, error }`; `{ warm, indexUrl }` (no answer) fetches the manifest and warms the matcher's code
+ * (warm-up.ts `warmUpFully`).
  */
 import { matchPaste, type MatchResult, type MatchTimings } from '../search/matcher.ts';
 import type { EntryTuple, MessageIndexManifest } from '../search/message-index.ts';
-import { warmUp } from '../search/warm-up.ts';
+import { warmUp, warmUpFully } from '../search/warm-up.ts';
 
 export interface MatchRequest {
   seq: number;
@@ -78,7 +79,10 @@ self.addEventListener('message', (event: MessageEvent<MatchRequest | WarmRequest
   const req = event.data;
   if ('warm' in req) {
     loadManifest(req.indexUrl).catch(() => (manifest = null));
-    if (!warmed) warm().catch(() => undefined); // a head start only: the first query warms again if need be
+    if (!warmed) {
+      warmed = true;
+      warmUpFully().catch(() => undefined); // a head start only
+    }
     return;
   }
   run(req).then(
