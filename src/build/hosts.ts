@@ -131,17 +131,17 @@ export function leastSite(facts: BuildFacts): { files: number; folderFiles: numb
 /**
  * About how many files a site of this many records has, from the shares measured on synthetic
  * catalogs (docs/benchmarks.md; README, "Hosts and catalog sizes"): per record 2.03 pages (error page,
- * short link, listings), 1 JSON twin, 0.465 message index files (3 KB each, at most 65,536), one
+ * short link, listings), 1 JSON twin, 0.475 message index files (3 KB each, at most 65,536), one
  * full-text fragment (or the --max-fragments bundles), and Pagefind's own index, filter and entry files.
  */
 export function estimateFiles(records: number, maxFragments: number | undefined, maxIndexFiles: number | undefined): number {
-  const index = Math.min(65_536, maxIndexFiles ?? Infinity, Math.ceil(0.465 * records));
+  const index = Math.min(65_536, maxIndexFiles ?? Infinity, Math.ceil(0.475 * records));
   const fragments = Math.min(records, maxFragments ?? records);
   return Math.ceil(2.03 * records + records + index + fragments + 0.0045 * records + 30);
 }
 
 /** The least message index files worth suggesting: shards of about 8 times their 3 KB. */
-const leastIndexFiles = (records: number): number => Math.max(100, Math.ceil((0.465 * records) / 8));
+const leastIndexFiles = (records: number): number => Math.max(100, Math.ceil((0.475 * records) / 8));
 
 /**
  * The options that make an estimated site fit `limit` files with a 5 % margin, tried in order:
@@ -155,7 +155,7 @@ export function fittingOptions(facts: BuildFacts, limit: number): { flags: strin
   if (facts.maxFragments === undefined) flags.push(`--max-fragments=${maxFragments}`);
   let estimate = estimateFiles(records, maxFragments, facts.maxIndexFiles);
   if (estimate > target) {
-    const index = Math.min(65_536, facts.maxIndexFiles ?? Infinity, Math.ceil(0.465 * records));
+    const index = Math.min(65_536, facts.maxIndexFiles ?? Infinity, Math.ceil(0.475 * records));
     const wanted = index - (estimate - target);
     if (wanted < leastIndexFiles(records)) return null;
     flags.push(`--max-index-files=${wanted}`);

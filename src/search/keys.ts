@@ -175,6 +175,44 @@ export function prefixKeys(text: string): string[] {
   return out;
 }
 
+/** Letters of a message's first word its class key holds (`classKey`). */
+export const CLASS_START = 3;
+
+/**
+ * A message's class key: the last name of its exception class and the first letters of its first
+ * word (`argumenterror inv^` for `ArgumentError: invalid token: {token}`). A paste cut a few letters
+ * into the message (`ArgumentError: invalid t`) keeps no other key of it, yet still shows these.
+ * Null without a class, or when the message does not start with a word of `CLASS_START` letters
+ * (a placeholder first: its value is no word of the template).
+ */
+export function classKey(errorClass: string | null, firstWord: string | null): string | null {
+  if (!errorClass || !firstWord || firstWord.length < CLASS_START) return null;
+  const name = errorClass.split(/\.|::|\$/).pop()!.toLowerCase();
+  return name.length >= 2 ? `${name} ${firstWord.slice(0, CLASS_START).toLowerCase()}^` : null;
+}
+
+/** Whether a key is a class key (`classKey`). */
+export const isClassKey = (key: string): boolean => key.endsWith('^');
+
+const LEADING_WORD = /^[^\p{L}\p{N}_{}%$#]*([\p{L}_][\p{L}\p{N}_]*)/u;
+
+/** A pasted message's first word when the message starts with it (punctuation before it aside; not a word inside a value, `'/root/x' not found`), else null. */
+export function leadingWord(text: string): string | null {
+  const raw = LEADING_WORD.exec(text);
+  const masked = LEADING_WORD.exec(maskValues(text));
+  return raw && masked && raw[0].length === masked[0].length ? raw[1]! : null;
+}
+
+/** A template's first word when it starts with literal text, and the word is not glued to a placeholder after it (`v{major}`). */
+export function templateLeadingWord(template: string): string | null {
+  const parts = parseTemplate(template);
+  const first = parts[0];
+  if (first?.kind !== 'text') return null;
+  const m = LEADING_WORD.exec(first.text);
+  if (!m) return null;
+  return parts.length > 1 && m[0].length === first.text.length ? null : m[1]!;
+}
+
 /** Most keys a query looks up: a long paste is represented by its likeliest error lines (matcher.ts `queryKeys`). */
 export const MAX_QUERY_KEYS = 64;
 

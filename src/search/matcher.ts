@@ -2,8 +2,9 @@
  * The paste matcher: from a normalised paste to ranked records. Pure TypeScript shared by the
  * search page's worker and by the benchmark in Node.
  *
- * 1. keys: the words and word pairs of the paste's error lines without their values, and each long
- *    word's start after the word before it (keys.ts), less the keys the manifest lists as too
+ * 1. keys: the words and word pairs of the paste's error lines without their values, each long
+ *    word's start after the word before it, and for a short line that names a class, that class
+ *    with the first letters of the message (keys.ts), less the keys the manifest lists as too
  *    common to file any record under;
  * 2. candidates: the entries of the shards those keys hash to (fetched by the caller);
  * 3. exact check: each candidate's `messagePattern`, anchored, against each error line, on RE2
@@ -19,7 +20,7 @@ import { orderBySite, siteFit } from './frames.ts';
 import { alignTemplate, MARK_EDIT } from './align.ts';
 import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
 import { holdsLiterals, mayMatch } from './literals.ts';
-import { isKeyWord, isPrefixPart, keyWords, MAX_QUERY_KEYS, prefixKeys, shardOf, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
+import { classKey, isClassKey, isKeyWord, isPrefixPart, keyWords, leadingWord, MAX_QUERY_KEYS, prefixKeys, shardOf, templateLeadingWord, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import type { MatchKind, MatchResult } from './match-result.ts';
 import { normalisePaste, type NormalisedPaste, type PastedMessage } from './normalise.ts';
@@ -36,6 +37,8 @@ export const CONTAINED_SHARE = 0.7;
  */
 export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = new Set()): string[] {
   const keys = new Set<string>();
+  // The class key first: a paste cut a few letters into its message has no other (keys.ts `classKey`).
+  for (const k of classKeysOf(paste)) if (keys.size < MAX_QUERY_KEYS && !common.has(k)) keys.add(k);
   for (const m of paste.messages) {
     // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
     // And the starts of long words with the word before each: a typo past the start, or a cut.
@@ -53,6 +56,20 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
   }
   return [...keys];
 }
+
+/**
+ * The class key of the likeliest error line (keys.ts `classKey`), when the line names a class and
+ * is short: a line cut a few letters into its message keeps no other key of it, while a longer one
+ * keeps enough keys of its own (and the class key's shard would cost it bytes for nothing).
+ */
+function classKeysOf(paste: NormalisedPaste): string[] {
+  const m = paste.messages[0];
+  if (!m || wordsWithoutValues(m.text).filter((w) => isKeyWord(w.toLowerCase())).length > CLASS_KEY_WORDS) return [];
+  const k = classKey(m.errorClass, leadingWord(m.text));
+  return k ? [k] : [];
+}
+/** Key words a line may have and still look up its class key. */
+const CLASS_KEY_WORDS = 4;
 
 /**
  * The words of the likeliest error line worth a full-text search: no values, none of the catalog's
@@ -289,14 +306,16 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
   const loaded = await fetching;
   const t2 = now();
   const byId = new Map<string, IndexEntry>();
-  const wanted = new Set(keys.flatMap(keyWords).filter((w) => !isPrefixPart(w)));
+  const wanted = new Set(keys.filter((k) => !isClassKey(k)).flatMap(keyWords).filter((w) => !isPrefixPart(w)));
+  const classKeys = new Set(keys.filter(isClassKey));
   const seen = new Set<string>();
   for (const tuples of loaded) {
     for (const t of tuples) {
       if (seen.has(t[0])) continue;
       seen.add(t[0]);
-      // A shard also holds entries filed under other keys of the same hash: keep those sharing a word.
-      if (sharesWord(t[3], wanted)) byId.set(t[0], fromTuple(t));
+      // A shard also holds entries filed under other keys of the same hash: keep those sharing a
+      // word, or the class and first letters (the entry's class is its sixth field).
+      if (sharesWord(t[3], wanted) || (t[5] !== null && classKeys.size > 0 && classKeys.has(classKey(t[5], templateLeadingWord(t[3])) ?? ''))) byId.set(t[0], fromTuple(t));
     }
   }
   const candidates = [...byId.values()];

@@ -3,7 +3,7 @@
  *
  * Each record's compact entry (id, page, template, pattern, class and the fields search filters on)
  * is filed in the shards of a few of its keys, rare ones spread over the message (words and word pairs of its template's literal
- * text, see keys.ts); a key's shard is a stable hash of the key. A paste fetches the shards of its
+ * text, and its class with the first letters of its message; see keys.ts); a key's shard is a stable hash of the key. A paste fetches the shards of its
  * own keys only, so a query loads a few kilobytes per key however large the catalog is.
  *
  * Built at build time into `/search-index/<version>/<shard>.json` with a small manifest at
@@ -13,7 +13,7 @@ import { languageForPath, languageLabel } from '../highlight/languages.ts';
 import { describe } from '../util/text.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { raiseSite, raiseSites, type RaiseSite } from './raise-site.ts';
-import { fileableKeys, hashKey, isPrefixPart, keyWords, shardOf, templateKeys } from './keys.ts';
+import { classKey, fileableKeys, hashKey, isPrefixPart, keyWords, shardOf, templateKeys, templateLeadingWord } from './keys.ts';
 
 export const INDEX_FORMAT = 4;
 
@@ -192,6 +192,9 @@ export function chooseKeys(keys: string[], df: Map<string, number>, count: numbe
   return chosen;
 }
 
+/** Most records filed under one class key (keys.ts `classKey`): a paste holding only it fetches them all. */
+export const MAX_CLASS_SHARED = 16;
+
 /** How much a doubling of a key's record count weighs against one protected word or cut. */
 export const COMMON_COST = 1;
 const PROTECT = [6, 1];
@@ -219,6 +222,14 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   const df = new Map<string, number>();
   for (const keys of recordKeys) for (const k of keys) df.set(k, (df.get(k) ?? 0) + 1);
 
+  // Each record with a class is also filed under its class key (keys.ts `classKey`), unless more than
+  // `MAX_CLASS_SHARED` records share it: the key is the record's only one a paste may show, so every
+  // paste with that class and start would fetch them all. (Not listed as common: a paste fetching
+  // such a key's shard for nothing pays one shard; the manifest would pay for every search.)
+  const classKeys = records.map((r) => classKey(r.errorClass, templateLeadingWord(r.errorMessage)));
+  const classDf = new Map<string, number>();
+  for (const k of classKeys) if (k) classDf.set(k, (classDf.get(k) ?? 0) + 1);
+
   const sites = raiseSites(records);
   const pageOf = messagePages(records, options.messagePage);
   const entries = records.map((r, i) => JSON.stringify(toTuple(indexEntry(r, sites[i], pageOf(r)))));
@@ -227,7 +238,11 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   const used = new Set<string>();
   const unindexed: BuiltMessageIndex['unindexed'] = [];
   records.forEach((r, i) => {
-    const keys = chooseKeys(fileableKeys(recordKeys[i]!), df, keysPerRecord, maxShared);
+    // In place of one of its word keys: the index keeps its size (a class key survives any cut after
+    // the first letters, which the word keys chosen for cuts cover from half the message on).
+    const ck = classKeys[i] && classDf.get(classKeys[i]!)! <= MAX_CLASS_SHARED ? classKeys[i] : null;
+    const keys = chooseKeys(fileableKeys(recordKeys[i]!), df, ck ? keysPerRecord - 1 : keysPerRecord, maxShared);
+    if (ck) keys.push(ck);
     if (keys.length === 0) {
       unindexed.push({ id: r.id, template: r.errorMessage });
       return;

@@ -117,6 +117,30 @@ describe('matchPaste', () => {
   });
 });
 
+describe('a paste cut a few letters into its message', () => {
+  // `invalid` and `token` are too common to file under (maxShared): `invalid token: {token}` is
+  // filed under its class key too, which `ArgumentError: invalid t` still shows.
+  const many = [
+    record('invalid token: {token}', 'invalid token: (.+?)', { errorClass: 'sqlalchemy.exc.ArgumentError' }),
+    record('invalid token type {kind} in stream', 'invalid token type (.+?) in stream', { errorClass: 'TypeError' }),
+    ...Array.from({ length: 12 }, (_, i) => record(`invalid token ${'q'.repeat(i + 3)} for {name}`, `invalid token ${'q'.repeat(i + 3)} for (.+?)`, { errorClass: 'ValueError' })),
+  ];
+  const index = buildMessageIndex(many, { targetShardBytes: 300, maxShared: 4 });
+  const shardLoad = async (i: number) => JSON.parse(index.shards[i]!) as EntryTuple[];
+  const first = async (paste: string) => (await matchPaste(paste, index.manifest, shardLoad)).results[0]?.entry.id;
+
+  it('finds its record by the class and the first letters', async () => {
+    expect(await first('ArgumentError: invalid t')).toBe(many[0]!.id);
+    expect(await first('TypeError: invalid tok')).toBe(many[1]!.id);
+  });
+
+  it('looks the class key up only for a short line that names a class', () => {
+    expect(queryKeys(normalisePaste('ArgumentError: invalid t'))).toContain('argumenterror inv^');
+    expect(queryKeys(normalisePaste('invalid t')).some((k) => k.endsWith('^'))).toBe(false);
+    expect(queryKeys(normalisePaste('ArgumentError: invalid token qqqq for the stream x in mapper y')).some((k) => k.endsWith('^'))).toBe(false);
+  });
+});
+
 describe('rankCandidates under hostile input', () => {
   it('answers for a 1 MB paste', () => {
     const paste = normalisePaste(`${'frame '.repeat(200_000)}not found`);

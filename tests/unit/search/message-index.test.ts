@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fileableKeys, isKeyWord, MAX_QUERY_KEYS, prefixKeys, prefixPart, shardOf, templateKeys, textKeys, wordKey } from '../../../src/search/keys.ts';
-import { buildMessageIndex, chooseKeys, fromTuple, type EntryTuple } from '../../../src/search/message-index.ts';
+import { classKey, fileableKeys, isKeyWord, leadingWord, MAX_QUERY_KEYS, prefixKeys, prefixPart, shardOf, templateKeys, templateLeadingWord, textKeys, wordKey } from '../../../src/search/keys.ts';
+import { buildMessageIndex, chooseKeys, fromTuple, MAX_CLASS_SHARED, type EntryTuple } from '../../../src/search/message-index.ts';
 import { queryKeys } from '../../../src/search/matcher.ts';
 import { normalisePaste } from '../../../src/search/normalise.ts';
 import { sampleWrapped } from '../../support/records.ts';
@@ -205,3 +205,41 @@ describe('buildMessageIndex', () => {
 function built2(index: ReturnType<typeof buildMessageIndex>, key: string): string[] {
   return (JSON.parse(index.shards[shardOf(key, index.manifest.shards, index.manifest.seed)]!) as EntryTuple[]).map((t) => t[0]);
 }
+
+describe('class keys', () => {
+  it('pair the class\'s last name with the first letters of the message\'s first word', () => {
+    expect(classKey('sqlalchemy.exc.ArgumentError', templateLeadingWord('invalid token: {token}'))).toBe('argumenterror inv^');
+    expect(classKey('ArgumentError', leadingWord('invalid t'))).toBe('argumenterror inv^');
+    // `can't` reads as `can`, on both sides.
+    expect(classKey('AttributeError', templateLeadingWord("can't delete attribute"))).toBe(classKey('AttributeError', leadingWord("can't de")));
+    expect(templateLeadingWord('`yarn {args}` failed')).toBe('yarn');
+  });
+
+  it('have none without a class, a first word of a few letters, or a message that starts with a value', () => {
+    expect(classKey(null, 'invalid')).toBeNull();
+    expect(classKey('ValueError', 'No')).toBeNull();
+    expect(templateLeadingWord('{source} needs field {name}')).toBeNull();
+    expect(templateLeadingWord("'{name}' is required")).toBeNull();
+    // Glued to the placeholder after it, the word prints otherwise.
+    expect(templateLeadingWord('v{major} is not supported')).toBeNull();
+    // A paste's first word inside a value (a quoted path) is no word of the template.
+    expect(leadingWord("'/root/.cache/hub' not exists")).toBeNull();
+    expect(leadingWord('/root/.cache/hub not exists')).toBeNull();
+  });
+
+  it('file a record in place of one of its word keys, unless too many records share it', () => {
+    const shared = (errorClass: string | null) =>
+      Array.from({ length: MAX_CLASS_SHARED + 1 }, (_, i) => ({ ...record(`00000000000005${String(i).padStart(2, '0')}`, `invalid value number${'x'.repeat(i + 2)} for option {}`), errorClass }) as ErrorRecord);
+    const rare = { ...record('0000000000000600', 'pattern_type is not a valid pattern for {field}'), errorClass: 'PydanticCustomError' } as ErrorRecord;
+    const members = (index: ReturnType<typeof buildMessageIndex>) => index.shards.map((s) => (JSON.parse(s) as EntryTuple[]).map((t) => t[0]).join());
+    const index = buildMessageIndex([rare, ...shared('ValueError')], { keysPerRecord: 3, targetShardBytes: 400 });
+    expect(built2(index, 'pydanticcustomerror pat^')).toContain('0000000000000600');
+    // The class key takes one of the record's places: 3 keys in all.
+    expect(index.shards.filter((s) => s.includes('"0000000000000600"')).length).toBeLessThanOrEqual(3);
+    // Shared by more than MAX_CLASS_SHARED records, it files none: they sit where they would without a class.
+    const rareWithout = { ...rare, errorClass: null };
+    // (As many shards either way: the class in each entry makes the shards longer.)
+    const options = { keysPerRecord: 3, targetShardBytes: 1, maxShards: 64 };
+    expect(members(buildMessageIndex([rareWithout, ...shared('ValueError')], options))).toEqual(members(buildMessageIndex([rareWithout, ...shared(null)], options)));
+  });
+});
