@@ -41,11 +41,12 @@ export function variants(m: PastedMessage): string[] {
 export const FUSE_WEIGHT = 1;
 /**
  * Fuse.js compares characters, a 32-character piece of the query at a time, each piece's cost
- * growing with the candidate's length: the line's start is what it compares (the alignment reads
- * the whole line). On the benchmark's real pastes, 64 to 512 characters rank every paste's first
- * result alike, and a line of 512 characters costs a quarter of what comparing it whole would.
+ * growing with the candidate's length: the line's first two pieces are what it compares (the
+ * alignment reads the whole line; fuse.js's part is the characters of the words that start it).
+ * On the benchmark's real pastes, 64 to 512 characters rank every paste's first result alike, and
+ * 64 costs a long line a quarter of what 256 would.
  */
-const FUSE_QUERY_CHARS = 128;
+const FUSE_QUERY_CHARS = 64;
 
 /**
  * Near misses among the candidates: a typo, a word changed, added or dropped, a paste cut short.
