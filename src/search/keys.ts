@@ -35,13 +35,34 @@ function wordsOf(text: string): { word: string; start: number; end: number }[] {
 export function wordKey(word: string): string {
   let key = wordKeys.get(word);
   if (key === undefined) {
-    key = [...new Set(word)].sort().join('');
+    key = charSet(word);
     if (wordKeys.size >= 50_000) wordKeys.clear();
     wordKeys.set(word, key);
   }
   return key;
 }
 const wordKeys = new Map<string, string>();
+
+/**
+ * A word's characters, each once, in code order: `[...new Set(word)].sort().join('')`, which a
+ * fresh page runs for every word of every candidate; for the lower-case ASCII words most are, read
+ * off two bit masks instead (digits, `_`, then letters: their code order).
+ */
+function charSet(word: string): string {
+  let digits = 0;
+  let letters = 0;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 97 && c <= 122) letters |= 1 << (c - 97);
+    else if (c >= 48 && c <= 57) digits |= 1 << (c - 48);
+    else if (c === 95) digits |= 1 << 10;
+    else return [...new Set(word)].sort().join('');
+  }
+  let out = '';
+  for (let b = 0; b <= 10; b++) if (digits & (1 << b)) out += b === 10 ? '_' : String.fromCharCode(48 + b);
+  for (let b = 0; b < 26; b++) if (letters & (1 << b)) out += String.fromCharCode(97 + b);
+  return out;
+}
 
 /** Adds single-word keys and adjacent-pair keys (`open socket`) of consecutive key words. */
 function addKeys(words: (string | null)[], into: Set<string>): void {

@@ -131,6 +131,16 @@ describe('index keys', () => {
   });
 });
 
+describe('wordKey', () => {
+  it('is the word\'s characters, each once, in code order, for ASCII words and others', () => {
+    const chars = 'abcdefghijklmnopqrstuvwxyz0123456789_Zé';
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const words = ['validate', 'frame_count', '__init__', 'café', 'KVCache', ...Array.from({ length: 2000 }, (_, i) => Array.from({ length: 1 + (i % 14) }, () => chars[Math.floor(next() * chars.length)]).join(''))];
+    for (const w of words) expect(wordKey(w), w).toBe([...new Set(w)].sort().join(''));
+  });
+});
+
 describe('buildMessageIndex', () => {
   const records = [
     record('0000000000000001', 'failed to open socket {path}'),
