@@ -221,6 +221,16 @@ async function chromiumTable(options: BenchRealOptions, records: ErrorRecord[], 
   const ms = (os: PageOutcome[]) => os.map((o) => (Number.isFinite(o.matchMs) ? o.matchMs : Infinity));
   const late = (os: PageOutcome[]) => os.filter((o) => !Number.isFinite(o.matchMs)).length;
   console.log(`  Chromium: ${all.length} queries in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  if (options.misses.has('chromium')) {
+    posOut.forEach((o, i) => {
+      const q = pos[i]!.q;
+      if (![q.id, ...q.ambiguousWith].some((id) => byId.get(id) === o.firstPath || pageOf.get(id) === o.firstPath)) console.log(`MISS chromium ${pos[i]!.file} ${q.damage ?? ''}: got ${o.firstPath}, want ${byId.get(q.id)}\n  paste: ${JSON.stringify(q.query.slice(0, 160))}`);
+    });
+  }
+  const late1 = (o: PageOutcome) => (Number.isFinite(o.matchMs) ? o.matchMs : Infinity);
+  const slowest = options.slowest
+    ? [...all.map((o, i) => ({ o, paste: (i < pos.length ? pos[i]! : neg[i - pos.length]!).q.query }))].sort((a, b) => late1(b.o) - late1(a.o)).slice(0, options.slowest)
+    : [];
   return [
     `In Chromium (a fresh page per query, cold cache, pasted a second after the page opened, while its worker may still be warming up; index bytes after the manifest; the message index only; "paste to results shown" also holds fetching the shards from a local server and waiting for the worker): ${pos.length} pastes spread over the three files, and ${neg.length} negatives on the catalog without the held-out repositories.`,
     '',
@@ -229,6 +239,9 @@ async function chromiumTable(options: BenchRealOptions, records: ErrorRecord[], 
     row(['positives', pct(right, pos.length), pct(posOut.filter((o) => o.noMatch).length, pos.length), q3(posOut.map((o) => o.bytes), kb), q3(ms(posOut), msText), q3(posOut.map((o) => o.totalMs), msText), String(late(posOut))]),
     row(['negatives', '–', pct(negOut.filter((o) => o.noMatch).length, neg.length), q3(negOut.map((o) => o.bytes), kb), q3(ms(negOut), msText), q3(negOut.map((o) => o.totalMs), msText), String(late(negOut))]),
     '',
+    ...(slowest.length
+      ? [`Slowest ${slowest.length} in Chromium:`, '', row(['matching', 'paste to results', 'paste']), row(Array(3).fill('---')), ...slowest.map(({ o, paste }) => row([msText(o.matchMs), msText(o.totalMs), `\`${paste.slice(0, 60).replace(/[\n|`]/g, ' ')}\``])), '']
+      : []),
   ];
 }
 
@@ -326,8 +339,8 @@ The paste matcher on the search-dev folder's real records and pastes (docs/bench
   --chromium-only       only the Chromium pass on the largest catalog (no Node tables)
   --only F,...          score only these query files in Node (clean, damaged, real); the negatives too
   --cold N              also N pastes run cold in Node (a new thread each, after the warm-up match) on the largest catalog
-  --slowest N           list the N slowest queries in Node, with the time of each phase
-  --misses D,...        print the misses of these damages (plain, drift, …), or all, site, neg, fp
+  --slowest N           list the N slowest queries in Node, with the time of each phase (and in Chromium)
+  --misses D,...        print the misses of these damages (plain, drift, …), or all, site, neg, fp, chromium
   --dump                write each query's top results to .errdex/bench-search-real/top-results.jsonl
 The message index of each catalog is written once and reused while what it is made from is unchanged
 (its stamp.txt). Writes .errdex/bench-search-real/results.md and prints it.`;
