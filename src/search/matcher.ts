@@ -38,7 +38,8 @@ export const CONTAINED_SHARE = 0.7;
 export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = new Set()): string[] {
   const keys = new Set<string>();
   // The class key first: a paste cut a few letters into its message has no other (keys.ts `classKey`).
-  for (const k of classKeysOf(paste)) if (keys.size < MAX_QUERY_KEYS && !common.has(k)) keys.add(k);
+  const ck = classKeyOf(paste);
+  if (ck && !common.has(ck)) keys.add(ck);
   for (const m of paste.messages) {
     // Then the pairs that meet once the values are set aside (`queue "x" is` gives `queue is`).
     // And the starts of long words with the word before each: a typo past the start, or a cut.
@@ -62,11 +63,10 @@ export function queryKeys(paste: NormalisedPaste, common: ReadonlySet<string> = 
  * is short: a line cut a few letters into its message keeps no other key of it, while a longer one
  * keeps enough keys of its own (and the class key's shard would cost it bytes for nothing).
  */
-function classKeysOf(paste: NormalisedPaste): string[] {
+function classKeyOf(paste: NormalisedPaste): string | null {
   const m = paste.messages[0];
-  if (!m || wordsWithoutValues(m.text).filter((w) => isKeyWord(w.toLowerCase())).length > CLASS_KEY_WORDS) return [];
-  const k = classKey(m.errorClass, leadingWord(m.text));
-  return k ? [k] : [];
+  if (!m || wordsWithoutValues(m.text).filter((w) => isKeyWord(w.toLowerCase())).length > CLASS_KEY_WORDS) return null;
+  return classKey(m.errorClass, leadingWord(m.text));
 }
 /** Key words a line may have and still look up its class key. */
 const CLASS_KEY_WORDS = 4;
