@@ -137,11 +137,12 @@ export function messagePageHit(matches: readonly MatchResult[]): SearchHit | nul
 /** Merges both engines' results into one ranked list without repeats, the message page first when it applies (`messagePageHit`). */
 export function mergeHits(matches: readonly MatchResult[], pagefind: readonly SearchHit[]): SearchHit[] {
   const textRank = new Map(pagefind.map((h, i) => [h.path, i]));
-  const exact = matches.filter((m) => m.kind !== 'close');
-  const close = matches.filter((m) => m.kind === 'close');
-  // A near miss full-text search also found is strong whatever its score.
-  const strong = close.filter((m) => m.score <= STRONG_CLOSE || textRank.has(`/${m.entry.repo}/${m.entry.slug}/`));
-  const weak = close.filter((m) => !strong.includes(m));
+  // A near miss full-text search also found is strong whatever its score, and so is one the matcher
+  // ranked above an exact match (a longer template explaining the line but for a changed word,
+  // above a short one whose placeholder swallowed the rest: matcher.ts `outdoing`).
+  const lastExact = matches.findLastIndex((m) => m.kind !== 'close');
+  const strong = new Set(matches.filter((m, i) => m.kind !== 'close' || i < lastExact || m.score <= STRONG_CLOSE || textRank.has(`/${m.entry.repo}/${m.entry.slug}/`)));
+  const weak = matches.filter((m) => !strong.has(m));
   const out: SearchHit[] = [];
   const seen = new Set<string>();
   const push = (h: SearchHit) => {
@@ -151,7 +152,8 @@ export function mergeHits(matches: readonly MatchResult[], pagefind: readonly Se
   };
   const group = messagePageHit(matches);
   if (group) push(group);
-  for (const m of [...exact, ...strong]) push(hitFromMatch(m));
+  // In the matcher's order: exact matches first, but for the near misses it put above them.
+  for (const m of matches) if (strong.has(m)) push(hitFromMatch(m));
   for (const h of pagefind) push(h);
   for (const m of weak) push(hitFromMatch(m));
   return out;

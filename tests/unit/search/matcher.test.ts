@@ -178,6 +178,17 @@ describe('one result list', () => {
     expect(merged.map((h) => h.path)).toContain('/x/y/z/');
   });
 
+  it('keeps a near miss the matcher put above an exact match above it, whatever its score', () => {
+    const short = indexEntry(record('{name} is required', '(.+?) is required'));
+    const long = indexEntry(record('Release commit subject is required', 'Release commit subject is required'));
+    const results = rankCandidates(normalisePaste('Release commit subject still is required'), [short, long]);
+    expect(results.map((r) => [r.entry.id, r.kind])).toEqual([
+      [long.id, 'close'],
+      [short.id, 'exact'],
+    ]);
+    expect(mergeHits(results, []).map((h) => h.path)).toEqual([`/${long.repo}/${long.slug}/`, `/${short.repo}/${short.slug}/`]);
+  });
+
   it('links to the page with the pasted line in the fragment, #m=', async () => {
     const [r] = (await matchPaste('frame 7 not found', built.manifest, load)).results;
     expect(hitHref(hitFromMatch(r!), '/docs')).toBe(`/docs/${r!.entry.repo}/${r!.entry.slug}/#m=frame%207%20not%20found`);
