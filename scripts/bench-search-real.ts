@@ -240,7 +240,7 @@ async function chromiumTable(options: BenchRealOptions, records: ErrorRecord[], 
     row(['negatives', '–', pct(negOut.filter((o) => o.noMatch).length, neg.length), q3(negOut.map((o) => o.bytes), kb), q3(ms(negOut), msText), q3(negOut.map((o) => o.totalMs), msText), String(late(negOut))]),
     '',
     ...(slowest.length
-      ? [`Slowest ${slowest.length} in Chromium:`, '', row(['matching', 'paste to results', 'paste']), row(Array(3).fill('---')), ...slowest.map(({ o, paste }) => row([msText(o.matchMs), msText(o.totalMs), `\`${paste.slice(0, 60).replace(/[\n|`]/g, ' ')}\``])), '']
+      ? [`Slowest ${slowest.length} in Chromium:`, '', row(['matching', 'paste to results', 'paste']), row(Array(3).fill('---')), ...slowest.map(({ o, paste }) => row([msText(o.matchMs), msText(o.totalMs), `\`${paste.slice(0, 60).replace(/[\u0000-\u001f|`]/g, ' ')}\``])), '']
       : []),
   ];
 }
