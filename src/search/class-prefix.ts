@@ -20,8 +20,11 @@ const CLASS_PREFIX =
   /^(?:Uncaught (?:\(in promise\) )?)?((?:[A-Za-z_$][\w$]*(?:\.|::|\$))*[A-Za-z_$][\w$]*)(?: \[[A-Z][A-Z0-9_]*\]|\[E\d{4}\])?: (.+)$/s;
 const KIND_WORDS = /^(?:panic|fatal error|fatal|error|Error|ERROR|warning|Warning|exception|Exception|thread panicked|E)$/;
 
+/** A class's last name: `sqlalchemy.exc.ArgumentError`, `std::io::Error`, `Outer$Inner` give `ArgumentError`, `Error`, `Inner`. */
+export const lastClassName = (name: string): string => name.split(/\.|::|\$/).pop() ?? name;
+
 function looksLikeClassName(name: string): boolean {
-  const last = name.split(/\.|::|\$/).pop() ?? name;
+  const last = lastClassName(name);
   if (KIND_WORDS.test(name) || /^(?:std|boost)::\w+$/.test(name)) return true;
   if (/(?:Error|Exception|Warning|Fault|Failure|Panic|Interrupt|Exit|Timeout|Abort|Rejection|_error|_exception)$/.test(last)) return true;
   // Qualified CamelCase names: `pkg.module.HandshakeError`, `io.grpc.StatusRuntimeException`; and

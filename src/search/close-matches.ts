@@ -5,6 +5,7 @@
  */
 import Fuse from 'fuse.js/basic';
 import { alignTemplate, literalTokenCount, OVER_BUDGET, tokens, type Alignment } from './align.ts';
+import { lastClassName } from './class-prefix.ts';
 import { withoutValues } from './keys.ts';
 import type { IndexEntry } from './message-index.ts';
 import type { MatchResult } from './match-result.ts';
@@ -25,8 +26,7 @@ export function literalText(template: string): string {
 
 export const sameClass = (a: string | null, b: string | null): boolean => {
   if (!a || !b) return false;
-  const last = (s: string) => s.split(/\.|::|\$/).pop()!.toLowerCase();
-  return last(a) === last(b);
+  return lastClassName(a).toLowerCase() === lastClassName(b).toLowerCase();
 };
 
 export function variants(m: PastedMessage): string[] {
@@ -80,7 +80,8 @@ export function closeMatches(messages: PastedMessage[], misses: IndexEntry[], li
       const budget = CLOSE_THRESHOLD * d.size + 1e-9;
       let aligned = lines.map((line) => alignTemplate(d.entry.template, line, common, budget));
       if (aligned.every((a) => a === OVER_BUDGET)) continue;
-      if (aligned.includes(OVER_BUDGET)) aligned = lines.map((line) => alignTemplate(d.entry.template, line, common));
+      // A reading over budget still counts once another is not: only it is aligned again, in full.
+      aligned = aligned.map((a, i) => (a === OVER_BUDGET ? alignTemplate(d.entry.template, lines[i]!, common) : a));
       aligned.sort((a, b) => a.cost - b.cost);
       if (Math.min(...aligned.map((a) => a.cost - a.tail)) / d.size <= CLOSE_THRESHOLD) close.push({ d, aligned, mi });
     }

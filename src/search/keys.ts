@@ -9,6 +9,7 @@
  * are left out because the printed word differs.
  */
 import { parseTemplate, type TemplatePart } from '../schema/message-template.ts';
+import { lastClassName } from './class-prefix.ts';
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 
@@ -208,7 +209,7 @@ export const CLASS_START = 3;
  */
 export function classKey(errorClass: string | null, firstWord: string | null): string | null {
   if (!errorClass || !firstWord || firstWord.length < CLASS_START) return null;
-  const name = errorClass.split(/\.|::|\$/).pop()!.toLowerCase();
+  const name = lastClassName(errorClass).toLowerCase();
   return name.length >= 2 ? `${name} ${firstWord.slice(0, CLASS_START).toLowerCase()}^` : null;
 }
 

@@ -71,7 +71,8 @@ function* numbers(seed: number): Generator<number> {
 }
 
 const HOLES = ['{name}', '{}', '%s', "'{value!r}'", '#{id}', '{count:>4}', '"{path}"', '%(key)s'];
-const HOLE_PATTERNS: Record<string, string> = { '{count:>4}': '\\s*(\\d+)' };
+/** The regex group a placeholder becomes, when not `(.+?)`. */
+const HOLE_GROUPS: Record<string, string> = { '{count:>4}': '\\s*(\\d+)' };
 
 /** A generated catalog: templates of the vocabulary's words and placeholders of each syntax, with their patterns. */
 function generatedCatalog(count: number): IndexEntry[] {
@@ -87,7 +88,7 @@ function generatedCatalog(count: number): IndexEntry[] {
         const hole = pick(HOLES);
         template.push(hole);
         const quote = /^['"]/.exec(hole)?.[0] ?? '';
-        pattern.push(HOLE_PATTERNS[hole] ?? `${quote}(.+?)${quote}`);
+        pattern.push(HOLE_GROUPS[hole] ?? `${quote}(.+?)${quote}`);
       } else {
         const word = pick(WORDS);
         template.push(word);
