@@ -7,10 +7,11 @@
  *    with the first letters of the message (keys.ts), less the keys the manifest lists as too
  *    common to file any record under;
  * 2. candidates: the entries of the shards those keys hash to (fetched by the caller);
- * 3. exact check: each candidate's `messagePattern`, anchored, against each error line, on RE2
- *    (re2js: linear time, so no pattern and no paste can make it slow; the caller still runs this
- *    in a worker with a deadline, as a last resort), for the patterns whose literal text is in a
- *    line (literals.ts);
+ * 3. exact check: each candidate's `messagePattern`, anchored, against each error line, with string
+ *    searches when it is literal text and `(.+?)` holes (hole-pattern.ts), else on RE2 (re2js:
+ *    linear time, so no pattern and no paste can make it slow; the caller still runs this in a
+ *    worker with a deadline, as a last resort), for the patterns whose literal text is in a line
+ *    (literals.ts);
  * 4. ranking: exact matches by specificity (characters of literal text), then the class the paste
  *    named; without an exact match, close misses (typos, drift, truncation; close-matches.ts): the
  *    word edits that turn the template into the line (align.ts), with fuse.js's character score.
@@ -20,6 +21,7 @@ import { orderBySite, siteFit } from './frames.ts';
 import { alignTemplate, MARK_EDIT } from './align.ts';
 import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
 import { holdsLiterals, mayMatch } from './literals.ts';
+import { firstMatch, fullMatch, parseHolePattern, readable } from './hole-pattern.ts';
 import { classKey, isClassKey, isKeyWord, isPrefixPart, keyWords, leadingWord, MAX_QUERY_KEYS, prefixKeys, shardOf, templateLeadingWord, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
 import { fromTuple, type EntryTuple, type IndexEntry, type MessageIndexManifest } from './message-index.ts';
 import type { MatchKind, MatchResult } from './match-result.ts';
@@ -97,7 +99,9 @@ interface Compiled {
 const regexCache = new Map<string, Compiled | null>();
 
 /**
- * Patterns run on RE2 (re2js): an automaton, linear in the line's length whatever the pattern, so
+ * A pattern of literal text and `(.+?)` holes (hole-pattern.ts: nearly every real one) is matched
+ * with string searches, with RE2's answers, and compiled on RE2 only for a line it cannot read.
+ * Any other runs on RE2 (re2js): an automaton, linear in the line's length whatever the pattern, so
  * no paste can make a valid catalog pattern slow (JavaScript's backtracking RegExp takes seconds on
  * `(.*) (.*) (.*) (.*) (.*)x` against a 4,000-character line). RE2 has the same syntax for what the
  * catalog uses (groups, lazy quantifiers, classes, escapes, named groups, `\b`); `translateRegExp`
@@ -108,17 +112,29 @@ const regexCache = new Map<string, Compiled | null>();
 function compiled(pattern: string): Compiled | null {
   let re = regexCache.get(pattern);
   if (re === undefined) {
-    try {
-      const c = compilePattern(pattern);
-      const any = c.ok ? c.re : null;
-      re = any && { full: (line) => any.matches(line), find: (line) => (any.exec(line)?.[0] as string | undefined) ?? null };
-    } catch {
-      re = null; // beyond RE2 (or broken): never matches exactly, see above
-    }
+    const holes = parseHolePattern(pattern);
+    if (holes) {
+      let re2: Compiled | null | undefined;
+      const fallback = () => (re2 === undefined ? (re2 = onRE2(pattern)) : re2);
+      re = {
+        full: (line) => (readable(line) ? fullMatch(holes, line) : (fallback()?.full(line) ?? false)),
+        find: (line) => (readable(line) ? firstMatch(holes, line) : (fallback()?.find(line) ?? null)),
+      };
+    } else re = onRE2(pattern);
     if (regexCache.size > 20_000) regexCache.clear();
     regexCache.set(pattern, re);
   }
   return re;
+}
+
+function onRE2(pattern: string): Compiled | null {
+  try {
+    const c = compilePattern(pattern);
+    const any = c.ok ? c.re : null;
+    return any && { full: (line) => any.matches(line), find: (line) => (any.exec(line)?.[0] as string | undefined) ?? null };
+  } catch {
+    return null; // beyond RE2 (or broken): never matches exactly, see above
+  }
 }
 
 /** Words (as keys) of a template's literal text; every candidate's are read on every query, and twice. */
