@@ -2,9 +2,9 @@
  * A throwaway match the search page's worker runs when the page opens, before anyone has pasted.
  * A fresh page's first paste otherwise runs the matcher's code cold: each function interpreted
  * until the engine has seen it run often enough to compile it, and a paste's candidates (hundreds
- * of templates, each parsed, split into words, compiled to RE2 and aligned with the paste) are
- * what runs it that often. So the warm-up runs the whole path (normalising a log line, a traceback
- * and a typo; keys; RE2; close matches) on a few built-in templates, then on a generated catalog
+ * of templates, each parsed, split into words, matched and aligned with the paste) are what runs
+ * it that often. So the warm-up runs the whole path (normalising a log line, a traceback and a
+ * typo; keys; hole patterns and RE2; close matches) on a few built-in templates, then on a generated catalog
  * of a few hundred, in steps that give way to a real paste arriving meanwhile. It fetches nothing.
  */
 import { matchPaste, type PasteMatch } from './matcher.ts';
