@@ -122,6 +122,7 @@ function setUp(root: HTMLElement): void {
     textHits = [];
     textSearched = false;
     fullTextWords = null;
+    delete list.dataset.answerMs;
     list.dataset.state = 'busy';
     list.setAttribute('aria-busy', 'true');
     if (!q) {
@@ -141,12 +142,18 @@ function setUp(root: HTMLElement): void {
       list.dataset.fetchMs = answer.timings.fetchMs.toFixed(1);
       list.dataset.warmMs = answer.timings.warmMs.toFixed(1);
     }
-    if ('error' in answer || fullTextWanted(matches)) await fullText(q, mySeq);
-    if (mySeq !== seq) return;
+    if ('error' in answer || fullTextWanted(matches)) {
+      // The matcher's answer first: the full-text index's first search loads its code and index
+      // (a few hundred ms), and its results are added when they come.
+      render(started, note, true);
+      await fullText(q, mySeq);
+      if (mySeq !== seq) return;
+    }
     render(started, note);
   }
 
-  function render(started: number, note: string | null): void {
+  /** `textPending`: the full-text search is still running; its results will be drawn after. */
+  function render(started: number, note: string | null, textPending = false): void {
     const q = box.value.trim();
     // Nothing matched with confidence: say so, and show only a few possibly related near misses
     // (full-text results, when searched, after them).
@@ -156,7 +163,7 @@ function setUp(root: HTMLElement): void {
     const shown = applyFilters(all, chosenFilters());
     list.replaceChildren(...shown.map((h) => resultItem(h, noMatch)));
     list.toggleAttribute('data-no-match', noMatch);
-    more.hidden = textSearched || !q;
+    more.hidden = textSearched || textPending || !q;
     more.textContent = noMatch ? 'Search the full text' : 'Also search the full text';
     const exact = shown.filter((h) => h.kind === 'exact').length;
     const tail = note ? ` ${note}` : '';
@@ -165,10 +172,13 @@ function setUp(root: HTMLElement): void {
     status.textContent = !q
       ? 'Paste an error message, a log line or a whole traceback, or type words to search for.'
       : noMatch
-        ? `The catalog has no entry for this error.${shown.length ? ` Possibly related: ${shown.length} result${shown.length === 1 ? '' : 's'}.` : ''}${textSearched ? '' : ' You can also search the full text.'}${tail}`
+        ? `The catalog has no entry for this error.${shown.length ? ` Possibly related: ${shown.length} result${shown.length === 1 ? '' : 's'}.` : ''}${textPending ? ' Searching the full text…' : textSearched ? '' : ' You can also search the full text.'}${tail}`
         : shown.length === 0
           ? `No error matches${all.length ? ' these filters' : ''}.${tail}`
           : `${shown.length} result${shown.length === 1 ? '' : 's'}${exact ? `, ${exact} with the exact template` : ''}.${tail}`;
+    // The time to the first answer drawn (the matcher's), and to all of it.
+    list.dataset.answerMs ??= (performance.now() - started).toFixed(1);
+    if (textPending) return;
     list.dataset.state = 'done';
     list.dataset.query = q;
     list.dataset.engines = textSearched ? 'matcher+pagefind' : 'matcher';

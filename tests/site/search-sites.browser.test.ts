@@ -92,6 +92,30 @@ describe('search on real pastes, in Chromium', () => {
     await page.close();
   });
 
+  it('shows the matcher’s answer before a slow full-text search ends, then adds its results', async () => {
+    const page = await ctx.browser.newPage();
+    // Pagefind's first search loads its code: held back here, so the page must answer without it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/pagefind/pagefind.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const q = 'Segmentation fault (core dumped)';
+    await page.goto(`${ctx.server.url}/search/#q=${encodeURIComponent(q)}`);
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-search-results]')?.dataset.answerMs !== undefined, undefined, { timeout: 20_000 });
+    const list = page.locator('[data-search-results]');
+    expect(await list.getAttribute('data-state')).toBe('busy');
+    expect(await list.getAttribute('data-no-match')).toBe('');
+    expect(await page.locator('[data-search-status]').innerText()).toMatch(/^The catalog has no entry for this error\..* Searching the full text…$/);
+    expect(await page.locator('[data-search-more]').isVisible()).toBe(false);
+    release();
+    await rows(page, q);
+    expect(await list.getAttribute('data-engines')).toBe('matcher+pagefind');
+    expect(await page.locator('[data-search-status]').innerText()).not.toContain('Searching the full text');
+    await page.close();
+  });
+
   it('keeps a traceback pasted into the home box, and sends it in the fragment', async () => {
     const page = await ctx.browser.newPage();
     await page.goto(`${ctx.server.url}/`);
