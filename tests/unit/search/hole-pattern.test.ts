@@ -32,6 +32,16 @@ describe('hole patterns', () => {
     }
   });
 
+  it('reads every escaped ASCII punctuation character as that character, as RE2 does', () => {
+    for (let c = 33; c < 127; c++) {
+      const ch = String.fromCharCode(c);
+      if (/[A-Za-z0-9]/.test(ch)) continue;
+      const p = `a\\${ch}b (.+?)`;
+      expect(parseHolePattern(p), p).toEqual({ literals: [`a${ch}b `, ''], minimum: [1] });
+      expect(re2(p).full(`a${ch}b x`), p).toBe(true);
+    }
+  });
+
   it('matches the whole line and finds the first match as RE2 does', () => {
     const cases: [string, string][] = [
       ['Argument `(.+?)` is undefined', 'Argument `id` is undefined'],
