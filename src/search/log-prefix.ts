@@ -13,10 +13,14 @@ const LEVEL = '(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|
 const MODULE_PREFIX = /^\[[\w.:/<>-]{1,80}\]:?\s+/;
 
 const PREFIXES: RegExp[] = [
-  // ISO-8601 timestamps, bracketed or not: 2026-08-14T21:17:39.825Z, [2026-08-14 21:17:39,825 +0200]
-  /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?\]?[\s|:-]*/,
-  // env_logger, log4rs and similar: [2026-08-14T21:17:39Z ERROR my_crate::module] message
+  // A bracket opening with a date, whole: env_logger, log4rs, Celery, gunicorn and similar
+  // ([2026-08-14T21:17:39Z ERROR my_crate::module], [2026-08-14 21:17:39,825: ERROR/Worker-1])
   new RegExp(`^\\[\\d{4}-\\d{2}-\\d{2}[^\\]]{0,60}?${LEVEL}?[^\\]]{0,120}\\]\\s*`, 'i'),
+  // ISO-8601 timestamps: 2026-08-14T21:17:39.825Z, 2026-08-14 21:17:39,825 +0200
+  /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z| ?[+-]\d{2}:?\d{2}| ?UTC)?\]?[\s|:-]*/,
+  // syslog's priority (<11>), and RFC 5424's whole header: <11>1 time host app procid msgid [data]|-
+  /^<\d{1,3}>1 \S{1,64} \S{1,255} \S{1,48} \S{1,128} \S{1,32} (?:-|(?:\[[^\]]{0,400}\])+)(?: |$)/,
+  /^<\d{1,3}>(?=\S)/,
   // Go's log package: 2026/08/14 21:17:39.123456 message
   /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?\s+/,
   // syslog: Aug 14 21:17:39 host program[123]: message
@@ -53,8 +57,17 @@ const PREFIXES: RegExp[] = [
   /^E {3,}(?=\S)/,
   // Rust tracing's spans after the level: request{id=7}:handler{path="/x"}:
   /^(?:[A-Za-z_][\w:]{0,80}\{[^{}]{0,300}\}:)+\s*/,
-  // Docker compose / kubectl logs: service-1  | message
+  // Docker compose / kubectl logs: service-1  | message; pm2: 0|api      | message
   /^[\w.-]{1,64}\s+\| /,
+  /^\d{1,4}\|[\w.-]{1,64}\s*\| /,
+  // Android's logcat, brief format: E/AndroidRuntime( 1234): message
+  /^[VDIWEFA]\/[^(:\s]{1,80}\(\s*\d{1,9}\):\s/,
+  // What runtimes and tools print before an error: .NET's `Unhandled exception.`, PHP's `PHP Fatal
+  // error:`, npm's `npm ERR!`, and the marks of Next.js, esbuild and others (⨯, ✘, ✖), a box's side (Terraform's │)
+  /^Unhandled [Ee]xception[.:]\s+/,
+  /^PHP (?:Fatal error|Catchable fatal error|Parse error|Warning|Notice|Deprecated):\s+/,
+  /^npm (?:ERR!|error|warn|WARN)\s+/,
+  /^[⨯✘✖✗❌│┃║]\s*/,
   // The stream a container runtime read the line from: CRI log files (`stderr F `, `stdout P `), [stderr], <stdout>
   /^(?:std(?:out|err)(?: [PF])?|\[std(?:out|err)\]|<std(?:out|err)>):?\s+/i,
   MODULE_PREFIX,
@@ -65,7 +78,22 @@ const LOGGER_NAME = /^[a-z_][\w-]*(?:[.:]{1,2}[\w-]+){1,8}(?::\d+)?(?:\]|:)\s+/i
 // After a time or level only, since a message may start alike: a request id as a UUID (AWS Lambda:
 // `2026-12-01T10:01:02.123Z <uuid> ERROR …`), and a host and program with its pid (journalctl -o short-iso:
 // `2026-12-01T10:01:02+0000 host1 gunicorn[4121]: …`).
-const AFTER_TIME = [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s+/i, /^[\w.-]{1,64} [\w./-]{1,64}\[\d{1,9}\]: /];
+// Also: Heroku's `app[web.1]: `; nginx's `1234#1234: *1 `; Spring Boot's `1234 --- [app] [main]
+// o.s.b.SpringApplication : `; logcat's `1234  5678 E Tag: `; log4j's and logback's logger before
+// ` - ` (`[main] com.foo.Bar - `).
+const AFTER_TIME = [
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s+/i,
+  /^[\w.-]{1,64} [\w./-]{1,64}\[\d{1,9}\]: /,
+  /^[\w.-]{1,64}\[[\w.-]{1,64}\]: /,
+  /^\d{1,9}#\d{1,9}: (?:\*\d{1,12} )?/,
+  /^\d{1,9} --- (?:\[[^\]]{0,80}\]\s*){0,2}[\w.$-]{1,120}\s*: /,
+  /^\d{1,9}\s+\d{1,9}\s+[VDIWEFA]\s+[^:]{1,80}?:\s/,
+  /^[\w$]{1,60}(?:\.[\w$]{1,60}){1,10} - (?=\S)/,
+];
+// A file position before an error or a level word: Python's warnings (`/app/x.py:12: UserWarning: …`),
+// compilers and linters (`src/a.c:3:5: error: …`).
+const FILE_POSITION = /^(?:[A-Za-z]:)?[\w./\\-]{0,300}\.\w{1,8}:\d{1,7}(?::\d{1,5})?:\s+/;
+const LEVEL_COLON = new RegExp(`^${LEVEL}:`, 'i');
 // Any logger or thread name after a level, when a class or a traceback follows it: `ERROR worker-3
 // KeyError: …`, `ERROR worker-1 [vllm.worker] Traceback (most recent call last):`.
 const NAME_BEFORE_CLASS = /^[\w.:[\]()<>-]{1,80}\s+/;
@@ -82,9 +110,10 @@ export function structuredLogMessage(line: string): string | null {
   if (s.startsWith('{') && s.endsWith('}')) {
     try {
       const value = JSON.parse(s) as Record<string, unknown>;
-      for (const key of ['msg', 'message', 'error', 'err', 'exception', 'error.message', '@message']) {
+      // `log`: Docker's json-file driver (`{"log":"…\n","stream":"stderr"}`); `textPayload`: Google Cloud Logging.
+      for (const key of ['msg', 'message', 'error', 'err', 'exception', 'error.message', '@message', 'log', 'textPayload']) {
         const v = value[key];
-        if (typeof v === 'string') return v;
+        if (typeof v === 'string') return v.trimEnd();
         // `"error": {"message": "…", "type": "…"}` (OpenAI-style bodies, ECS, Serilog)
         if (v && typeof v === 'object' && typeof (v as Record<string, unknown>).message === 'string') return (v as Record<string, string>).message ?? null;
       }
@@ -113,6 +142,14 @@ export function stripLogPrefix(line: string): string {
         changed = true;
         sawLevelOrTime = true;
         break;
+      }
+    }
+    const position = changed ? null : FILE_POSITION.exec(s);
+    if (position && position[0].length < s.length) {
+      const rest = s.slice(position[0].length);
+      if (startsError(rest) || LEVEL_COLON.test(rest)) {
+        s = rest;
+        continue;
       }
     }
     if (!changed && sawLevelOrTime) {

@@ -23,8 +23,33 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     ['a stream tag', '[stderr] '],
     ['AWS Lambda (time, request id, level)', '2026-12-01T10:01:02.123Z\t3f1c2a7e-5b6f-4c3d-9a1b-0123456789ab\tERROR\t'],
     ['journalctl -o short-iso', '2026-12-01T10:01:02+0000 host1 gunicorn[4121]: '],
+    ['log4j (time, thread, level, logger)', '2026-12-01 10:01:02,123 [main] ERROR com.example.app.Server - '],
+    ['logback (time, thread, level, short logger)', '10:01:02.123 [http-nio-8080-exec-1] ERROR c.e.a.Server - '],
+    ['Spring Boot 3', '2026-12-01T10:01:02.123+01:00 ERROR 4121 --- [shop] [           main] o.s.boot.SpringApplication               : '],
+    ['Spring Boot 2', '2026-12-01 10:01:02.123 ERROR 4121 --- [main] o.s.boot.SpringApplication : '],
+    ['gunicorn (offset after a space)', '[2026-12-01 10:01:02 +0000] [4121] [ERROR] '],
+    ['Celery (level and worker in the bracket)', '[2026-12-01 10:01:02,123: ERROR/ForkPoolWorker-1] '],
+    ['Heroku (dyno)', '2026-12-01T10:01:02.000000+00:00 app[web.1]: '],
+    ['nginx error log', '2026/12/01 10:01:02 [error] 4121#4121: *1 '],
+    ['syslog RFC 5424 header', '<11>1 2026-12-01T10:01:02.003Z host1 app 4121 ID47 - '],
+    ['syslog priority before an RFC 3164 line', '<11>Dec  1 10:01:02 host1 app[4121]: '],
+    ['pm2', '0|api      | '],
+    ['Android logcat (threadtime)', '12-01 10:01:02.123  4121  4133 E AndroidRuntime: '],
+    ['Android logcat (brief)', 'E/AndroidRuntime( 4121): '],
+    ['npm', 'npm ERR! '],
+    ['.NET, unhandled', 'Unhandled exception. '],
+    ['PHP', 'PHP Fatal error:  '],
+    ['a mark before an error (Next.js, esbuild)', ' ⨯ '],
+    ['a box around an error (Terraform)', '│ '],
+    ['a file position before a level word (compilers)', 'src/join.c:12:5: error: '],
   ])('%s', (_name, prefix) => {
     expect(stripLogPrefix(`${prefix}${MESSAGE}`)).toBe(MESSAGE);
+  });
+
+  it('takes a file position for a prefix only before an error, and a logger before ` - ` only when dotted, after a time or level', () => {
+    expect(normalisePaste(`/app/models.py:12: UserWarning: ${MESSAGE}`).messages[0]).toMatchObject({ text: MESSAGE, errorClass: 'UserWarning' });
+    expect(stripLogPrefix('src/join.c:12: the tables were swapped')).toBe('src/join.c:12: the tables were swapped');
+    expect(stripLogPrefix('2026-12-01 10:01:02 ERROR Timeout - server did not respond')).toBe('Timeout - server did not respond');
   });
 
   it('takes a leading UUID or host and program for a prefix only after a time or level', () => {
@@ -35,6 +60,7 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
   it('takes the message field of a JSON log line, nested or not', () => {
     expect(structuredLogMessage(`{"level":"error","ts":"2026-12-01T10:01:02Z","msg":"${MESSAGE}"}`)).toBe(MESSAGE);
     expect(structuredLogMessage(`{"severity":"ERROR","error":{"type":"x","message":"${MESSAGE}"}}`)).toBe(MESSAGE);
+    expect(structuredLogMessage(`{"log":"${MESSAGE}\\n","stream":"stderr","time":"2026-12-01T10:01:02.1Z"}`)).toBe(MESSAGE);
     expect(structuredLogMessage('{"not":"a log"}')).toBeNull();
   });
 
