@@ -68,6 +68,9 @@ const PREFIXES: RegExp[] = [
   /^PHP (?:Fatal error|Catchable fatal error|Parse error|Warning|Notice|Deprecated):\s+/,
   /^npm (?:ERR!|error|warn|WARN)\s+/,
   /^[⨯✘✖✗❌│┃║]\s*/,
+  // Where a paste was quoted or listed: Markdown's and e-mail's `> ` (Slack's `>>> `), a list's bullet
+  /^>{1,3}(?: |$)/,
+  /^[-*•] +(?=\S)/,
   // The stream a container runtime read the line from: CRI log files (`stderr F `, `stdout P `), [stderr], <stdout>
   /^(?:std(?:out|err)(?: [PF])?|\[std(?:out|err)\]|<std(?:out|err)>):?\s+/i,
   MODULE_PREFIX,

@@ -9,6 +9,7 @@
 import { looksLikeClassPrefix, splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
 import { pasteFrames, type Frame } from './frames.ts';
 import { stripLinePrefixes, stripLogPrefix, toolTag } from './log-prefix.ts';
+import { CODE_FENCE, decodeEntities, unwrapInlineCode, unwrapPaste } from './unwrap.ts';
 
 export type { PastedMessage } from './class-prefix.ts';
 export { splitClassPrefix } from './class-prefix.ts';
@@ -45,9 +46,12 @@ const QUOTES: Record<string, string> = {
 };
 const QUOTE_RE = /[\u2018\u2019\u201a\u201b\u2032\u00b4\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u00a0\u2007\u202f\u2009\u3000]/g;
 
-/** Removes terminal escapes and invisible characters, makes quotes and spaces plain ASCII. */
+/**
+ * Undoes what carried the paste (unwrap.ts), removes terminal escapes and invisible characters,
+ * makes quotes and spaces plain ASCII.
+ */
 export function cleanText(text: string): string {
-  return text
+  return decodeEntities(unwrapPaste(text))
     .replace(/\r\n/g, '\n')
     .replace(ANSI, '')
     .replace(ORPHAN_SGR, '')
@@ -55,7 +59,8 @@ export function cleanText(text: string): string {
     .map((line) => {
       // A carriage return without a newline redraws the line (progress bars): keep what was drawn last.
       const cr = line.lastIndexOf('\r');
-      return cr === -1 ? line : line.slice(cr + 1).trim() === '' ? line.slice(0, cr) : line.slice(cr + 1);
+      const drawn = cr === -1 ? line : line.slice(cr + 1).trim() === '' ? line.slice(0, cr) : line.slice(cr + 1);
+      return CODE_FENCE.test(drawn) ? '' : drawn;
     })
     .join('\n')
     .replace(CONTROL, '')
@@ -244,10 +249,11 @@ function clip(text: string): string {
 /** Normalises a paste into the error messages it holds. */
 export function normalisePaste(paste: string): NormalisedPaste {
   const raw = cleanText(clip(paste)).split('\n');
-  const strictLines = joinWrappedLines(raw);
+  // Inline code is unwrapped once a wrapped line is whole again (a wrap may leave `` `x` `` alone on a line).
+  const strictLines = joinWrappedLines(raw).map(unwrapInlineCode);
   const strict = read(strictLines);
   // A line that may have been wrapped anywhere: its joined reading's messages come after the others.
-  const looseLines = joinWrappedLines(raw, true);
+  const looseLines = joinWrappedLines(raw, true).map(unwrapInlineCode);
   if (looseLines.length === strictLines.length) return strict;
   const loose = read(looseLines);
   return { ...strict, messages: dedupe([...strict.messages, ...loose.messages]).slice(0, MAX_MESSAGES) };

@@ -176,6 +176,32 @@ Node.js v24.1.0`;
     expect(first(`${frame}\n${error}`)).toEqual([error.slice('ValueError: '.length), 'ValueError']);
   });
 
+  it('reads a paste copied out of Markdown, a page, a JSON log or an address', () => {
+    const trace = 'Traceback (most recent call last):\n  File "/app/x.py", line 3, in f\n    g()\nKeyError: \'frame 9 not found\'';
+    // Inline code, a code fence around a trace, a quote on every line, a list's bullet.
+    expect(first("`KeyError: 'frame 9 not found'`")).toEqual(['frame 9 not found', 'KeyError']);
+    expect(first("``Argument `id` is undefined``")).toEqual(['Argument `id` is undefined', null]);
+    expect(first('```python\n' + trace + '\n```')).toEqual(['frame 9 not found', 'KeyError']);
+    expect(first(trace.split('\n').map((l) => `> ${l}`).join('\n'))).toEqual(['frame 9 not found', 'KeyError']);
+    expect(first('- ValueError: expected 1 frame, got 3')).toEqual(['expected 1 frame, got 3', 'ValueError']);
+    // HTML's escapes, once: `&amp;lt;` is the text `&lt;`.
+    expect(first('ValueError: Can&#39;t read &quot;x&quot; &amp;lt;')).toEqual(['Can\'t read "x" &lt;', 'ValueError']);
+    // A JSON string, and a trace whose line breaks were escaped, whole; a Rust panic's too.
+    expect(first(JSON.stringify(trace))).toEqual(['frame 9 not found', 'KeyError']);
+    expect(first(trace.replace(/\n/g, '\\n'))).toEqual(['frame 9 not found', 'KeyError']);
+    expect(first("thread 'main' panicked at src/main.rs:3:5:\\nindex out of bounds")).toEqual(['index out of bounds', 'panic']);
+    // One URL-encoded string.
+    expect(first('ValueError%3A%20expected%201%20frame%2C%20got%203')).toEqual(['expected 1 frame, got 3', 'ValueError']);
+    expect(first('ValueError%3A+expected+1+frame')).toEqual(['expected 1 frame', 'ValueError']);
+  });
+
+  it('leaves what only looks like those alone', () => {
+    // Backticks that belong to the message; a Windows path's `\n`; a percent sign in a sentence.
+    expect(first('`a` is not `b`')).toEqual(['`a` is not `b`', null]);
+    expect(first('OSError: cannot open C:\\new\\node_modules\\x')).toEqual(['cannot open C:\\new\\node_modules\\x', 'OSError']);
+    expect(first('disk 95%20 full')).toEqual(['disk 95%20 full', null]);
+  });
+
   it('keeps the ends of a 1 MB paste and returns promptly', () => {
     const noise = 'DEBUG 08-14 21:17:39 [x.py:1] heartbeat ok\n'.repeat(25_000);
     const paste = `${noise}Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nValueError: expected 1 frame, got 3\n`;
