@@ -1,6 +1,6 @@
 /**
  * The exception class or kind a pasted error line starts with (`ValueError: …`, `panic: …`,
- * `java.lang.IllegalStateException: …`), split from the message and kept as a hint; and the name of
+ * `java.lang.IllegalStateException: …`, Elixir's `** (RuntimeError) …`), split from the message and kept as a hint; and the name of
  * the API call some libraries print between the class and the message (`TimeoutError: page.click:
  * Timeout 30000ms exceeded.`), which is no part of the message a catalog records.
  */
@@ -18,6 +18,8 @@ export interface PastedMessage {
 // `Error [ERR_INVALID_ARG_TYPE]: …`, `Uncaught TypeError: …`, `panic: …`, `error[E0382]: …`.
 const CLASS_PREFIX =
   /^(?:Uncaught (?:\(in promise\) )?)?((?:[A-Za-z_$][\w$]*(?:\.|::|\$))*[A-Za-z_$][\w$]*)(?: \[[A-Z][A-Z0-9_]*\]|\[E\d{4}\])?: (.+)$/s;
+// Elixir and Erlang: `** (RuntimeError) …`, `** (Mix.Error) …`.
+const PARENTHESISED_CLASS = /^\*\* \(([A-Za-z_][\w.]{0,120})\) (.+)$/s;
 const KIND_WORDS = /^(?:panic|fatal error|fatal|error|Error|ERROR|warning|Warning|exception|Exception|thread panicked|E)$/;
 
 /** A class's last name: `sqlalchemy.exc.ArgumentError`, `std::io::Error`, `Outer$Inner` give `ArgumentError`, `Error`, `Inner`. */
@@ -35,6 +37,7 @@ function looksLikeClassName(name: string): boolean {
 }
 
 export function looksLikeClassPrefix(line: string): boolean {
+  if (PARENTHESISED_CLASS.test(line)) return true;
   const m = CLASS_PREFIX.exec(line);
   return m !== null && looksLikeClassName(m[1]!);
 }
@@ -46,6 +49,8 @@ export function splitClassPrefix(line: string): PastedMessage {
   if (m && looksLikeClassName(m[1]!)) {
     return { text: m[2]!.trim(), errorClass: m[1]!, withPrefix: trimmed };
   }
+  const parenthesised = PARENTHESISED_CLASS.exec(trimmed);
+  if (parenthesised) return { text: parenthesised[2]!.trim(), errorClass: parenthesised[1]!, withPrefix: trimmed };
   const panic = /^(?:fatal error|panic): (.+)$/s.exec(trimmed);
   if (panic) return { text: panic[1]!.replace(/ \[recovered\]$/, '').trim(), errorClass: 'panic', withPrefix: trimmed };
   return { text: trimmed, errorClass: null, withPrefix: trimmed };

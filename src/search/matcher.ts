@@ -182,6 +182,7 @@ function rankByMessage(paste: NormalisedPaste, candidates: readonly IndexEntry[]
   const misses: IndexEntry[] = [];
   const pasteWords = new Set(messages.flatMap((m) => textKeys(m.withPrefix).filter((k) => !k.includes(' '))));
   const wordsOf = new Map<IndexEntry, string[]>();
+  const chainTails = new Set<string>();
 
   const lines = messages.flatMap(variants);
   for (const entry of candidates) {
@@ -203,9 +204,13 @@ function rankByMessage(paste: NormalisedPaste, candidates: readonly IndexEntry[]
             break;
           }
           if (!best) {
-            const m = re.find(line);
-            // Only a template that makes up most of the line counts; a short one inside a long line is a near miss at best.
-            if (m !== null && m.length >= CONTAINED_SHARE * line.length) {
+            const found = re.find(line);
+            // Only a template that makes up most of the line counts, or one that is the whole cause at
+            // the end of a chain of contexts; a short one inside a long line is a near miss at best.
+            const tail = found !== null ? chainTail(line, re) : null;
+            if (tail !== null) chainTails.add(entry.id);
+            const m = tail ?? (found !== null && found.length >= CONTAINED_SHARE * line.length ? found : null);
+            if (m !== null) {
               best = { entry, kind: 'contained', score: mi, line: m, values: fillTemplate(entry.template, m), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
             }
           }
@@ -245,13 +250,35 @@ function rankByMessage(paste: NormalisedPaste, candidates: readonly IndexEntry[]
   const close = closeMatches(messages, others, top?.kind === 'contained' ? Math.max(limit, SITE_POOL) : limit, common);
   // A template found inside the line leaves some of it unexplained (`rqeuest.zone was already …`
   // holds `zone was already …`): a near miss that explains the whole line with fewer edits goes first.
-  if (top?.kind === 'contained') {
+  if (top?.kind === 'contained' && !chainTails.has(top.entry.id)) {
     const line = messages[top.score]!.text;
     const topCost = alignTemplate(top.entry.template, line, common).cost;
     const fewer = close.filter((r) => r.line === line && alignTemplate(r.entry.template, line, common).cost <= topCost - MARK_EDIT);
     return [...ahead, ...fewer, ...rest, ...close.filter((r) => !fewer.includes(r))].slice(0, limit);
   }
   return [...ahead, ...rest, ...close].slice(0, limit);
+}
+
+/** Colons a chain of contexts is read back from. */
+const MAX_CHAIN = 8;
+
+/**
+ * The end of the line after a colon that the pattern is, whole (a full stop after it aside): the
+ * cause at the end of a chain of contexts, as Go's errors, Docker and kubectl print them (`docker:
+ * Error response from daemon: …`, `Error from server (BadRequest): …`), however long the chain.
+ * The longest such end, or null.
+ */
+function chainTail(line: string, re: Compiled): string | null {
+  const trimmed = line.trimEnd();
+  const stop = /[.!]$/.test(trimmed) ? trimmed.slice(0, -1) : null;
+  for (let at = line.indexOf(': '), n = 0; at !== -1 && n < MAX_CHAIN; at = line.indexOf(': ', at + 2), n++) {
+    // Without a full stop after it first: it belongs to the chain (Docker adds one), not to a value.
+    for (const end of stop === null ? [trimmed] : [stop, trimmed]) {
+      const tail = end.slice(at + 2);
+      if (tail !== '' && re.full(tail)) return tail;
+    }
+  }
+  return null;
 }
 
 /** Literal words more than a matched template that a near miss must explain to rank above it. */

@@ -117,6 +117,33 @@ describe('matchPaste', () => {
   });
 });
 
+describe('a message at the end of a chain of contexts', () => {
+  // A template that starts with a placeholder can take the whole chain as its value, for few edits.
+  const chain = [
+    record('Cannot instantiate a TypedColumns object.', 'Cannot instantiate a TypedColumns object\\.', { errorClass: 'InvalidRequestError' }),
+    record('String is not true/false: {value!r}', 'String is not true/false: (.+?)', { errorClass: 'ValueError' }),
+    record('{co!r} is not a code object', '(.+?) is not a code object', { errorClass: 'TypeError' }),
+    record('error = {e:?}', 'error = (.+?)', { errorClass: null }),
+  ];
+  const index = buildMessageIndex(chain, { targetShardBytes: 300 });
+  const shardLoad = async (i: number) => JSON.parse(index.shards[i]!) as EntryTuple[];
+  const results = async (paste: string) => (await matchPaste(paste, index.manifest, shardLoad)).results;
+
+  it('is found whole, however long the chain before it, with its values', async () => {
+    for (const paste of ['Error from server (BadRequest): Cannot instantiate a TypedColumns object.', 'docker: Error response from daemon: failed to create task: Cannot instantiate a TypedColumns object.']) {
+      const [r] = await results(paste);
+      expect([r?.entry.id, r?.kind, r?.line], paste).toEqual([chain[0]!.id, 'contained', 'Cannot instantiate a TypedColumns object.']);
+    }
+    const [r] = await results("docker: Error response from daemon: String is not true/false: 'cpu'.");
+    expect([r?.entry.id, r?.kind, r?.values?.map((v) => v.value)]).toEqual([chain[1]!.id, 'contained', ["'cpu'"]]);
+  });
+
+  it('is not read inside a line it does not end', async () => {
+    const [r] = await results('Error from server (BadRequest): Cannot instantiate a TypedColumns object, retrying in 5s with a larger pool');
+    expect(r?.kind).not.toBe('contained');
+  });
+});
+
 describe('a paste cut a few letters into its message', () => {
   // `invalid` and `token` are too common to file under (maxShared): `invalid token: {token}` is
   // filed under its class key too, which `ArgumentError: invalid t` still shows.

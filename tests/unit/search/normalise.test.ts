@@ -195,6 +195,10 @@ Node.js v24.1.0`;
     expect(first('ValueError%3A+expected+1+frame')).toEqual(['expected 1 frame', 'ValueError']);
   });
 
+  it('reads an Elixir exception, its class in parentheses', () => {
+    expect(first('** (RuntimeError) expected 1 frame, got 3\n    (shop 0.1.0) lib/cart.ex:42: Shop.Cart.add/1')).toEqual(['expected 1 frame, got 3', 'RuntimeError']);
+  });
+
   it('leaves what only looks like those alone', () => {
     // Backticks that belong to the message; a Windows path's `\n`; a percent sign in a sentence.
     expect(first('`a` is not `b`')).toEqual(['`a` is not `b`', null]);
