@@ -60,7 +60,7 @@ interface Scored {
 const DUMP = process.argv.includes('--dump');
 const dumped: string[] = [];
 
-const readJsonl = <T>(path: string): T[] =>
+export const readJsonl = <T>(path: string): T[] =>
   readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')

@@ -7,14 +7,13 @@
  * catalog alone, in Node. Per carrier: top-1 (the record, or one whose message is identical, first)
  * and the share shown as "no entry", against the same pastes bare.
  */
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CARRIERS, type Carrier } from '../bench/lib/carriers.ts';
 import { noConfidentMatch } from '../src/search/confidence.ts';
 import { matchPaste } from '../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../src/search/message-index.ts';
-import { loadDevRecords, type RealQuery } from './bench-search-real.ts';
+import { loadDevRecords, readJsonl, type RealQuery } from './bench-search-real.ts';
 
 const { values } = parseArgs({ strict: true, options: { dev: { type: 'string', default: '../shared/search-dev' } } });
 const dev = resolve(values.dev!);
@@ -22,10 +21,7 @@ const dev = resolve(values.dev!);
 const records = loadDevRecords(dev);
 const index = buildMessageIndex(records, {});
 const load = async (i: number) => JSON.parse(index.shards[i]!) as EntryTuple[];
-const clean = readFileSync(join(dev, 'queries-clean.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as RealQuery);
+const clean = readJsonl<RealQuery>(join(dev, 'queries-clean.jsonl'));
 const byForm = {
   line: clean.filter((q) => q.form === 'plain' && !q.query.includes('\n')),
   trace: clean.filter((q) => q.form === 'traceback'),
