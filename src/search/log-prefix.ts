@@ -130,6 +130,15 @@ export function structuredLogMessage(line: string): string | null {
   return null;
 }
 
+/** The first of the patterns that takes a prefix off the line and leaves something of it, or null. */
+function firstPrefix(patterns: readonly RegExp[], s: string): string | null {
+  for (const re of patterns) {
+    const m = re.exec(s);
+    if (m && m[0].length > 0 && m[0].length < s.length) return m[0];
+  }
+  return null;
+}
+
 /** Strips any chain of log prefixes (timestamp, level, pid, module) from the start of a line. */
 export function stripLogPrefix(line: string): string {
   const structured = structuredLogMessage(line);
@@ -137,17 +146,13 @@ export function stripLogPrefix(line: string): string {
   let s = line.trimStart();
   let sawLevelOrTime = false;
   for (let round = 0; round < 8; round++) {
-    let changed = false;
-    for (const re of PREFIXES) {
-      const m = re.exec(s);
-      if (m && m[0].length > 0 && m[0].length < s.length) {
-        s = s.slice(m[0].length).trimStart();
-        changed = true;
-        sawLevelOrTime = true;
-        break;
-      }
+    const prefix = firstPrefix(PREFIXES, s);
+    if (prefix !== null) {
+      s = s.slice(prefix.length).trimStart();
+      sawLevelOrTime = true;
+      continue;
     }
-    const position = changed ? null : FILE_POSITION.exec(s);
+    const position = FILE_POSITION.exec(s);
     if (position && position[0].length < s.length) {
       const rest = s.slice(position[0].length);
       if (startsError(rest) || LEVEL_COLON.test(rest)) {
@@ -155,24 +160,19 @@ export function stripLogPrefix(line: string): string {
         continue;
       }
     }
-    if (!changed && sawLevelOrTime) {
-      const id = AFTER_TIME.map((re) => re.exec(s)).find((m) => m !== null && m[0].length < s.length);
-      if (id) {
-        s = s.slice(id[0].length).trimStart();
-        continue;
-      }
-      const name = NAME_BEFORE_CLASS.exec(s);
-      const m = LOGGER_NAME.exec(s) ?? (name && startsError(s.slice(name[0].length)) ? name : null);
-      if (m && m[0].length < s.length && !looksLikeClassPrefix(s)) {
-        s = s.slice(m[0].length).trimStart();
-        changed = true;
-      }
+    if (!sawLevelOrTime) break;
+    const id = firstPrefix(AFTER_TIME, s);
+    if (id !== null) {
+      s = s.slice(id.length).trimStart();
+      continue;
     }
-    if (!changed) break;
+    const name = NAME_BEFORE_CLASS.exec(s);
+    const m = LOGGER_NAME.exec(s) ?? (name && startsError(s.slice(name[0].length)) ? name : null);
+    if (!m || m[0].length >= s.length || looksLikeClassPrefix(s)) break;
+    s = s.slice(m[0].length).trimStart();
   }
   return s;
 }
-
 
 // A tool's or plugin's tag (`[vite:html]`, `[webpack-cli]`): no digits or dots, so not a file position.
 const TOOL_TAG = /\[([A-Za-z][A-Za-z_:-]{0,40})\]:?\s+$/;
