@@ -91,7 +91,7 @@ const AFTER_TIME = [
   /^\d{1,9}#\d{1,9}: (?:\*\d{1,12} )?/,
   /^\d{1,9} --- (?:\[[^\]]{0,80}\]\s*){0,2}[\w.$-]{1,120}\s*: /,
   /^\d{1,9}\s+\d{1,9}\s+[VDIWEFA]\s+[^:]{1,80}?:\s/,
-  /^[\w$]{1,60}(?:\.[\w$]{1,60}){1,10} - (?=\S)/,
+  /^[\w$]{1,60}(?:\.[\w$]{1,60}){1,10} - /,
 ];
 // A file position before an error or a level word: Python's warnings (`/app/x.py:12: UserWarning: …`),
 // compilers and linters (`src/a.c:3:5: error: …`).

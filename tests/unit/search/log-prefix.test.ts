@@ -78,6 +78,13 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     expect(pasted.traceback).toBe(true);
   });
 
+  it('strips a Java logger\'s prefix from every line of a traceback, a frame\'s indentation after it too', () => {
+    const p = '2026-12-01 10:01:02,123 ERROR [main] com.example.shop.Worker - ';
+    const lines = [`${p}Traceback (most recent call last):`, `${p}  File "/x/y.py", line 3, in f`, `${p}    raise ValueError(msg)`, `${p}ValueError: ${MESSAGE}`];
+    expect(stripLinePrefixes(lines)).toEqual(['Traceback (most recent call last):', '  File "/x/y.py", line 3, in f', '    raise ValueError(msg)', `ValueError: ${MESSAGE}`]);
+    expect(normalisePaste(lines.join('\n')).messages[0]).toMatchObject({ text: MESSAGE, errorClass: 'ValueError' });
+  });
+
   it('reads pytest\'s E column on every line of a traceback', () => {
     const paste = ['E         File "/x/y.py", line 50, in <module>', 'E           raise Exception("unknown bootstrap: %s" % name)', 'E       Exception: unknown bootstrap: cpu'].join('\n');
     expect(normalisePaste(paste).messages[0]).toMatchObject({ text: 'unknown bootstrap: cpu', errorClass: 'Exception' });
