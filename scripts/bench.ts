@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --sizes 1000,10000 --no-baseline --no-incremental]`: the build benchmark.
+ * `npm run bench [-- --sizes 1000,10000 --profile rich|lean --no-baseline --no-incremental]`: the build benchmark.
  *
- * For each size: generates a synthetic catalog (bench/lib/synthetic.ts), runs the full errdex build
+ * For each size: generates a synthetic catalog (bench/lib/synthetic.ts; the rich profile, shaped like
+ * real records, unless `--profile lean`), runs the full errdex build
  * cold (empty cache), again with one record changed (incremental), and the plain baseline (a minimal
  * Astro 7 site with Shiki's <Code>, then the Pagefind CLI; bench/lib/baseline.ts) on the same
  * records, in the same run. Reports per stage wall time, items/s, peak RSS of the whole process tree,
@@ -21,6 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadCatalog } from '../src/catalog/catalog.ts';
 import { writeBaselineProject } from '../bench/lib/baseline.ts';
 import { generateCatalog } from '../bench/lib/generate.ts';
+import { PROFILES, type Profile } from '../bench/lib/synthetic.ts';
 import { formatCount, formatDuration } from '../src/build/progress.ts';
 import { TreeCpu, treeRss, treeSize, type BuildReport } from '../src/build/measure.ts';
 
@@ -152,13 +154,13 @@ function changeOneRecord(catalogDir: string, records: number): void {
 }
 
 async function benchSize(records: number): Promise<SizeResult> {
-  const dir = join(BENCH, `${records}`);
+  const dir = join(BENCH, `${profile}-${records}`);
   const catalog = join(dir, 'catalog');
   const cache = join(dir, 'cache');
   const dist = join(dir, 'dist');
   console.log(`\n## ${formatCount(records)} records\n`);
   discard(catalog);
-  await generateCatalog(catalog, records);
+  await generateCatalog(catalog, records, 1, profile);
   discard(cache);
   discard(dist);
 
@@ -211,7 +213,7 @@ function stageTable(r: BuildReport): string[] {
 function markdown(results: SizeResult[]): string {
   const lines: string[] = [];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  lines.push(`Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`, '');
+  lines.push(`Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}. Profile: ${profile}.`, '');
   lines.push(
     '| records | errdex cold | one record changed | peak RSS (cold) | baseline: astro | baseline: + pagefind | errdex / baseline astro | errdex / baseline astro+pagefind | CPU-seconds, errdex cold / baseline astro+pagefind |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -234,6 +236,11 @@ function markdown(results: SizeResult[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+const profile = (arg('profile') ?? 'rich') as Profile;
+if (!PROFILES.includes(profile)) {
+  console.error(`--profile takes one of ${PROFILES.join(', ')}`);
+  process.exit(2);
+}
 const sizes = (arg('sizes') ?? '1000,10000').split(',').map((x) => Number(x.replace(/k$/i, '000')));
 if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) {
   console.error('--sizes takes record counts separated by commas, e.g. --sizes 1000,10000,100000');

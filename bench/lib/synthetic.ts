@@ -16,7 +16,15 @@ export interface SyntheticOptions {
   /** Failure class ids records may name in `backgroundTag`. */
   classIds?: string[];
   datasetVersion?: string;
+  /**
+   * 'lean' (the default): one 20-40-line excerpt and short snippets from a small vocabulary.
+   * 'rich': records shaped like real ones (richProfile below); the same ids, repositories and messages.
+   */
+  profile?: Profile;
 }
+
+export const PROFILES = ['lean', 'rich'] as const;
+export type Profile = (typeof PROFILES)[number];
 
 /** Small fast PRNG (mulberry32): the same seed gives the same catalog on every machine. */
 export function rng(seed: number): () => number {
@@ -240,9 +248,9 @@ function makeTemplate(r: Rand, style: LanguageStyle): { template: string; patter
   return { template, pattern };
 }
 
-function excerpt(r: Rand, style: LanguageStyle, raiseLine: string): { code: string; offset: number } {
+function excerpt(r: Rand, style: LanguageStyle, raiseLine: string, length?: number): { code: string; offset: number } {
   const lines: string[] = [];
-  const total = int(r, 20, 40);
+  const total = length ?? int(r, 20, 40);
   const at = int(r, 5, total - 5);
   const ind = style.lang === 'python' || style.lang === 'ruby' ? '    ' : '\t';
   for (let i = 0; i < total; i++) {
@@ -255,17 +263,98 @@ function excerpt(r: Rand, style: LanguageStyle, raiseLine: string): { code: stri
     const kind = r();
     if (kind < 0.15) lines.push(`${ind}${style.comment} ${pick(r, VERBS)} the ${n} before ${pick(r, VERBS)}ing the ${pick(r, NOUNS)}`);
     else if (kind < 0.25) lines.push('');
-    else if (style.lang === 'python') lines.push(`${ind}${kind < 0.5 ? 'if' : ''}${kind < 0.5 ? ` self.${n}_${v} is None:` : `${v} = self._${n}.${pick(r, VERBS)}(${v})`}`);
-    else if (style.lang === 'ruby') lines.push(`${ind}${v} = @${n}.${pick(r, VERBS)}(${v})`);
-    else if (style.lang === 'go') lines.push(`${ind}${v}, err := ${n}.${pick(r, VERBS)}(ctx, ${v})`);
-    else if (style.lang === 'rust') lines.push(`${ind}let ${v} = self.${n}.${pick(r, VERBS)}(&${v})?;`);
-    else lines.push(`${ind}${kind < 0.5 ? 'if (' + n + '.' + v + ' == null) {' : 'const ' + v + ' = this.' + n + '.' + pick(r, VERBS) + '(' + v + ');'}`);
+    else lines.push(codeLine(r, style, ind, kind, v, n));
   }
   return { code: lines.join('\n'), offset: at };
 }
 
+/** One statement in the language's style about the variable `v` and the noun `n`; `kind` in [0.25, 1) picks a condition or a call. */
+function codeLine(r: Rand, style: LanguageStyle, ind: string, kind: number, v: string, n: string): string {
+  if (style.lang === 'python') return `${ind}${kind < 0.5 ? 'if' : ''}${kind < 0.5 ? ` self.${n}_${v} is None:` : `${v} = self._${n}.${pick(r, VERBS)}(${v})`}`;
+  if (style.lang === 'ruby') return `${ind}${v} = @${n}.${pick(r, VERBS)}(${v})`;
+  if (style.lang === 'go') return `${ind}${v}, err := ${n}.${pick(r, VERBS)}(ctx, ${v})`;
+  if (style.lang === 'rust') return `${ind}let ${v} = self.${n}.${pick(r, VERBS)}(&${v})?;`;
+  return `${ind}${kind < 0.5 ? 'if (' + n + '.' + v + ' == null) {' : 'const ' + v + ' = this.' + n + '.' + pick(r, VERBS) + '(' + v + ');'}`;
+}
+
+/**
+ * The rich profile, measured on real records (`../shared/search-dev/records.jsonl`, 1,705 records of
+ * seven codebases, and the seed-shaped sample in data/): every record has its excerpt, 37 lines around
+ * the raise; 93 % a try/catch of 7-9 lines, 72 % a validation snippet of 3-4 lines, 22 % a type guard
+ * of 2-3 lines; the seed-shaped records have an example fix (before and after, 6-10 lines) on half of
+ * them. A file raises in 4.4 places on average (median 2, some 50), so a quarter of the excerpts'
+ * lines are in another record's excerpt too. Prose is about twice the lean profile's. A few records
+ * carry a long excerpt (a whole function), the long blocks where a highlighter's cost per line shows.
+ * Every snippet names the record's own identifiers, so blocks repeat across records no more than real
+ * ones do.
+ */
+const RICH = { around: 18, recordsPerFile: 4.4, longExcerpt: 0.06, longLines: [80, 160], exampleFix: 0.5, validation: 0.72, guard: 0.22, tryCatch: 0.93 } as const;
+
+/** A line of a source file, as the excerpts' other lines are. */
+function fileLine(r: Rand, style: LanguageStyle): string {
+  const ind = style.lang === 'python' || style.lang === 'ruby' ? '    ' : '\t';
+  const v = pick(r, NAMES);
+  const n = pick(r, NOUNS);
+  const kind = r();
+  if (kind < 0.15) return `${ind}${style.comment} ${pick(r, VERBS)} the ${n} before ${pick(r, VERBS)}ing the ${pick(r, NOUNS)}`;
+  if (kind < 0.25) return '';
+  return codeLine(r, style, ind, kind, v, n);
+}
+
+function richSnippets(r: Rand, style: LanguageStyle, cls: string | null, subject: string): Pick<
+  Record<string, string | null>,
+  'exampleFix' | 'validationCode' | 'typeGuard' | 'tryCatchPattern'
+> {
+  const ind = style.lang === 'python' || style.lang === 'ruby' ? '    ' : '  ';
+  const lines = (n: number, indent = '') => Array.from({ length: n }, () => codeLine(r, style, indent, 0.25 + r() * 0.75, pick(r, NAMES), pick(r, NOUNS)).replace(/\t/g, ind));
+  const c = style.comment;
+  const name = `${subject}_${pick(r, NAMES)}`;
+  const cond = style.lang === 'python' ? `if ${name} is None or ${name} < 0:` : style.lang === 'ruby' ? `if ${name}.nil? || ${name}.negative?` : `if (${name} == null || ${name} < 0) {`;
+  const close = style.lang === 'python' ? [] : style.lang === 'ruby' ? ['end'] : ['}'];
+  const raise = (m: string) => `${ind}${style.raise(cls, m)}`;
+  const exampleFix = r() < RICH.exampleFix ? [`${c} Before: ${name} reaches ${pick(r, VERBS)}() unchecked`, ...lines(int(r, 1, 3)), '', `${c} After: check ${name} first`, cond, raise(`${name} must be set`), ...close, ...lines(int(r, 0, 1))].join('\n') : null;
+  const validationCode = r() < RICH.validation ? [cond, raise(`invalid ${name}: ${pick(r, ADJECTIVES)}`), ...close, ...lines(int(r, 0, 1))].slice(0, int(r, 3, 4)).join('\n') : null;
+  const typeGuard = r() < RICH.guard ? [style.lang === 'python' ? `def is_${name}(value) -> bool:` : style.lang === 'ruby' ? `def ${name}?(value)` : `function is_${name}(value) {`, `${ind}return value is not None and hasattr(value, "${pick(r, NOUNS)}")`, ...(style.lang === 'python' || r() < 0.3 ? [] : ['}'])].join('\n') : null;
+  let tryCatchPattern: string | null = null;
+  if (r() < RICH.tryCatch) {
+    const body = lines(int(r, 1, 2), ind);
+    const handle = [`${ind}log.warning("${pick(r, VERBS)} ${subject} failed: %s", err)`, `${ind}${pick(r, NAMES)} = default_${pick(r, NOUNS)}()`];
+    tryCatchPattern = (
+      style.lang === 'python'
+        ? ['try:', ...body, `except ${cls ?? 'Exception'} as err:`, ...handle, `${ind}raise`]
+        : style.lang === 'ruby'
+          ? ['begin', ...body, `rescue ${cls ?? 'StandardError'} => err`, ...handle, 'end']
+          : style.lang === 'go'
+            ? [`if err := ${subject}.${pick(r, VERBS)}(ctx); err != nil {`, ...handle, `${ind}return fmt.Errorf("${subject}: %w", err)`, '}']
+            : style.lang === 'rust'
+              ? [`match ${subject}.${pick(r, VERBS)}() {`, `${ind}Ok(v) => v,`, `${ind}Err(err) => {`, ...handle.map((l) => ind + l), `${ind}${ind}return Err(err.into());`, `${ind}}`, '}']
+              : ['try {', ...body, `} catch (err) {`, ...handle, `${ind}throw err;`, '}']
+    ).join('\n');
+  }
+  return { exampleFix, validationCode, typeGuard, tryCatchPattern };
+}
+
+const SENTENCES = [
+  'The check runs before any state is changed, so the call can be retried once the cause is fixed.',
+  'It usually means the caller and the library disagree about the lifecycle of the object.',
+  'The values in the message are the ones the check saw, not the ones the caller passed.',
+  'Configuration loaded from the environment is read once, at start-up, and not again.',
+  'Concurrent callers make this more likely: the state can change between the check and the use.',
+  'Older versions accepted the value silently and failed later, with a less helpful message.',
+] as const;
+
+/** Sentences of prose about a record, `n` of them, from its own words. */
+const prose = (r: Rand, n: number, lead: string): string => {
+  const from = int(r, 0, SENTENCES.length - 1);
+  return [lead, ...Array.from({ length: n }, (_, i) => SENTENCES[(from + i) % SENTENCES.length])].join(' ');
+};
+
 export function* syntheticRecords(options: SyntheticOptions): Generator<string> {
   const r = rng(options.seed ?? 1);
+  // The rich profile's own stream: the lean fields (ids, messages, repositories) are the same in both.
+  const rr = rng((options.seed ?? 1) * 7919 + 17);
+  /** Per repository, the file its next records are raised in, and how many more it takes. */
+  const richFiles = new Map<string, { path: string; lines: string[]; last: number; left: number }>();
   const datasetVersion = options.datasetVersion ?? '2026-08-15T17:31:12.345Z';
   // Repositories of very different sizes: a few big ones, a long tail.
   const repoCount = Math.max(3, Math.round(Math.sqrt(options.count) * 1.5));
@@ -340,6 +429,36 @@ export function* syntheticRecords(options: SyntheticOptions): Generator<string> 
       analyzedAt: '2026-08-14T21:17:39.825Z',
       schemaVersion: 2,
     };
+    if (options.profile === 'rich') {
+      // Several records of one file: each raise is placed a few lines after the file's last one, and
+      // its excerpt is a window of the file, overlapping its neighbours' as real excerpts do.
+      let file = richFiles.get(repo.name);
+      if (!file || file.left === 0) {
+        file = { path: filePath, lines: [], last: int(rr, 10, 400), left: 1 + Math.floor(Math.log(1 - rr()) / Math.log(1 - 1 / RICH.recordsPerFile)) };
+        richFiles.set(repo.name, file);
+      }
+      file.left--;
+      const at = file.last + int(rr, 3, 60);
+      file.last = at;
+      const before = rr() < RICH.longExcerpt ? int(rr, RICH.longLines[0], RICH.longLines[1]) - RICH.around - 1 : RICH.around;
+      const from = Math.max(0, at - before);
+      while (file.lines.length <= at + RICH.around) file.lines.push(fileLine(rr, style));
+      file.lines[at] = `${style.lang === 'python' || style.lang === 'ruby' ? '        ' : '\t\t'}${style.raise(cls, template)}`;
+      record.filePath = file.path;
+      record.lineNumber = at + 1;
+      Object.assign(record, {
+        sourceCode: file.lines.slice(from, at + RICH.around + 1).join('\n'),
+        sourceCodeStart: from + 1,
+        sourceCodeEnd: at + RICH.around + 1,
+        githubUrl: `https://github.com/${repo.name}/blob/${repo.sha}/${file.path}#L${at + 1}`,
+        ...richSnippets(rr, style, cls, identifier(rr, style.lang).replace(/[^A-Za-z0-9_]/g, '_')),
+        documentation: prose(rr, int(rr, 2, 3), record.documentation),
+        triggerScenarios: prose(rr, int(rr, 1, 3), record.triggerScenarios),
+        commonSituations: prose(rr, int(rr, 0, 2), record.commonSituations),
+        solutions: Array.from({ length: int(rr, 2, 4) }, () => `${pick(rr, VERBS)} the ${pick(rr, NOUNS)} before you ${pick(rr, VERBS)} the ${pick(rr, NOUNS)}. ${pick(rr, SENTENCES)}`),
+        preventionTips: Array.from({ length: int(rr, 1, 3) }, () => `Always ${pick(rr, VERBS)} the ${pick(rr, NOUNS)} first`),
+      });
+    }
     yield JSON.stringify({ record, datasetVersion });
   }
 }
