@@ -132,6 +132,75 @@ function classesOf(h: Highlighter): (string | undefined)[] {
 const BLANK = /^\s+$/;
 const spanOf = (html: string, cls: string | undefined): string => (cls && html ? `<span class="${cls}">${html}</span>` : html);
 
+type Grammar = ReturnType<Highlighter['getLanguage']>;
+type RuleStack = ReturnType<Grammar['tokenizeLine2']>['ruleStack'];
+
+/**
+ * A line's HTML and the tokenizer's state after it, by the state before it and the line's text.
+ * Tokenizing a line is a function of those two alone (with no time limit), so a line met again in
+ * the same state is not tokenized again: excerpts of one file overlap, and code repeats across a
+ * catalog's blocks. The state is named by its content (stateId), not its object: two blocks reach
+ * equal states by different objects, and so resynchronise after a line that closes what they opened.
+ */
+interface LineMemo {
+  lines: Map<string, { html: string; state: RuleStack }>;
+  /** Each state's id, by object; ids of parents name their children's (a state's chain is its parent's plus one frame). */
+  ids: WeakMap<object, number>;
+  /** A state's content (its frame and its parent's id) -> its id. */
+  byContent: Map<string, number>;
+}
+/**
+ * The memo of the grammar last used: a highlight worker takes its blocks sorted by language, so an
+ * earlier grammar's lines would hardly be met again. Beyond MEMO_LINES lines it starts again, so that
+ * a worker's memory stays bounded (some 60 MB).
+ */
+let current: { grammar: Grammar; memo: LineMemo } | null = null;
+const MEMO_LINES = 200_000;
+/** Lines taken from a memo and lines tokenized, since the memos were last reset. */
+const memoStats = { hits: 0, misses: 0 };
+export const lineMemoStats = (): Readonly<typeof memoStats> => ({ ...memoStats });
+/** Forgets the line memo (tests, benchmarks: what a fresh process starts with). */
+export function resetLineMemos(): void {
+  current = null;
+  memoStats.hits = 0;
+  memoStats.misses = 0;
+}
+
+function memoOf(grammar: Grammar): LineMemo {
+  if (!current || current.grammar !== grammar || current.memo.lines.size > MEMO_LINES) {
+    current = { grammar, memo: { lines: new Map(), ids: new WeakMap(), byContent: new Map() } };
+  }
+  return current.memo;
+}
+
+/**
+ * The state's id: equal for states the tokenizer cannot tell apart. It takes in every field a state
+ * carries across lines (the rule, the end pattern a begin rule captured, whether that capture held the
+ * line's end, the scope names in force and those of the rule's content), more than vscode-textmate's
+ * own StateStack.equals compares, so two states with one id tokenize every line alike.
+ */
+function stateId(memo: LineMemo, state: RuleStack): number {
+  const own = memo.ids.get(state);
+  if (own !== undefined) return own;
+  // biome-ignore lint/suspicious/noExplicitAny: vscode-textmate's StateStackImpl, whose fields its public type hides
+  const s = state as any;
+  const content = JSON.stringify([
+    s.parent ? stateId(memo, s.parent) : -1,
+    s.ruleId,
+    s.endRule,
+    s.beginRuleCapturedEOL,
+    s.nameScopesList?.scopePath?.toString() ?? null,
+    s.contentNameScopesList?.scopePath?.toString() ?? null,
+  ]);
+  let id = memo.byContent.get(content);
+  if (id === undefined) {
+    id = memo.byContent.size;
+    memo.byContent.set(content, id);
+  }
+  memo.ids.set(state, id);
+  return id;
+}
+
 /**
  * The HTML of each line of a block: tokens as class-named spans, nothing else; plain text (an unknown
  * language) escaped as it is. Neighbouring tokens of one class share a span, and so does white space
@@ -141,7 +210,7 @@ const spanOf = (html: string, cls: string | undefined): string => (cls && html ?
  * from the grammar's initial state, without an object per token: the same HTML, about 4 % less time.
  * No time limit per line (Shiki's default is 500 ms): on a busy machine a line can take longer, and
  * the tokenizer would then leave the rest of it as one token, different from run to run: builds must
- * be byte-identical.
+ * be byte-identical. A line already tokenized in an equal state is taken from the memo (LineMemo).
  */
 export async function highlightLines(code: string, lang: string): Promise<string[]> {
   const h = await ensureLanguage(lang);
@@ -149,33 +218,48 @@ export async function highlightLines(code: string, lang: string): Promise<string
   const lines = code.split(/\r?\n/);
   const grammar = h.getLanguage(lang);
   const classes = classesOf(h);
-  let state: ReturnType<typeof grammar.tokenizeLine2>['ruleStack'] | null = null;
+  const memo = memoOf(grammar);
+  let state: RuleStack | null = null;
   return lines.map((line) => {
     // An empty line leaves the state as it is (as in Shiki).
     if (line === '') return '';
+    // The first line is tokenized as a first line (`\A` matches there): its own key.
+    const key = `${state === null ? 'first' : stateId(memo, state)}\u0000${line}`;
+    const seen = memo.lines.get(key);
+    if (seen) {
+      memoStats.hits++;
+      state = seen.state;
+      return seen.html;
+    }
+    memoStats.misses++;
     const result = grammar.tokenizeLine2(line, state, 0);
     state = result.ruleStack;
-    const tokens = result.tokens;
-    const count = tokens.length / 2;
-    let html = '';
-    let run = '';
-    let runClass: string | undefined;
-    for (let j = 0; j < count; j++) {
-      const start = tokens[2 * j]!;
-      const end = j + 1 < count ? tokens[2 * j + 2]! : line.length;
-      if (start === end) continue;
-      const text = line.slice(start, end);
-      const cls = BLANK.test(text) ? runClass : classes[foreground(tokens[2 * j + 1]!)];
-      if (cls !== runClass) {
-        html += spanOf(run, runClass);
-        run = '';
-        runClass = cls;
-      }
-      run += escapeCode(text);
-    }
-    html += spanOf(run, runClass);
+    const html = lineHtml(line, result.tokens, classes);
+    memo.lines.set(key, { html, state });
     return html;
   });
+}
+
+/** One line's HTML from its binary tokens (start offset, metadata pairs). */
+function lineHtml(line: string, tokens: Uint32Array, classes: readonly (string | undefined)[]): string {
+  const count = tokens.length / 2;
+  let html = '';
+  let run = '';
+  let runClass: string | undefined;
+  for (let j = 0; j < count; j++) {
+    const start = tokens[2 * j]!;
+    const end = j + 1 < count ? tokens[2 * j + 2]! : line.length;
+    if (start === end) continue;
+    const text = line.slice(start, end);
+    const cls = BLANK.test(text) ? runClass : classes[foreground(tokens[2 * j + 1]!)];
+    if (cls !== runClass) {
+      html += spanOf(run, runClass);
+      run = '';
+      runClass = cls;
+    }
+    run += escapeCode(text);
+  }
+  return html + spanOf(run, runClass);
 }
 
 /** The cache key of a block's lines. */

@@ -1,6 +1,6 @@
 import { type BundledLanguage, createCssVariablesTheme, createHighlighter, createJavaScriptRegexEngine, createOnigurumaEngine, type ThemedToken } from 'shiki';
 import { describe, expect, it } from 'vitest';
-import { escapeCode, highlightLines, ONIGURUMA_LANGS, renderCodeBlock, TOKEN_CLASS } from '../../../src/highlight/highlighter.ts';
+import { escapeCode, highlightLines, lineMemoStats, ONIGURUMA_LANGS, renderCodeBlock, resetLineMemos, TOKEN_CLASS } from '../../../src/highlight/highlighter.ts';
 import { languageForPath } from '../../../src/highlight/languages.ts';
 
 describe('languageForPath', () => {
@@ -88,6 +88,33 @@ describe('highlightLines', () => {
     const expected = shiki.codeToTokensBase(code, { lang, theme, tokenizeTimeLimit: 0 }).map(lineHtml);
     expect(await highlightLines(code, lang)).toEqual(expected);
     expect(expected.join('')).toMatch(/class="t[a-z]"/);
+  });
+
+  // Excerpts of one file overlap: every window of a file whose lines open and close multi-line
+  // strings, comments and blocks, highlighted one after another with the line memo warm, reads as
+  // Shiki tokenizes that window alone. A window starting inside a string must not take the lines the
+  // memo holds from a window that started before it (same text, another state).
+  const files: [BundledLanguage, string][] = [
+    ['python', 'class A:\n    """Doc\n    raise ValueError("in doc")\n    """\n    def f(self, x):\n        if x is None:\n            raise ValueError(f"bad {x!r}")\n        s = """\n        raise ValueError("in doc")\n        """\n        return s'],
+    ['typescript', 'export class A {\n  f(x: number) {\n    /* note\n    throw new Error("in comment");\n    */\n    if (x < 0) {\n      throw new Error(`bad ${x}`);\n    }\n    const t = `\n    throw new Error("in template");\n    `;\n    return t;\n  }\n}'],
+    ['cpp', 'namespace n {\nint f(int x) {\n  /* a\n  throw std::runtime_error("c");\n  */\n  if (x < 0) {\n    throw std::runtime_error("bad");\n  }\n  return x;\n}\n}'],
+    ['rust', 'impl A {\n    fn f(&self) -> Result<()> {\n        let s = r#"\n        panic!("in raw");\n        "#;\n        panic!("bad {}", s);\n    }\n}'],
+  ];
+  it.each(files)('%s: overlapping windows read alike with the line memo as without it', async (lang, file) => {
+    const shiki = await createHighlighter({
+      themes: [theme],
+      langs: [lang],
+      engine: ONIGURUMA_LANGS.has(lang) ? createOnigurumaEngine(import('shiki/wasm')) : createJavaScriptRegexEngine({ forgiving: true }),
+    });
+    const lines = file.split('\n');
+    const windows: string[] = [];
+    for (let from = 0; from < lines.length; from++) for (const to of [from + 4, lines.length]) windows.push(lines.slice(from, to).join('\n'));
+    resetLineMemos();
+    for (const code of windows) expect(await highlightLines(code, lang)).toEqual(shiki.codeToTokensBase(code, { lang, theme, tokenizeTimeLimit: 0 }).map(lineHtml));
+    // The memo served lines (so the comparison covered it), and not all of them.
+    const { hits, misses } = lineMemoStats();
+    expect(hits).toBeGreaterThan(misses);
+    expect(misses).toBeGreaterThanOrEqual(lines.length);
   });
 
   it('plain text: each line escaped as it is', async () => {
