@@ -14,9 +14,9 @@ import { markdownText } from './cite.ts';
 
 export { PLACED_TITLE_MAX, TITLE_MAX };
 
-/** What a page title shows of a record besides its headline: computed over the whole catalog (derive). */
+/** What a page title shows of a record besides its message: computed over the whole catalog (derive). */
 export interface TitleParts {
-  /** The headline as the title shows it, where cut alone it would read as another message's (src/catalog/derive/titles.ts). */
+  /** The headline as the title shows it, where that is not the headline cut at TITLE_MAX (src/catalog/derive/titles.ts). */
   headline?: string | undefined;
   /** Where it is raised, where its message is raised in other places too (src/catalog/derive/message-groups.ts). */
   place?: string | undefined;
@@ -28,9 +28,8 @@ export interface TitleParts {
  * the record's place label when another page would share it: `Class: message — command.rs, Command.mut_arg`.
  */
 export function titleName(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'>, parts: TitleParts = {}): string {
-  const headline = parts.headline ?? shownHeadline(r);
-  if (parts.place === undefined) return shortenOnWord(headline, TITLE_MAX);
-  return `${shortenOnWord(headline, PLACED_TITLE_MAX)} — ${parts.place}`;
+  const headline = parts.headline ?? shortenOnWord(shownHeadline(r), TITLE_MAX);
+  return parts.place === undefined ? headline : `${headline} — ${parts.place}`;
 }
 
 /** A record's title parts as derive computed them. */

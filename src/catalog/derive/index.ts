@@ -12,6 +12,7 @@ import { shortenOnWord } from '../../schema/message-template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
 import { messageGroups, placeLabels, type MessageGroup, type Scopes } from './message-groups.ts';
 import { planMessagePages } from './message-ledger.ts';
+import { relatedRowNames, type RowName } from './related-rows.ts';
 import { titleHeadlines } from './titles.ts';
 import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';
 
@@ -39,6 +40,8 @@ export interface TagSummary {
 export interface Related {
   entry: CatalogEntry;
   reasons: RelatedReasons;
+  /** What its row says, where its message cut alone would read as another row's (related-rows.ts). */
+  name?: RowName;
 }
 
 export interface Derived {
@@ -75,9 +78,14 @@ export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = related
   if (links.length !== catalog.entries.length) throw new Error(`related errors for ${links.length} records, but the catalog has ${catalog.entries.length}`);
   const related = new Map<string, Related[]>();
   catalog.entries.forEach((e, i) => {
+    const rows = links[i]!.map((l) => catalog.entries[l.index]!);
+    const names = relatedRowNames(
+      rows.map((r) => r.record),
+      scopes,
+    );
     related.set(
       e.record.id,
-      links[i]!.map((l) => ({ entry: catalog.entries[l.index]!, reasons: l.reasons })),
+      links[i]!.map((l, k) => (names[k] ? { entry: rows[k]!, reasons: l.reasons, name: names[k] } : { entry: rows[k]!, reasons: l.reasons })),
     );
   });
 

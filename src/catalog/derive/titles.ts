@@ -94,32 +94,34 @@ export function tellApart(texts: readonly string[], max: number): Map<string, st
     if (list) list.push(t);
     else byCut.set(cut, [t]);
   }
-  const forms = new Map<string, string>();
+  const found = new Map<string, string>();
   for (const group of byCut.values()) {
     if (group.length < 2) continue;
     const words = group.map(wordsOf);
-    const found = words.map((w, i) => {
+    group.forEach((t, i) => {
+      const w = words[i]!;
       const shared = Math.max(...words.map((other, j) => (j === i ? 0 : commonWords(w, other))));
       // A text that ends within another's opening is told apart by its end.
-      return w.length === 0 ? null : distinguishingForm(w, Math.max(0, Math.min(shared, w.length - 1)), max);
-    });
-    const count = new Map<string, number>();
-    for (const f of found) if (f !== null) count.set(f, (count.get(f) ?? 0) + 1);
-    group.forEach((t, i) => {
-      const f = found[i];
-      if (f != null && count.get(f) === 1 && !byCut.has(f)) forms.set(t, f);
+      const form = w.length === 0 ? null : distinguishingForm(w, Math.max(0, Math.min(shared, w.length - 1)), max);
+      if (form !== null) found.set(t, form);
     });
   }
+  // A form is kept only when no other text reads the same: not another's form (of its own cut or of
+  // another's, which can show the same later words), nor another's cut.
+  const count = new Map<string, number>();
+  for (const f of found.values()) count.set(f, (count.get(f) ?? 0) + 1);
+  const forms = new Map<string, string>();
+  for (const [t, f] of found) if (count.get(f) === 1 && !byCut.has(f)) forms.set(t, f);
   return forms;
 }
 
 type TitleFields = Pick<ErrorRecord, 'id' | 'repo' | 'errorClass' | 'errorMessage'>;
 
 /**
- * The headline each page title shows, by record id, for the records whose headline cut at its title's
- * length (PLACED_TITLE_MAX when the message is raised in another place of the repository too, whose
- * title adds the place, else TITLE_MAX) another message of the repository would share. The others'
- * titles show their headline cut (titleHeadline).
+ * The headline each page title shows, by record id, where it is not the headline cut at TITLE_MAX:
+ * a message raised in several places of its repository is cut at PLACED_TITLE_MAX (its title adds
+ * the place); and a headline whose cut another message of the repository shares keeps the words that
+ * differ (tellApart).
  */
 export function titleHeadlines(records: readonly TitleFields[]): Map<string, string> {
   const byRepo = new Map<string, Map<string, string[]>>();
@@ -137,14 +139,14 @@ export function titleHeadlines(records: readonly TitleFields[]): Map<string, str
     const full = tellApart(texts, TITLE_MAX);
     const placed = tellApart(texts, PLACED_TITLE_MAX);
     for (const [h, ids] of heads) {
-      const form = (ids.length > 1 ? placed : full).get(h);
+      const form = ids.length > 1 ? (placed.get(h) ?? shortenOnWord(h, PLACED_TITLE_MAX)) : full.get(h);
       if (form !== undefined) for (const id of ids) out.set(id, form);
     }
   }
   return out;
 }
 
-/** The headline a record's page title shows: its distinguishing form (titleHeadlines) or its headline cut to `max`. */
-export function titleHeadline(r: TitleFields, headlines: ReadonlyMap<string, string>, max: number = TITLE_MAX): string {
-  return headlines.get(r.id) ?? shortenOnWord(shownHeadline(r), max);
+/** The headline a record's page title shows: as titleHeadlines gives it, or its headline cut at TITLE_MAX. */
+export function titleHeadline(r: TitleFields, headlines: ReadonlyMap<string, string>): string {
+  return headlines.get(r.id) ?? shortenOnWord(shownHeadline(r), TITLE_MAX);
 }
