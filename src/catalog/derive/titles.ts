@@ -63,9 +63,10 @@ function layout(words: readonly string[], opening: number, from: number, to: num
 
 /**
  * The title form of one text within `max` characters that shows its words from `from` (where it starts
- * to differ from the others): the opening and the differing words each up to their share, then more
- * of the opening, then more of the differing words, then the shared words just before them. Null when the opening's first word (two when the
- * first names the class, `ValueError:`) and the first differing word do not fit.
+ * to differ from the others): the opening and the differing words each up to their share, then more of
+ * the opening, then more of the differing words, then the shared words just before them. Null when the
+ * opening's first word (two when the first names the class, `ValueError:`) and the first differing word
+ * do not fit.
  */
 function distinguishingForm(words: readonly string[], from: number, max: number): string | null {
   let opening = Math.min(from, words[0]!.endsWith(':') ? 2 : 1);
