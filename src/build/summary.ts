@@ -2,9 +2,10 @@
  * What a built site is, in the figures hosts limit: files, bytes, the largest file, the fullest
  * folder and the `_redirects` rules. Measured on the staging folder before it is published, so a
  * host's budget (src/build/hosts.ts) is checked while the published site is still the old one, and
- * printed in every build's summary.
+ * printed in every build's summary. With them, the titles two pages share: a tab, a search result or
+ * a link unfurl cannot tell such pages apart, and search engines fold them.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export interface SiteFigures {
@@ -18,7 +19,42 @@ export interface SiteFigures {
   /** Files of the full-text index's fragments (`pagefind/…/fragment/`) and of the message index (`search-index/`): what the options change. */
   fragmentFiles: number;
   messageIndexFiles: number;
+  /** HTML pages whose titles are compared: those search engines index, and the live short links (`e/`), among themselves. */
+  titledPages: number;
+  /** Titles more than one of those pages has, with the pages (site paths). */
+  sharedTitles: SharedTitle[];
 }
+
+export interface SharedTitle {
+  title: string;
+  pages: string[];
+}
+
+/** Enough of a page to hold its head's title and robots tags, which come first; a page whose head goes on is read whole. */
+const HEAD_BYTES = 4096;
+const headBuffer = Buffer.alloc(HEAD_BYTES);
+
+/** A page's title (as its HTML writes it), and whether it asks not to be indexed or redirects; null title: none. */
+export function pageHead(file: string): { title: string | null; noindex: boolean; redirect: boolean } {
+  const fd = openSync(file, 'r');
+  let text: string;
+  try {
+    text = headBuffer.toString('utf8', 0, readSync(fd, headBuffer, 0, HEAD_BYTES, 0));
+  } finally {
+    closeSync(fd);
+  }
+  if (!text.includes('</head>')) text = readFileSync(file, 'utf8');
+  const end = text.indexOf('</head>');
+  const head = end === -1 ? text : text.slice(0, end);
+  return {
+    title: /<title>([^<]*)<\/title>/.exec(head)?.[1] ?? null,
+    noindex: /<meta name="robots" content="[^"]*noindex/.test(head),
+    redirect: /<meta http-equiv="refresh"/.test(head),
+  };
+}
+
+/** The short links' folder: a live short link redirects with its page's title; they are compared among themselves. */
+const SHORT_LINKS = 'e/';
 
 /** Rules of a `_redirects` text: every line but blank ones and `#` comments. */
 export function redirectRules(text: string): string[] {
@@ -26,7 +62,19 @@ export function redirectRules(text: string): string[] {
 }
 
 export function measureSite(site: string): SiteFigures {
-  const figures: SiteFigures = { files: 0, bytes: 0, largest: { path: '', bytes: -1 }, fullest: { path: '', files: -1 }, redirectRules: 0, fragmentFiles: 0, messageIndexFiles: 0 };
+  const figures: SiteFigures = {
+    files: 0,
+    bytes: 0,
+    largest: { path: '', bytes: -1 },
+    fullest: { path: '', files: -1 },
+    redirectRules: 0,
+    fragmentFiles: 0,
+    messageIndexFiles: 0,
+    titledPages: 0,
+    sharedTitles: [],
+  };
+  // Title (with its kind) -> the pages that have it.
+  const titles = new Map<string, string[]>();
   const walk = (dir: string) => {
     let here = 0;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -41,11 +89,23 @@ export function measureSite(site: string): SiteFigures {
         else if (rel.startsWith('pagefind/') && rel.includes('/fragment/')) figures.fragmentFiles++;
         figures.bytes += size;
         if (size > figures.largest.bytes) figures.largest = { path: rel, bytes: size };
+        if (entry.name.endsWith('.html')) {
+          const { title, noindex, redirect } = pageHead(path);
+          const short = redirect && rel.startsWith(SHORT_LINKS);
+          if (title !== null && (short || !noindex)) {
+            figures.titledPages++;
+            const key = `${short ? 's' : 'p'}${title}`;
+            const pages = titles.get(key);
+            if (pages) pages.push(rel);
+            else titles.set(key, [rel]);
+          }
+        }
       }
     }
     if (here > figures.fullest.files) figures.fullest = { path: `${relative(site, dir)}/`.replace(/^\/$/, './'), files: here };
   };
   walk(site);
+  for (const [key, pages] of titles) if (pages.length > 1) figures.sharedTitles.push({ title: unescapeHtml(key.slice(1)), pages: pages.sort() });
   const redirects = join(site, '_redirects');
   if (existsSync(redirects)) figures.redirectRules = redirectRules(readFileSync(redirects, 'utf8')).length;
   return figures;
@@ -69,4 +129,24 @@ export const formatCount = (n: number): string => n.toLocaleString('en-US');
 export function describeSite(f: SiteFigures): string {
   const largest = f.largest.bytes >= 0 ? `, largest ${f.largest.path} (${formatBytes(f.largest.bytes)})` : '';
   return `${formatCount(f.files)} files, ${formatBytes(f.bytes)} (${formatCount(f.bytes)} bytes)${largest}`;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" };
+const unescapeHtml = (s: string): string => s.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_, e: string) => ENTITIES[e]!);
+
+/** Most pages a warning names. */
+const NAMED_PAGES = 10;
+
+/** What the summary says of page titles: none shared, or a warning naming the titles shared and their pages. */
+export function describeTitles(f: Pick<SiteFigures, 'titledPages' | 'sharedTitles'>): { warning: boolean; text: string } {
+  if (f.sharedTitles.length === 0) return { warning: false, text: `Page titles: ${formatCount(f.titledPages)} pages, no title shared.` };
+  const pages = f.sharedTitles.reduce((n, t) => n + t.pages.length, 0);
+  const named = f.sharedTitles
+    .flatMap((t) => t.pages.map((p) => ({ title: t.title, page: p })))
+    .slice(0, NAMED_PAGES)
+    .map((n) => `${n.page} (${JSON.stringify(n.title)})`);
+  return {
+    warning: true,
+    text: `${formatCount(f.sharedTitles.length)} page titles are shared, by ${formatCount(pages)} pages of ${formatCount(f.titledPages)}: ${named.join(', ')}${pages > NAMED_PAGES ? `, and ${formatCount(pages - NAMED_PAGES)} more` : ''}. Readers and search engines cannot tell them apart (src/catalog/derive/titles.ts).`,
+  };
 }

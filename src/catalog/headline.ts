@@ -11,3 +11,6 @@ export function errorHeadline(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'
 
 /** The most characters of a headline a page title shows (cut on a word boundary); the title adds where it is raised when that is needed to tell pages apart. */
 export const TITLE_MAX = 70;
+
+/** A title's headline when a place follows it: shorter, so the place still shows in a tab or a result. */
+export const PLACED_TITLE_MAX = 56;

@@ -6,31 +6,45 @@ import { showBidiControls } from '../schema/text-safety.ts';
 import { shortenOnWord } from '../schema/message-template.ts';
 import type { RelatedReasons } from '../catalog/derive/related.ts';
 import type { MessageGroup } from '../catalog/derive/message-groups.ts';
-import { errorHeadline, TITLE_MAX } from '../catalog/headline.ts';
+import type { Derived } from '../catalog/derive/index.ts';
+import { PLACED_TITLE_MAX, TITLE_MAX } from '../catalog/headline.ts';
+import { shownHeadline } from '../catalog/derive/titles.ts';
 import { describe, plainProse, plural } from '../util/text.ts';
 import { markdownText } from './cite.ts';
 
-export { TITLE_MAX };
+export { PLACED_TITLE_MAX, TITLE_MAX };
 
-/** The headline as titles and copied text show it: bidirectional controls as visible markers (text-safety.ts). */
-const shownHeadline = (r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'>): string => showBidiControls(errorHeadline(r), 'text');
-
-/** A title's headline when a place follows it: shorter, so the place still shows in a tab or a result. */
-export const PLACED_TITLE_MAX = 56;
+/** What a page title shows of a record besides its message: computed over the whole catalog (derive). */
+export interface TitleParts {
+  /** The headline as the title shows it, where that is not the headline cut at TITLE_MAX (src/catalog/derive/titles.ts). */
+  headline?: string | undefined;
+  /** Where it is raised, where its message is raised in other places too (src/catalog/derive/message-groups.ts). */
+  place?: string | undefined;
+}
 
 /**
- * `<title>`: `Class: message — owner/repo`, the headline shortened on a word boundary; with the
- * record's place label (src/catalog/derive/message-groups.ts) when another page would share the title:
- * `Class: message — command.rs, Command.mut_arg — owner/repo`.
+ * What names the error in its title and trail: `Class: message`, the headline shortened on a word
+ * boundary, or the form that tells it from other messages (`Class: opening … differing words`); with
+ * the record's place label when another page would share it: `Class: message — command.rs, Command.mut_arg`.
  */
-export function pageTitle(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage' | 'repo'>, place?: string): string {
-  if (place === undefined) return `${shortenOnWord(shownHeadline(r), TITLE_MAX)} — ${r.repo}`;
-  return `${shortenOnWord(shownHeadline(r), PLACED_TITLE_MAX)} — ${place} — ${r.repo}`;
+export function titleName(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage'>, parts: TitleParts = {}): string {
+  const headline = parts.headline ?? shortenOnWord(shownHeadline(r), TITLE_MAX);
+  return parts.place === undefined ? headline : `${headline} — ${parts.place}`;
+}
+
+/** A record's title parts as derive computed them. */
+export function titlePartsOf(id: string, d: Pick<Derived, 'titleHeadlines' | 'placeLabels'>): TitleParts {
+  return { headline: d.titleHeadlines.get(id), place: d.placeLabels.get(id) };
+}
+
+/** `<title>`: `Class: message — owner/repo`, the name as titleName gives it. */
+export function pageTitle(r: Pick<ErrorRecord, 'errorClass' | 'errorMessage' | 'repo'>, parts: TitleParts = {}): string {
+  return `${titleName(r, parts)} — ${r.repo}`;
 }
 
 /** A message page's title: `Class: message — raised in 6 places — owner/repo` (class when its places share one). */
-export function messagePageTitle(g: Pick<MessageGroup, 'repo' | 'message' | 'entries' | 'errorClass' | 'titleMax'>): string {
-  return `${shortenOnWord(shownHeadline({ errorClass: g.errorClass, errorMessage: g.message }), g.titleMax)} — raised in ${plural(g.entries.length, 'place')} — ${g.repo}`;
+export function messagePageTitle(g: Pick<MessageGroup, 'repo' | 'entries' | 'titleHeadline'>): string {
+  return `${g.titleHeadline} — raised in ${plural(g.entries.length, 'place')} — ${g.repo}`;
 }
 
 export function messagePageDescription(g: Pick<MessageGroup, 'repo' | 'entries'>): string {
@@ -83,7 +97,10 @@ export function thrownStatement(code: string, start: number, markLine: number): 
     if (depth <= 0) break;
   }
   const indent = Math.min(...taken.filter((l) => l.trim() !== '').map((l) => /^\s*/.exec(l)![0].length));
-  const text = taken.map((l) => l.slice(indent)).join('\n').trimEnd();
+  const text = taken
+    .map((l) => l.slice(indent))
+    .join('\n')
+    .trimEnd();
   return text === '' ? null : text;
 }
 
@@ -142,7 +159,9 @@ export const MARKDOWN_TEXT_MAX = 120;
 export function relatedReasonText(reasons: RelatedReasons): string {
   const parts: string[] = [];
   if (reasons.sameFile) {
-    parts.push(reasons.lineDistance === null ? 'same file' : reasons.lineDistance === 0 ? 'same line' : `same file, ${plural(reasons.lineDistance, 'line')} away`);
+    parts.push(
+      reasons.lineDistance === null ? 'same file' : reasons.lineDistance === 0 ? 'same line' : `same file, ${plural(reasons.lineDistance, 'line')} away`,
+    );
   } else if (reasons.sameDirectory) parts.push('same directory');
   if (reasons.sameClass) parts.push('same failure class');
   if (reasons.sharedTags.length > 0) parts.push(`shared ${reasons.sharedTags.length === 1 ? 'tag' : 'tags'} ${reasons.sharedTags.join(', ')}`);

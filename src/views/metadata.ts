@@ -4,9 +4,8 @@
  */
 import { defaultSettings, siteConfig } from '../../errdex.config.mjs';
 import type { CatalogEntry } from '../catalog/catalog.ts';
-import { errorHeadline, TITLE_MAX } from '../catalog/headline.ts';
-import { shortenOnWord } from '../schema/message-template.ts';
-import { pageDescription } from './error-view.ts';
+import { errorHeadline } from '../catalog/headline.ts';
+import { pageDescription, titleName, type TitleParts } from './error-view.ts';
 import { absoluteUrl, errorPath, repoPath } from '../util/urls.ts';
 
 export interface Crumb {
@@ -22,12 +21,12 @@ export function breadcrumbList(crumbs: readonly Crumb[]): Record<string, unknown
   };
 }
 
-/** The error page's trail: the site, the repository, the error (its headline as titles cut it: a trail shows a short name). */
-export function errorCrumbs(e: CatalogEntry): Crumb[] {
+/** The error page's trail: the site, the repository, the error (as its title names it, titleName: a trail shows a short name). */
+export function errorCrumbs(e: CatalogEntry, title: TitleParts = {}): Crumb[] {
   return [
     { name: siteConfig.siteName, path: '/' },
     { name: e.record.repo, path: repoPath(e.record.repo) },
-    { name: shortenOnWord(errorHeadline(e.record), TITLE_MAX), path: errorPath(e.record) },
+    { name: titleName(e.record, title), path: errorPath(e.record) },
   ];
 }
 
@@ -50,7 +49,10 @@ export function techArticle(e: CatalogEntry): Record<string, unknown> {
 
 /** JSON for a `<script type="application/ld+json">`: `<` escaped so no text can close the script. */
 export function jsonLdText(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -60,10 +62,14 @@ export function jsonLdText(value: unknown): string {
 export function defaultSettingWarnings(config: Pick<typeof siteConfig, 'siteUrl' | 'reportIssueUrl'> = siteConfig): string[] {
   const warnings: string[] = [];
   if (config.siteUrl === defaultSettings.siteUrl) {
-    warnings.push(`The site URL is the default (${defaultSettings.siteUrl}): canonical URLs, permanent links and link previews point there. Set ERRDEX_SITE_URL (or siteUrl in errdex.config.mjs) to where the site is served.`);
+    warnings.push(
+      `The site URL is the default (${defaultSettings.siteUrl}): canonical URLs, permanent links and link previews point there. Set ERRDEX_SITE_URL (or siteUrl in errdex.config.mjs) to where the site is served.`,
+    );
   }
   if (config.reportIssueUrl === defaultSettings.reportIssueUrl) {
-    warnings.push(`The report URL is the default (${defaultSettings.reportIssueUrl}): "Report a problem with this entry" opens issues there. Set ERRDEX_REPORT_URL (or reportIssueUrl in errdex.config.mjs) to your catalog's issue tracker.`);
+    warnings.push(
+      `The report URL is the default (${defaultSettings.reportIssueUrl}): "Report a problem with this entry" opens issues there. Set ERRDEX_REPORT_URL (or reportIssueUrl in errdex.config.mjs) to your catalog's issue tracker.`,
+    );
   }
   return warnings;
 }

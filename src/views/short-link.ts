@@ -10,7 +10,7 @@
 import type { ErrorRecord } from '../schema/record.ts';
 import { errorPath } from '../util/urls.ts';
 import { escapeHtml, escapeRegExp } from '../util/text.ts';
-import { pageDescription, pageTitle } from './error-view.ts';
+import { pageDescription, pageTitle, type TitleParts } from './error-view.ts';
 
 /** The id of the template page; never a record id (those are 16 hex digits). */
 export const SHORT_LINK_TEMPLATE_ID = 'errdex-short-link-template';
@@ -35,9 +35,9 @@ export type ShortLinkValues = {
   description: string;
 };
 
-/** A record's short-link values: its page's path, title (with its place label when it has one) and description. */
-export function shortLinkValues(r: ErrorRecord, place: string | undefined): ShortLinkValues {
-  return { id: r.id, to: errorPath(r), title: pageTitle(r, place), description: pageDescription(r) };
+/** A record's short-link values: its page's path, title (as its page's: the same title parts) and description. */
+export function shortLinkValues(r: ErrorRecord, title: TitleParts): ShortLinkValues {
+  return { id: r.id, to: errorPath(r), title: pageTitle(r, title), description: pageDescription(r) };
 }
 
 /** What a value may hold where a marker of a path or id stands: the schema's ids, owners, repositories and slugs. */
@@ -71,8 +71,12 @@ export function checkShortLinkTemplate(html: string): void {
  */
 export function stampShortLink(template: string, values: ShortLinkValues): string {
   for (const key of ['id', 'to'] as const) {
-    if (!PATH_SAFE.test(values[key])) throw new Error(`Cannot write the short link of record ${values.id}: its ${key} ${JSON.stringify(values[key])} holds characters a URL path may not.`);
+    if (!PATH_SAFE.test(values[key]))
+      throw new Error(`Cannot write the short link of record ${values.id}: its ${key} ${JSON.stringify(values[key])} holds characters a URL path may not.`);
   }
-  const text: Record<string, string> = { [SHORT_LINK_MARKERS.title]: escapeHtml(values.title), [SHORT_LINK_MARKERS.description]: escapeHtml(values.description) };
+  const text: Record<string, string> = {
+    [SHORT_LINK_MARKERS.title]: escapeHtml(values.title),
+    [SHORT_LINK_MARKERS.description]: escapeHtml(values.description),
+  };
   return template.replace(ANY_MARKER, (m) => (m === SHORT_LINK_MARKERS.to ? values.to : m === SHORT_LINK_MARKERS.id ? values.id : text[m]!));
 }

@@ -16,6 +16,7 @@ import { publishSiteAndLedger } from '../publish-step.ts';
 import { countProblems, fullTextPages, MASS_REMOVAL_SHARE, massRemovals, removedOf, siteRecordIds } from '../publish-checks.ts';
 import { mergeInto, removeInBackground } from '../site-folders.ts';
 import type { BuildState } from '../state.ts';
+import { describeTitles } from '../summary.ts';
 import { prepareSite } from './deploy-files.ts';
 import { mergeRecordFiles } from './record-files.ts';
 
@@ -70,6 +71,9 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   // _headers, the host's budget (fails here, before the published site is touched), the figures.
   const site = prepareSite(staging, s.settings, s.catalog!.records);
   for (const note of site.notes) s.board.note(note);
+  const titles = describeTitles(site.figures);
+  if (titles.warning) s.board.warn(titles.text);
+  else s.board.note(titles.text);
   rmSync(s.dirs.snapshots, { recursive: true, force: true });
   checkBeforePublishing(s);
   const ledger = ledgerWrite(s);
@@ -83,5 +87,12 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   const oldCopy = keepReusable(s.settings.outDir, keys, s.settings.cacheDir);
   if (oldCopy) removeInBackground(oldCopy);
   writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys }, s.published);
-  s.board.stage('publish').end({ summary: `${displayPath(s.settings.outDir)}: ${site.summary}`, items: site.figures.files, unit: 'files', output: { files: site.figures.files, bytes: site.figures.bytes } });
+  s.board
+    .stage('publish')
+    .end({
+      summary: `${displayPath(s.settings.outDir)}: ${site.summary}`,
+      items: site.figures.files,
+      unit: 'files',
+      output: { files: site.figures.files, bytes: site.figures.bytes },
+    });
 }

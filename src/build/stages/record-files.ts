@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { forEachSnapshotEntry } from '../../catalog/snapshot.ts';
 import { readHead } from '../../catalog/snapshot.ts';
 import { placeLabels } from '../../catalog/derive/message-groups.ts';
+import { titleHeadlines } from '../../catalog/derive/titles.ts';
 import type { ErrorRecord } from '../../schema/record.ts';
 import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, shortLinkValues, stampShortLink } from '../../views/short-link.ts';
 import { jsonPath, shortPath } from '../../util/urls.ts';
@@ -85,8 +86,9 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     { code: () => false },
   );
   onRecord?.(Math.floor(records.length / 2));
-  const places = placeLabels(records, options.head ? readHead(options.head).scopes : {});
-  const links = records.map((r) => shortLinkValues(r, places.get(r.id)));
+  const headlines = titleHeadlines(records);
+  const places = placeLabels(records, options.head ? readHead(options.head).scopes : {}, headlines);
+  const links = records.map((r) => shortLinkValues(r, { headline: headlines.get(r.id), place: places.get(r.id) }));
   records.length = 0;
   const template = await awaitTemplate(options.templateSites);
   links.forEach((link, i) => {
@@ -102,7 +104,9 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
 
 /** Why the record files stage would wait for ever on a rendered site: it has no short-link template; null when it has one. */
 export function missingTemplate(siteDir: string): string | null {
-  return existsSync(templateFileIn(siteDir)) ? null : `The render wrote no short-link template (${shortPath(SHORT_LINK_TEMPLATE_ID)}): src/pages/e/[id].astro must render it.`;
+  return existsSync(templateFileIn(siteDir))
+    ? null
+    : `The render wrote no short-link template (${shortPath(SHORT_LINK_TEMPLATE_ID)}): src/pages/e/[id].astro must render it.`;
 }
 
 /** Moves the record files into the rendered site, in place of the short-link template. */
@@ -133,7 +137,12 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   ctx.onCancel(child.kill);
   const result = await child.result;
   s.recordFiles = result;
-  board.end({ summary: `${formatCount(result.files)} JSON twins and short links`, items: result.records, unit: 'records', output: { files: result.files, bytes: result.bytes } });
+  board.end({
+    summary: `${formatCount(result.files)} JSON twins and short links`,
+    items: result.records,
+    unit: 'records',
+    output: { files: result.files, bytes: result.bytes },
+  });
 }
 
 childMain(import.meta.url, (options: RecordFilesOptions, send) => writeRecordFiles(options, (done) => send({ type: 'update', stage: 'record-files', done })));

@@ -12,6 +12,8 @@ import { shortenOnWord } from '../../schema/message-template.ts';
 import { planLedger, type LedgerPlan } from '../ledger.ts';
 import { messageGroups, placeLabels, type MessageGroup, type Scopes } from './message-groups.ts';
 import { planMessagePages } from './message-ledger.ts';
+import { relatedRowNames, type RowName } from './related-rows.ts';
+import { titleHeadlines } from './titles.ts';
 import { compareCodeOrder, relatedErrors, type RelatedLink, type RelatedReasons } from './related.ts';
 
 export interface RepoSummary {
@@ -38,6 +40,8 @@ export interface TagSummary {
 export interface Related {
   entry: CatalogEntry;
   reasons: RelatedReasons;
+  /** What its row says, where its message cut alone would read as another row's (related-rows.ts). */
+  name?: RowName;
 }
 
 export interface Derived {
@@ -52,6 +56,8 @@ export interface Derived {
   /** Messages raised in several places of one repository (src/catalog/derive/message-groups.ts). */
   messageGroups: MessageGroup[];
   messageGroupById: Map<string, MessageGroup>;
+  /** The headline a record's page title shows, for the records whose headline cut alone would read as another message's (titles.ts). */
+  titleHeadlines: Map<string, string>;
   /** Where a record is raised, for the records whose page title needs it to be told apart. */
   placeLabels: Map<string, string>;
   /** The enclosing functions the build read, of the records whose title needed them. */
@@ -72,33 +78,42 @@ export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = related
   if (links.length !== catalog.entries.length) throw new Error(`related errors for ${links.length} records, but the catalog has ${catalog.entries.length}`);
   const related = new Map<string, Related[]>();
   catalog.entries.forEach((e, i) => {
+    const rows = links[i]!.map((l) => catalog.entries[l.index]!);
+    const names = relatedRowNames(
+      rows.map((r) => r.record),
+      scopes,
+    );
     related.set(
       e.record.id,
-      links[i]!.map((l) => ({ entry: catalog.entries[l.index]!, reasons: l.reasons })),
+      links[i]!.map((l, k) => (names[k] ? { entry: rows[k]!, reasons: l.reasons, name: names[k] } : { entry: rows[k]!, reasons: l.reasons })),
     );
   });
 
-  const recent = [...catalog.entries]
-    .sort((a, b) => cmp(b.record.analyzedAt, a.record.analyzedAt) || cmp(a.record.id, b.record.id))
-    .slice(0, RECENT_COUNT);
+  const recent = [...catalog.entries].sort((a, b) => cmp(b.record.analyzedAt, a.record.analyzedAt) || cmp(a.record.id, b.record.id)).slice(0, RECENT_COUNT);
 
   const groups = messageGroups(catalog.entries);
   const messageGroupById = new Map<string, MessageGroup>();
   for (const g of groups) for (const e of g.entries) messageGroupById.set(e.record.id, g);
 
+  const records = catalog.entries.map((e) => e.record);
+  const headlines = titleHeadlines(records);
   return {
     ...listings,
     related,
     recent,
     messageGroups: groups,
     messageGroupById,
-    placeLabels: placeLabels(catalog.entries.map((e) => e.record), scopes),
+    titleHeadlines: headlines,
+    placeLabels: placeLabels(records, scopes, headlines),
     scopes,
   };
 }
 
 /** The browse listings' errors in page order: each repository's, failure class's and tag's (also read by the list-index stage). */
-export function browseListings(entries: readonly CatalogEntry[], classes: readonly FailureClass[]): Pick<Derived, 'repos' | 'repoByName' | 'classes' | 'classById' | 'tags'> {
+export function browseListings(
+  entries: readonly CatalogEntry[],
+  classes: readonly FailureClass[],
+): Pick<Derived, 'repos' | 'repoByName' | 'classes' | 'classById' | 'tags'> {
   const inCodeOrder = [...entries].sort((a, b) => compareCodeOrder(a.record, b.record));
 
   const repoByName = new Map<string, RepoSummary>();

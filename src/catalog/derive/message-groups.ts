@@ -11,9 +11,9 @@ import { hash } from 'node:crypto';
 import type { ErrorRecord } from '../../schema/record.ts';
 import { shortenOnWord } from '../../schema/message-template.ts';
 import type { CatalogEntry } from '../entry.ts';
-import { errorHeadline, TITLE_MAX } from '../headline.ts';
 import { slugWords } from '../../util/text.ts';
 import { compareCodeOrder } from './related.ts';
+import { shownHeadline, tellApart, titleHeadline, titleHeadlines } from './titles.ts';
 
 export interface MessageGroup {
   repo: string;
@@ -24,12 +24,12 @@ export interface MessageGroup {
   entries: CatalogEntry[];
   /** The exception class its places share; null when they differ or have none. */
   errorClass: string | null;
-  /** How much of the headline (`Class: message`) its page title shows: enough to tell it from the repository's other message pages. */
-  titleMax: number;
+  /** The headline (`Class: message`) as its page title shows it: cut, keeping the words that tell it from the repository's other message pages (titles.ts). */
+  titleHeadline: string;
 }
 
-/** The headline lengths a message page's title may show, shortest first: the first that no other message page of the repository shares. */
-export const MESSAGE_TITLE_MAX = [56, 90, 130, Number.POSITIVE_INFINITY] as const;
+/** The most characters of the headline a message page's title shows: it adds how many places raise it. */
+export const MESSAGE_TITLE_MAX = 56;
 
 /** The enclosing function (`Class.method`) of records whose scope is known, by id. */
 export type Scopes = Record<string, string>;
@@ -66,15 +66,25 @@ export function messageGroups(entries: readonly CatalogEntry[]): MessageGroup[] 
     list.sort((a, b) => compareCodeOrder(a.record, b.record));
     const r = list[0]!.record;
     const errorClass = list.every((e) => e.record.errorClass === r.errorClass) ? r.errorClass : null;
-    groups.push({ repo: r.repo, message: r.errorMessage, path: messagePath(r), entries: list, errorClass, titleMax: MESSAGE_TITLE_MAX[0] });
+    groups.push({ repo: r.repo, message: r.errorMessage, path: messagePath(r), entries: list, errorClass, titleHeadline: '' });
   }
   groups.sort((a, b) => cmp(a.repo, b.repo) || cmp(a.message, b.message));
-  // Titles cut to the same words (long messages that start alike) show more, until they differ.
-  const cut = (g: MessageGroup, max: number) => `${g.repo}\u0000${shortenOnWord(errorHeadline({ errorClass: g.errorClass, errorMessage: g.message }), max)}`;
-  for (const max of MESSAGE_TITLE_MAX.slice(1)) {
+  // Titles cut to the same words (long messages that open alike) keep the words that differ; the
+  // whole headline where even those cannot (different messages have different headlines).
+  const headline = (g: MessageGroup): string => shownHeadline({ errorClass: g.errorClass, errorMessage: g.message });
+  for (let i = 0; i < groups.length; ) {
+    let end = i;
+    while (end < groups.length && groups[end]!.repo === groups[i]!.repo) end++;
+    const repoGroups = groups.slice(i, end);
+    const heads = repoGroups.map(headline);
+    const cuts = heads.map((h) => shortenOnWord(h, MESSAGE_TITLE_MAX));
+    const forms = tellApart(heads, MESSAGE_TITLE_MAX);
     const count = new Map<string, number>();
-    for (const g of groups) count.set(cut(g, g.titleMax), (count.get(cut(g, g.titleMax)) ?? 0) + 1);
-    for (const g of groups) if (count.get(cut(g, g.titleMax))! > 1) g.titleMax = max;
+    for (const c of cuts) count.set(c, (count.get(c) ?? 0) + 1);
+    repoGroups.forEach((g, k) => {
+      g.titleHeadline = forms.get(heads[k]!) ?? (count.get(cuts[k]!)! > 1 ? heads[k]! : cuts[k]!);
+    });
+    i = end;
   }
   return groups;
 }
@@ -83,8 +93,8 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 type PlaceFields = Pick<ErrorRecord, 'id' | 'repo' | 'errorClass' | 'errorMessage' | 'filePath' | 'lineNumber'>;
 
-/** What a page title starts from: the headline as the title cuts it, in its repository. */
-export const titleKey = (r: PlaceFields): string => `${r.repo}\u0000${shortenOnWord(errorHeadline(r), TITLE_MAX)}`;
+/** What a page title starts from: the headline as the title shows it (titles.ts), in its repository. */
+export const titleKey = (r: PlaceFields, headlines: ReadonlyMap<string, string>): string => `${r.repo}\u0000${titleHeadline(r, headlines)}`;
 
 /** For each of some file paths, its shortest ending (whole folder and file names) that no other of them shares. */
 function shortestEndings(paths: readonly string[]): Map<string, string> {
@@ -109,22 +119,24 @@ function sharedLabels(labels: readonly string[]): Set<string> {
 }
 
 /** The records whose page title is another's: they need a place label, and so their scope. */
-export function sharedTitles<T extends PlaceFields>(records: readonly T[]): T[] {
+export function sharedTitles<T extends PlaceFields>(records: readonly T[], headlines: ReadonlyMap<string, string> = titleHeadlines(records)): T[] {
   const count = new Map<string, number>();
-  for (const r of records) count.set(titleKey(r), (count.get(titleKey(r)) ?? 0) + 1);
-  return records.filter((r) => count.get(titleKey(r))! > 1);
+  for (const r of records) count.set(titleKey(r, headlines), (count.get(titleKey(r, headlines)) ?? 0) + 1);
+  return records.filter((r) => count.get(titleKey(r, headlines))! > 1);
 }
 
 /**
- * The label of each record whose page title would be another's (the same headline, as cut, in the
- * same repository): the shortest ending of its file's path that tells the group's files apart, and its
- * enclosing function; its line where the group has another record of the same file and function, and
- * its id's start where even that is shared.
+ * The label of each record whose page title would be another's (the same headline as titles show it,
+ * titles.ts, in the same repository: in practice one message raised in several places): see labelPlaces.
  */
-export function placeLabels(records: readonly PlaceFields[], scopes: Scopes): Map<string, string> {
+export function placeLabels(
+  records: readonly PlaceFields[],
+  scopes: Scopes,
+  headlines: ReadonlyMap<string, string> = titleHeadlines(records),
+): Map<string, string> {
   const byTitle = new Map<string, PlaceFields[]>();
   for (const r of records) {
-    const key = titleKey(r);
+    const key = titleKey(r, headlines);
     const list = byTitle.get(key);
     if (list) list.push(r);
     else byTitle.set(key, [r]);
@@ -132,20 +144,28 @@ export function placeLabels(records: readonly PlaceFields[], scopes: Scopes): Ma
   const labels = new Map<string, string>();
   for (const group of byTitle.values()) {
     if (group.length < 2) continue;
-    const endings = shortestEndings(group.map((r) => r.filePath));
-    const label = (r: PlaceFields, line: boolean, id: boolean) => {
-      let place = endings.get(r.filePath)!;
-      if (line && r.lineNumber !== null) place += `:${r.lineNumber}`;
-      if (id) place += ` #${r.id.slice(0, 8)}`;
-      const scope = scopes[r.id];
-      return scope ? `${place}, ${scope}` : place;
-    };
-    let chosen = group.map((r) => label(r, false, false));
-    let shared = sharedLabels(chosen);
-    chosen = group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, false) : chosen[i]!));
-    shared = sharedLabels(chosen);
-    chosen = group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, true) : chosen[i]!));
-    group.forEach((r, i) => labels.set(r.id, chosen[i]!));
+    labelPlaces(group, scopes).forEach((label, i) => labels.set(group[i]!.id, label));
   }
   return labels;
+}
+
+/**
+ * Labels that tell apart the places of some records: the shortest ending of each file's path that
+ * tells the group's files apart, and its enclosing function; its line where the group has another
+ * record of the same file and function, and its id's start where even that is shared.
+ */
+export function labelPlaces(group: readonly PlaceFields[], scopes: Scopes): string[] {
+  const endings = shortestEndings(group.map((r) => r.filePath));
+  const label = (r: PlaceFields, line: boolean, id: boolean) => {
+    let place = endings.get(r.filePath)!;
+    if (line && r.lineNumber !== null) place += `:${r.lineNumber}`;
+    if (id) place += ` #${r.id.slice(0, 8)}`;
+    const scope = scopes[r.id];
+    return scope ? `${place}, ${scope}` : place;
+  };
+  let chosen = group.map((r) => label(r, false, false));
+  let shared = sharedLabels(chosen);
+  chosen = group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, false) : chosen[i]!));
+  shared = sharedLabels(chosen);
+  return group.map((r, i) => (shared.has(chosen[i]!) ? label(r, true, true) : chosen[i]!));
 }

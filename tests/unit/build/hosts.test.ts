@@ -1,6 +1,15 @@
 /** Host budgets (src/build/hosts.ts): the options, what a catalog must hold at the least, the built site's check and the report. */
 import { describe, expect, it } from 'vitest';
-import { earlyOverruns, estimateFiles, fittingOptions, leastSite, overrunReport, parseHostBudget, parseMaxIndexFiles, siteOverruns } from '../../../src/build/hosts.ts';
+import {
+  earlyOverruns,
+  estimateFiles,
+  fittingOptions,
+  leastSite,
+  overrunReport,
+  parseHostBudget,
+  parseMaxIndexFiles,
+  siteOverruns,
+} from '../../../src/build/hosts.ts';
 import type { SiteFigures } from '../../../src/build/summary.ts';
 
 const facts = (records: number, maxFragments?: number, maxIndexFiles?: number) => ({ records, maxFragments, maxIndexFiles });
@@ -13,6 +22,8 @@ const figures = (over: Partial<SiteFigures>): SiteFigures => ({
   redirectRules: 10,
   fragmentFiles: 10,
   messageIndexFiles: 10,
+  titledPages: 10,
+  sharedTitles: [],
   ...over,
 });
 
@@ -48,7 +59,9 @@ describe('the check once the records are counted', () => {
     const overruns = earlyOverruns(budget, facts(30_000));
     expect(overruns.map((o) => o.limit)).toEqual(['files', 'redirects']);
     const report = overrunReport(budget, overruns, null);
-    expect(report).toContain("30,000 records make at least 120,000 files (an error page, short link, JSON twin and full-text fragment each), over Cloudflare Pages (Free)'s 20,000 files per site.");
+    expect(report).toContain(
+      "30,000 records make at least 120,000 files (an error page, short link, JSON twin and full-text fragment each), over Cloudflare Pages (Free)'s 20,000 files per site.",
+    );
     expect(report).toContain('no option makes 30,000 records fit 20,000 files');
     expect(report).toContain('_redirects will hold at least 30,000 rules (one per short link), over the 2,000 Cloudflare Pages (Free) applies.');
     const next = /Next: the same build with (.+)\.$/m.exec(report)![1]!;
@@ -79,17 +92,21 @@ describe('the check of the built site', () => {
     const site = figures({ files: 120, largest: { path: 'pagefind/fragment/x.pf_fragment', bytes: 30 * 2 ** 20 }, redirectRules: 3_000, fragmentFiles: 80 });
     const overruns = siteOverruns(budget, facts(100), site);
     expect(overruns.map((o) => o.limit)).toEqual(['files', 'file-bytes', 'redirects']);
-    expect(overruns[0]!.text).toBe('The site has 120 files (80 full-text fragments, 10 message index files), over the --host-limit files of 50 files per site by 70.');
+    expect(overruns[0]!.text).toBe(
+      'The site has 120 files (80 full-text fragments, 10 message index files), over the --host-limit files of 50 files per site by 70.',
+    );
     expect(overruns[0]!.flags).toEqual(['--max-fragments=3']);
     expect(overruns[1]!.text).toBe("pagefind/fragment/x.pf_fragment is 31 MB, over Cloudflare Pages (Free)'s 26 MB per file.");
     expect(overruns[2]!.flags).toEqual(['--trim-redirects']);
   });
 
   it('checks bytes (GitHub Pages) and folders (Netlify); a host that reads no _redirects has no rule limit', () => {
-    expect(siteOverruns(parseHostBudget('github-pages', [], false)!, facts(10), figures({ bytes: 1_200_000_000, redirectRules: 50_000 })).map((o) => o.text)).toEqual([
-      "The site is 1.2 GB (1,200,000,000 bytes), over GitHub Pages' 1.0 GB per site.",
-    ]);
-    expect(siteOverruns(parseHostBudget('netlify', [], false)!, facts(10), figures({ fullest: { path: 'api/errors/', files: 60_000 } })).map((o) => o.limit)).toEqual(['folder-files']);
+    expect(
+      siteOverruns(parseHostBudget('github-pages', [], false)!, facts(10), figures({ bytes: 1_200_000_000, redirectRules: 50_000 })).map((o) => o.text),
+    ).toEqual(["The site is 1.2 GB (1,200,000,000 bytes), over GitHub Pages' 1.0 GB per site."]);
+    expect(
+      siteOverruns(parseHostBudget('netlify', [], false)!, facts(10), figures({ fullest: { path: 'api/errors/', files: 60_000 } })).map((o) => o.limit),
+    ).toEqual(['folder-files']);
     expect(siteOverruns(parseHostBudget('static', [], false)!, facts(10), figures({ files: 10 ** 7, bytes: 10 ** 12 }))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimRedirects } from '../../../src/build/stages/deploy-files.ts';
-import { describeSite, formatBytes, measureSite } from '../../../src/build/summary.ts';
+import { describeSite, describeTitles, formatBytes, measureSite } from '../../../src/build/summary.ts';
 
 const site = mkdtempSync(join(tmpdir(), 'errdex-summary-'));
 afterAll(() => rmSync(site, { recursive: true, force: true }));
@@ -48,5 +48,38 @@ describe('trimRedirects', () => {
     expect(trimRedirects(file, 5)).toBe(0);
     expect(trimRedirects(file, 2)).toBe(1);
     expect(readFileSync(file, 'utf8')).toBe('# comment\n/e/a/ /x/ 301\n\n# Short links:\n/e/b/ /y/ 301\n');
+  });
+});
+
+describe('shared page titles', () => {
+  const titled = mkdtempSync(join(tmpdir(), 'errdex-titles-'));
+  afterAll(() => rmSync(titled, { recursive: true, force: true }));
+  const page = (path: string, title: string, head = '') => {
+    mkdirSync(join(titled, path, '..'), { recursive: true });
+    writeFileSync(join(titled, path), `<!DOCTYPE html><html><head><title>${title}</title>${head}</head><body>${'x'.repeat(20_000)}</body></html>`);
+  };
+  const redirect = (to: string) => `<meta name="robots" content="noindex"><meta http-equiv="refresh" content="0; url=${to}">`;
+
+  it('names the indexed pages, and the short links among themselves, that share a title; redirects and notices are left out', () => {
+    page('a/b/one/index.html', 'ValueError: x &amp; y… — a/b');
+    page('a/b/two/index.html', 'ValueError: x &amp; y… — a/b');
+    page('a/b/three/index.html', 'ValueError: z — a/b');
+    page('a/b/m/x/index.html', 'ValueError: x &amp; y… — raised in 2 places — a/b');
+    page('a/b/old-one/index.html', 'ValueError: z — a/b', redirect('/a/b/three/'));
+    page('e/1/index.html', 'ValueError: x &amp; y… — a/b', redirect('/a/b/one/'));
+    page('e/2/index.html', 'ValueError: z — a/b', redirect('/a/b/three/'));
+    page('e/3/index.html', 'Removed: gone', '<meta name="robots" content="noindex">');
+    page('e/4/index.html', 'Removed: gone', '<meta name="robots" content="noindex">');
+    const f = measureSite(titled);
+    expect(f.titledPages).toBe(6);
+    expect(f.sharedTitles).toEqual([{ title: 'ValueError: x & y… — a/b', pages: ['a/b/one/index.html', 'a/b/two/index.html'] }]);
+    const said = describeTitles(f);
+    expect(said.warning).toBe(true);
+    expect(said.text).toContain('1 page titles are shared, by 2 pages of 6: a/b/one/index.html ("ValueError: x & y… — a/b"), a/b/two/index.html');
+    page('e/5/index.html', 'ValueError: z — a/b', redirect('/a/b/three/'));
+    rmSync(join(titled, 'a/b/two'), { recursive: true });
+    expect(measureSite(titled).sharedTitles).toEqual([{ title: 'ValueError: z — a/b', pages: ['e/2/index.html', 'e/5/index.html'] }]);
+    rmSync(join(titled, 'e/5'), { recursive: true });
+    expect(describeTitles(measureSite(titled))).toEqual({ warning: false, text: 'Page titles: 5 pages, no title shared.' });
   });
 });

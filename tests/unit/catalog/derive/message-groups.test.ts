@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry } from '../../../../src/catalog/catalog.ts';
-import { messageGroups, messagePath, placeLabels, sharedTitles } from '../../../../src/catalog/derive/message-groups.ts';
+import { MESSAGE_TITLE_MAX, messageGroups, messagePath, placeLabels, sharedTitles } from '../../../../src/catalog/derive/message-groups.ts';
 import type { ErrorRecord } from '../../../../src/schema/record.ts';
 
 let counter = 0;
 type Fields = Pick<ErrorRecord, 'id' | 'repo' | 'errorClass' | 'errorMessage' | 'filePath' | 'lineNumber'>;
 function rec(over: Partial<Fields>): Fields {
   counter++;
-  return { repo: 'acme/app', errorClass: 'ValueError', errorMessage: 'Unexpected source', filePath: 'src/a.py', lineNumber: counter, ...over, id: counter.toString(16).padStart(16, '0') };
+  return {
+    repo: 'acme/app',
+    errorClass: 'ValueError',
+    errorMessage: 'Unexpected source',
+    filePath: 'src/a.py',
+    lineNumber: counter,
+    ...over,
+    id: counter.toString(16).padStart(16, '0'),
+  };
 }
 const entry = (r: Fields) => ({ record: r as ErrorRecord }) as CatalogEntry;
 
@@ -23,17 +31,18 @@ describe('message groups', () => {
     expect(groups[0]!.path).toBe(messagePath(a));
   });
 
-  it('shows more of a message in its page title when another message page of the repository starts alike', () => {
+  it('keeps the words that differ in a message page title when another message page of the repository starts alike', () => {
     const long = 'A value is required for bind parameter {key}, in parameter group {index} of the statement';
     const a = [rec({ errorMessage: `${long} (a)` }), rec({ errorMessage: `${long} (a)` })];
     const b = [rec({ errorMessage: `${long} (b)` }), rec({ errorMessage: `${long} (b)` })];
     const c = [rec({ errorMessage: 'short' }), rec({ errorMessage: 'short' })];
     const groups = messageGroups([...a, ...b, ...c].map(entry));
-    expect(groups.map((g) => [g.message.slice(-3), g.titleMax])).toEqual([
-      ['(a)', 130],
-      ['(b)', 130],
-      ['ort', 56],
+    expect(groups.map((g) => g.titleHeadline)).toEqual([
+      'ValueError: A value is required for bind parameter … (a)',
+      'ValueError: A value is required for bind parameter … (b)',
+      'ValueError: short',
     ]);
+    for (const g of groups) expect(g.titleHeadline.length).toBeLessThanOrEqual(MESSAGE_TITLE_MAX);
     expect(groups[0]!.errorClass).toBe('ValueError');
   });
 
@@ -73,11 +82,13 @@ describe('place labels', () => {
     expect(labels.get(d.id)).toBe('x.py, g');
   });
 
-  it('tells apart long messages that the title cuts to the same words', () => {
+  it('leaves long messages that the title cuts to the same words to their words (titles.ts), not to a place', () => {
     const long = 'a message long enough that the page title has to cut it before this part, which differs';
     const a = rec({ errorMessage: `${long} here`, filePath: 'a.py' });
     const b = rec({ errorMessage: `${long} there`, filePath: 'b.py' });
-    const labels = placeLabels([a, b], {});
-    expect([labels.get(a.id), labels.get(b.id)]).toEqual(['a.py', 'b.py']);
+    const c = rec({ errorMessage: `${long} there`, filePath: 'c.py' });
+    const labels = placeLabels([a, b, c], {});
+    expect([labels.get(a.id), labels.get(b.id), labels.get(c.id)]).toEqual([undefined, 'b.py', 'c.py']);
+    expect(sharedTitles([a, b, c]).map((r) => r.id)).toEqual([b.id, c.id]);
   });
 });
