@@ -1,9 +1,11 @@
 /**
- * `npm run bench [-- --sizes 1000,10000 --profile rich|lean --no-baseline --no-incremental]`: the build benchmark.
+ * `npm run bench [-- --sizes 1000,10000 --profile rich|lean --no-baseline --no-incremental --edit [--verify-each]]`:
+ * the build benchmark.
  *
  * For each size: generates a synthetic catalog (bench/lib/synthetic.ts; the rich profile, shaped like
  * real records, unless `--profile lean`), runs the full errdex build
- * cold (empty cache), again with one record changed (incremental), and the plain baseline (a minimal
+ * cold (empty cache), again with one record changed (incremental; with `--edit`, each of five edits in
+ * turn, the sites compared with cold builds: editRuns), and the plain baseline (a minimal
  * Astro 7 site with Shiki's <Code>, then the Pagefind CLI; bench/lib/baseline.ts) on the same
  * records, in the same run. Reports per stage wall time, items/s, peak RSS of the whole process tree,
  * output files and bytes, and errdex's times as ratios of the baseline's. The stages come from the
@@ -15,6 +17,7 @@
  * trash folder, emptied at its end, and waits out the deletions it cannot avoid.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -23,6 +26,7 @@ import { loadCatalog } from '../src/catalog/catalog.ts';
 import { writeBaselineProject } from '../bench/lib/baseline.ts';
 import { generateCatalog } from '../bench/lib/generate.ts';
 import { PROFILES, type Profile } from '../bench/lib/synthetic.ts';
+import { applyEdit, EDITS, type Edit } from '../bench/lib/edits.ts';
 import { formatCount, formatDuration } from '../src/build/progress.ts';
 import { TreeCpu, treeRss, treeSize, type BuildReport } from '../src/build/measure.ts';
 
@@ -123,15 +127,26 @@ const pagefind = resolve('node_modules/pagefind/lib/runner/bin.cjs');
 const mb = (b: number): string => `${formatCount(Math.round(b / 1e6))} MB`;
 const s = (x: number): string => `${x.toFixed(1)} s`;
 
+type Built = BuildReport & { wallSeconds: number; treePeakRssBytes: number; cpuSeconds: number };
+
+/** One edit's incremental build, and how its site compares with a cold build of the same catalog (null: not compared). */
+interface EditResult {
+  edit: Edit;
+  what: string;
+  build: Built;
+  identical: { same: boolean; differing: string[]; files: number } | null;
+}
+
 interface SizeResult {
   records: number;
-  cold: BuildReport & { wallSeconds: number; treePeakRssBytes: number; cpuSeconds: number };
-  incremental?: BuildReport & { wallSeconds: number; treePeakRssBytes: number; cpuSeconds: number };
+  edits?: EditResult[];
+  cold: Built;
+  incremental?: Built;
   baseline?: { astro: Measured & { files: number; bytes: number }; pagefind: Measured };
 }
 
-async function errdexBuild(catalog: string, dist: string, cache: string, report: string): Promise<SizeResult['cold']> {
-  const run = await runMeasured(node, ['scripts/build.ts', `--report=${report}`], {
+async function errdexBuild(catalog: string, dist: string, cache: string, report: string, args: string[] = []): Promise<Built> {
+  const run = await runMeasured(node, ['scripts/build.ts', `--report=${report}`, ...args], {
     env: { ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: cache, CI: '1' },
     echo: true,
   });
@@ -188,7 +203,8 @@ async function benchSize(records: number): Promise<SizeResult> {
   await settle();
   const result: SizeResult = { records, cold: await errdexBuild(catalog, dist, cache, join(dir, 'report-cold.json')), baseline };
 
-  if (!flag('no-incremental')) {
+  if (flag('edit')) result.edits = await editRuns(dir, catalog, dist, cache);
+  else if (!flag('no-incremental')) {
     changeOneRecord(catalog, records);
     console.log('\nerrdex, one record changed:');
     await settle();
@@ -197,6 +213,60 @@ async function benchSize(records: number): Promise<SizeResult> {
   }
   discard(dist);
   return result;
+}
+
+/** The files of a site, by path, with a hash of each one's bytes. */
+function siteHashes(site: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string, rel: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path, `${rel}${e.name}/`);
+      else out.set(`${rel}${e.name}`, createHash('sha1').update(readFileSync(path)).digest('hex'));
+    }
+  };
+  walk(site, '');
+  return out;
+}
+
+/** Whether two sites hold the same files with the same bytes; the paths that differ (or are in one only). */
+function compareSites(a: string, b: string): { same: boolean; differing: string[]; files: number } {
+  const [ha, hb] = [siteHashes(a), siteHashes(b)];
+  const differing = [...new Set([...ha.keys(), ...hb.keys()])].filter((p) => ha.get(p) !== hb.get(p)).sort();
+  return { same: differing.length === 0, differing, files: ha.size };
+}
+
+/**
+ * Each edit (bench/lib/edits.ts) in turn, each followed by an incremental build with the previous
+ * build's cache, as a maintainer's edit loop runs (no waiting for the file system to settle between
+ * them). The last edit's site, and with --verify-each every edit's, is compared with a cold build of
+ * the same catalog (a copy taken before the incremental build wrote its URL ledger, built without
+ * writing one, into fresh output and cache folders).
+ */
+async function editRuns(dir: string, catalog: string, dist: string, cache: string): Promise<EditResult[]> {
+  const results: EditResult[] = [];
+  for (const [round, edit] of EDITS.entries()) {
+    const what = applyEdit(catalog, edit, `round ${round + 1}`);
+    const copy = join(dir, `catalog-${edit}`);
+    discard(copy);
+    execFileSync('cp', ['-r', catalog, copy]);
+    console.log(`\nerrdex, edited (${what}):`);
+    const build = await errdexBuild(catalog, dist, cache, join(dir, `report-${edit}.json`));
+    await awaitSiteDeletion(dist);
+    let identical: EditResult['identical'] = null;
+    if (flag('verify-each') || round === EDITS.length - 1) {
+      const [coldDist, coldCache] = [join(dir, `dist-cold-${edit}`), join(dir, `cache-cold-${edit}`)];
+      console.log(`\nerrdex, cold, the same catalog (to compare):`);
+      await errdexBuild(copy, coldDist, coldCache, join(dir, `report-cold-${edit}.json`), ['--no-ledger-update']);
+      identical = compareSites(dist, coldDist);
+      console.log(identical.same ? `  identical: ${formatCount(identical.files)} files` : `  ${identical.differing.length} files differ: ${identical.differing.slice(0, 10).join(', ')}`);
+      discard(coldDist);
+      discard(coldCache);
+    }
+    discard(copy);
+    results.push({ edit, what, build, identical });
+  }
+  return results;
 }
 
 function stageTable(r: BuildReport): string[] {
@@ -229,9 +299,19 @@ function markdown(results: SizeResult[]): string {
     );
   }
   for (const r of results) {
+    if (!r.edits) continue;
+    lines.push('', `### ${formatCount(r.records)} records, edits (each an incremental build after the one before)`, '');
+    lines.push('| edit | wall time | CPU-seconds | peak RSS | site identical to a cold build |', '| --- | --- | --- | --- | --- |');
+    for (const e of r.edits) {
+      const same = e.identical === null ? 'not compared' : e.identical.same ? `yes (${formatCount(e.identical.files)} files)` : `no: ${e.identical.differing.length} files differ (${e.identical.differing.slice(0, 3).join(', ')})`;
+      lines.push(`| ${e.what} | ${s(e.build.wallSeconds)} | ${s(e.build.cpuSeconds)} | ${mb(e.build.treePeakRssBytes)} | ${same} |`);
+    }
+  }
+  for (const r of results) {
     lines.push('', `### ${formatCount(r.records)} records, cold`, '', ...stageTable(r.cold));
     lines.push('', `Site: ${formatCount(r.cold.siteFiles)} files, ${mb(r.cold.siteBytes)}.`);
     if (r.incremental) lines.push('', `### ${formatCount(r.records)} records, one record changed`, '', ...stageTable(r.incremental));
+    for (const e of r.edits ?? []) lines.push('', `### ${formatCount(r.records)} records, ${e.what}`, '', ...stageTable(e.build));
   }
   return `${lines.join('\n')}\n`;
 }
