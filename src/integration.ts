@@ -11,6 +11,8 @@
  *  - `astro dev` renders from the catalog folder, through the same context module.
  */
 import type { AstroIntegration, AstroPrerenderer } from 'astro';
+import { siteConfig } from '../errdex.config.mjs';
+import { flushRenderedHashes, noteRenderedHash, pageFileOf } from './catalog/page-cache.ts';
 import { buildContext, type RenderContext } from './context.ts';
 import { firstPartitionRendersFixedPages } from './build/partition-prerenderer.ts';
 import { tellBuild } from './build/protocol.ts';
@@ -24,15 +26,26 @@ const ERROR_PAGE_ROUTE = '/[owner]/[repo]/[slug]';
 /** Error pages between two progress messages. */
 const EVERY = 100;
 
-/** Counts each rendered error page; every EVERY of them, tells the build. */
-function countingPrerenderer(inner: AstroPrerenderer): AstroPrerenderer {
+/**
+ * Counts each rendered error page, every EVERY of them telling the build, and notes the SHA-256 of
+ * its bytes, which Astro writes as they are (a page, not a redirect response), for the page log: the
+ * build records them as the pages' proofs without reading the pages back.
+ */
+function errorPagePrerenderer(inner: AstroPrerenderer, pageLog: string): AstroPrerenderer {
   let rendered = 0;
   return {
     ...inner,
     render: async (request, options) => {
-      const response = await inner.render(request, options);
-      if (options.routeData.route === ERROR_PAGE_ROUTE && ++rendered % EVERY === 0) void tellBuild({ type: 'update', stage: 'render', done: rendered });
-      return response;
+      const result = await inner.render(request, options);
+      if (options.routeData.route !== ERROR_PAGE_ROUTE) return result;
+      if (++rendered % EVERY === 0) void tellBuild({ type: 'update', stage: 'render', done: rendered });
+      const response = result instanceof Response ? result : result.response;
+      if (!response.ok || !response.body) return result;
+      const body = new Uint8Array(await response.arrayBuffer());
+      const path = new URL(request.url).pathname.slice(siteConfig.basePath.length);
+      noteRenderedHash(pageLog, pageFileOf(decodeURI(path)), body);
+      const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return result instanceof Response ? copy : { ...result, response: copy };
     },
   };
 }
@@ -40,7 +53,7 @@ function countingPrerenderer(inner: AstroPrerenderer): AstroPrerenderer {
 /** Astro's prerenderer as a render process of the build runs it. */
 export function renderPrerenderer(inner: AstroPrerenderer, ctx: RenderContext): AstroPrerenderer {
   const gates = ctx.gated ? readGates(process, () => process.exit(1)) : null;
-  return countingPrerenderer(firstPartitionRendersFixedPages(gates ? gatedPrerenderer(inner, gates) : inner, ctx.partition));
+  return errorPagePrerenderer(firstPartitionRendersFixedPages(gates ? gatedPrerenderer(inner, gates) : inner, ctx.partition), ctx.pageLog);
 }
 
 export function errdex(): AstroIntegration {
@@ -55,7 +68,10 @@ export function errdex(): AstroIntegration {
         if (ctx) setPrerenderer((inner) => renderPrerenderer(inner, ctx));
       },
       'astro:build:done': async ({ pages }) => {
-        if (buildContext()) await tellBuild({ type: 'result', value: { pages: pages.length } });
+        const ctx = buildContext();
+        if (!ctx) return;
+        flushRenderedHashes(ctx.pageLog);
+        await tellBuild({ type: 'result', value: { pages: pages.length } });
       },
     },
   };

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PageLogLine } from '../catalog/page-cache.ts';
-import { proofOf, proves, type FileProof, type OwnFiles } from './file-proofs.ts';
+import { proofOf, proves, writtenProof, type FileProof, type OwnFiles } from './file-proofs.ts';
 import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE } from './pagefind-bundle.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 
@@ -136,9 +136,10 @@ export function reuseFiles(published: PublishedSite | null, workDir: string): { 
   return { site: published.site, keys };
 }
 
-/** The page logs of all render processes, merged. */
-export function readPageLogs(logFiles: readonly string[]): { keys: Record<string, string>; reused: string[] } {
+/** The page logs of all render processes, merged: every file's key, those reused, and the SHA-256 of those rendered. */
+export function readPageLogs(logFiles: readonly string[]): { keys: Record<string, string>; reused: string[]; sha256: Record<string, string> } {
   const keys: Record<string, string> = {};
+  const sha256: Record<string, string> = {};
   const reused = new Set<string>();
   for (const file of logFiles) {
     if (!existsSync(file)) continue;
@@ -146,10 +147,11 @@ export function readPageLogs(logFiles: readonly string[]): { keys: Record<string
       if (!text) continue;
       const line = JSON.parse(text) as PageLogLine;
       Object.assign(keys, line.keys);
+      if (line.sha256) Object.assign(sha256, line.sha256);
       for (const f of line.reused) reused.add(f);
     }
   }
-  return { keys, reused: [...reused].sort() };
+  return { keys, reused: [...reused].sort(), sha256 };
 }
 
 /** Links each reused file from the published site into the new one (a copy across file systems). */
@@ -176,12 +178,18 @@ export function forgetPageManifest(cacheDir: string): void {
 }
 
 /**
- * Records the keys of the site just published and a proof of each of its files, for the next build
- * (the proofs of reused files, unchanged on disk, are carried over from `previous` without reading them).
+ * Records the keys of the site just published and a proof of each of its files, for the next build,
+ * without reading back what is known: the proofs of reused files, unchanged on disk, are carried over
+ * from `previous`, and the content hash of a file rendered now is the one its render process took of
+ * the bytes it wrote (`rendered`). Other files (the full-text index's parts) are read.
  */
-export function writePageManifest(cacheDir: string, published: Omit<PageManifest, 'proofs'>, previous: PublishedSite | null): void {
+export function writePageManifest(cacheDir: string, published: Omit<PageManifest, 'proofs'>, previous: PublishedSite | null, rendered: Record<string, string> = {}): void {
   const proofs: Record<string, FileProof> = {};
-  for (const path of Object.keys(published.files)) proofs[path] = proofOf(join(published.site, path), previous?.proofs[path], notOwnOf(path));
+  for (const path of Object.keys(published.files)) {
+    const sha256 = rendered[path];
+    const file = join(published.site, path);
+    proofs[path] = sha256 === undefined ? proofOf(file, previous?.proofs[path], notOwnOf(path)) : writtenProof(file, sha256);
+  }
   const manifest: PageManifest = { ...published, proofs };
   mkdirSync(cacheDir, { recursive: true });
   writeFileAtomic(manifestFile(cacheDir), JSON.stringify(manifest));

@@ -48,8 +48,11 @@ export interface RenderOptions {
 export interface RenderResult {
   /** Pages rendered now. */
   rendered: number;
-  /** The key of every error page, and those left to be reused from the published site (src/catalog/page-cache.ts). */
-  pages: { keys: Record<string, string>; reused: string[] };
+  /**
+   * The key of every error page, those left to be reused from the published site, and the SHA-256 of
+   * those rendered now, as written (src/catalog/page-cache.ts).
+   */
+  pages: { keys: Record<string, string>; reused: string[]; sha256: Record<string, string> };
 }
 
 /** What a render process sends as its result: the pages it rendered. */

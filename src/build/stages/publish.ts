@@ -86,7 +86,7 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
   const oldCopy = keepReusable(s.settings.outDir, keys, s.settings.cacheDir);
   if (oldCopy) removeInBackground(oldCopy);
-  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys }, s.published);
+  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys }, s.published, s.rendered!.pages.sha256);
   s.board
     .stage('publish')
     .end({
