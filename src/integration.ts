@@ -12,11 +12,11 @@
  */
 import type { AstroIntegration, AstroPrerenderer } from 'astro';
 import { siteConfig } from '../errdex.config.mjs';
-import { flushRenderedHashes, noteRenderedHash, pageFileOf } from './catalog/page-cache.ts';
 import { buildContext, type RenderContext } from './context.ts';
 import { firstPartitionRendersFixedPages } from './build/partition-prerenderer.ts';
 import { tellBuild } from './build/protocol.ts';
 import { gatedPrerenderer, readGates } from './build/render-gate.ts';
+import { pageFileOf, RenderedLog, renderedLogOf } from './build/rendered-pages.ts';
 
 export const PLAIN_BUILD_MESSAGE =
   'errdex: plain `astro build` makes only part of the site (no search indexes, no JSON twins, no redirects). Run `npm run build` instead.';
@@ -27,23 +27,25 @@ const ERROR_PAGE_ROUTE = '/[owner]/[repo]/[slug]';
 const EVERY = 100;
 
 /**
- * Counts each rendered error page, every EVERY of them telling the build, and notes the SHA-256 of
- * its bytes, which Astro writes as they are (a page, not a redirect response), for the page log: the
- * build records them as the pages' proofs without reading the pages back.
+ * Counts each rendered error page, every EVERY of them telling the build, and notes what the build
+ * needs of each page from the bytes Astro writes as they are (a page, not a redirect response): the
+ * head of every HTML page and the SHA-256 of every error page (src/build/rendered-pages.ts), so that
+ * nothing is read back from the site.
  */
-function errorPagePrerenderer(inner: AstroPrerenderer, pageLog: string): AstroPrerenderer {
+function notingPrerenderer(inner: AstroPrerenderer, log: RenderedLog): AstroPrerenderer {
   let rendered = 0;
   return {
     ...inner,
     render: async (request, options) => {
       const result = await inner.render(request, options);
-      if (options.routeData.route !== ERROR_PAGE_ROUTE) return result;
-      if (++rendered % EVERY === 0) void tellBuild({ type: 'update', stage: 'render', done: rendered });
+      const errorPage = options.routeData.route === ERROR_PAGE_ROUTE;
+      if (errorPage && ++rendered % EVERY === 0) void tellBuild({ type: 'update', stage: 'render', done: rendered });
       const response = result instanceof Response ? result : result.response;
-      if (!response.ok || !response.body) return result;
+      const html = response.headers.get('content-type')?.startsWith('text/html') ?? false;
+      if (!response.ok || !response.body || (!html && !errorPage)) return result;
       const body = new Uint8Array(await response.arrayBuffer());
-      const path = new URL(request.url).pathname.slice(siteConfig.basePath.length);
-      noteRenderedHash(pageLog, pageFileOf(decodeURI(path)), body);
+      const path = decodeURI(new URL(request.url).pathname).slice(siteConfig.basePath.length);
+      log.note(pageFileOf(path), body, { html, proof: errorPage });
       const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
       return result instanceof Response ? copy : { ...result, response: copy };
     },
@@ -53,8 +55,11 @@ function errorPagePrerenderer(inner: AstroPrerenderer, pageLog: string): AstroPr
 /** Astro's prerenderer as a render process of the build runs it. */
 export function renderPrerenderer(inner: AstroPrerenderer, ctx: RenderContext): AstroPrerenderer {
   const gates = ctx.gated ? readGates(process, () => process.exit(1)) : null;
-  return errorPagePrerenderer(firstPartitionRendersFixedPages(gates ? gatedPrerenderer(inner, gates) : inner, ctx.partition), ctx.pageLog);
+  return notingPrerenderer(firstPartitionRendersFixedPages(gates ? gatedPrerenderer(inner, gates) : inner, ctx.partition), renderedLog(ctx));
 }
+
+let log: RenderedLog | undefined;
+const renderedLog = (ctx: RenderContext): RenderedLog => (log ??= new RenderedLog(renderedLogOf(ctx.pageLog)));
 
 export function errdex(): AstroIntegration {
   return {
@@ -70,7 +75,7 @@ export function errdex(): AstroIntegration {
       'astro:build:done': async ({ pages }) => {
         const ctx = buildContext();
         if (!ctx) return;
-        flushRenderedHashes(ctx.pageLog);
+        renderedLog(ctx).flush();
         await tellBuild({ type: 'result', value: { pages: pages.length } });
       },
     },

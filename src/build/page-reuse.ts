@@ -20,6 +20,7 @@ import type { PageLogLine } from '../catalog/page-cache.ts';
 import { proofOf, proves, writtenProof, type FileProof, type OwnFiles } from './file-proofs.ts';
 import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE } from './pagefind-bundle.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
+import { fileHead, type PageHead, type RenderedPages } from './rendered-pages.ts';
 
 interface PageManifest {
   /** Key of the code that rendered the site (codeKey). */
@@ -30,6 +31,8 @@ interface PageManifest {
   files: Record<string, string>;
   /** Path in the site -> what the published copy was (absent in a manifest of an older errdex: nothing is reused). */
   proofs?: Record<string, FileProof>;
+  /** Path in the site -> the page's head, of the HTML pages among them: a reused page's title without reading it. */
+  heads?: Record<string, PageHead>;
 }
 
 const manifestFile = (cacheDir: string): string => join(cacheDir, 'pages.json');
@@ -63,6 +66,8 @@ export interface PublishedSite {
   /** Path in the site -> key. */
   keys: Record<string, string>;
   proofs: Record<string, FileProof>;
+  /** The heads of the HTML pages among them, where the manifest has them. */
+  heads: Record<string, PageHead>;
   /** Files the manifest lists whose kept copy is missing or another (rendered again). */
   unproven: number;
 }
@@ -89,15 +94,18 @@ export function publishedSite(options: { cacheDir: string; code: string; force: 
   if (manifest.code !== options.code) return null;
   const keys: Record<string, string> = {};
   const proofs: Record<string, FileProof> = {};
+  const heads: Record<string, PageHead> = {};
   let unproven = 0;
   for (const [path, key] of Object.entries(manifest.files)) {
     const proof = manifest.proofs?.[path];
     if (proves(join(kept, path), proof, notOwnOf(path))) {
       keys[path] = key;
       proofs[path] = proof!;
+      const head = manifest.heads?.[path];
+      if (head) heads[path] = head;
     } else unproven++;
   }
-  return { site: kept, keys, proofs, unproven };
+  return { site: kept, keys, proofs, heads, unproven };
 }
 
 /**
@@ -136,10 +144,9 @@ export function reuseFiles(published: PublishedSite | null, workDir: string): { 
   return { site: published.site, keys };
 }
 
-/** The page logs of all render processes, merged: every file's key, those reused, and the SHA-256 of those rendered. */
-export function readPageLogs(logFiles: readonly string[]): { keys: Record<string, string>; reused: string[]; sha256: Record<string, string> } {
+/** The page logs of all render processes, merged. */
+export function readPageLogs(logFiles: readonly string[]): { keys: Record<string, string>; reused: string[] } {
   const keys: Record<string, string> = {};
-  const sha256: Record<string, string> = {};
   const reused = new Set<string>();
   for (const file of logFiles) {
     if (!existsSync(file)) continue;
@@ -147,11 +154,10 @@ export function readPageLogs(logFiles: readonly string[]): { keys: Record<string
       if (!text) continue;
       const line = JSON.parse(text) as PageLogLine;
       Object.assign(keys, line.keys);
-      if (line.sha256) Object.assign(sha256, line.sha256);
       for (const f of line.reused) reused.add(f);
     }
   }
-  return { keys, reused: [...reused].sort(), sha256 };
+  return { keys, reused: [...reused].sort() };
 }
 
 /** Links each reused file from the published site into the new one (a copy across file systems). */
@@ -178,15 +184,25 @@ export function forgetPageManifest(cacheDir: string): void {
 }
 
 /**
+ * The head of each HTML page among the site's reusable files (`paths`): as its render process noted
+ * it (`written`), else as the manifest it was reused under recorded it, else read from the page.
+ */
+export function reusableHeads(site: string, paths: readonly string[], written: RenderedPages, previous: PublishedSite | null): Record<string, PageHead> {
+  const heads: Record<string, PageHead> = {};
+  for (const path of paths) if (path.endsWith('.html')) heads[path] = written.heads[path] ?? previous?.heads[path] ?? fileHead(join(site, path));
+  return heads;
+}
+
+/**
  * Records the keys of the site just published and a proof of each of its files, for the next build,
  * without reading back what is known: the proofs of reused files, unchanged on disk, are carried over
  * from `previous`, and the content hash of a file rendered now is the one its render process took of
- * the bytes it wrote (`rendered`). Other files (the full-text index's parts) are read.
+ * the bytes it wrote (`written`). Other files (the full-text index's parts) are read.
  */
-export function writePageManifest(cacheDir: string, published: Omit<PageManifest, 'proofs'>, previous: PublishedSite | null, rendered: Record<string, string> = {}): void {
+export function writePageManifest(cacheDir: string, published: Omit<PageManifest, 'proofs'>, previous: PublishedSite | null, written: RenderedPages): void {
   const proofs: Record<string, FileProof> = {};
   for (const path of Object.keys(published.files)) {
-    const sha256 = rendered[path];
+    const sha256 = written.sha256[path];
     const file = join(published.site, path);
     proofs[path] = sha256 === undefined ? proofOf(file, previous?.proofs[path], notOwnOf(path)) : writtenProof(file, sha256);
   }

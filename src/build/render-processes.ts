@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { CONTEXT_ENV } from '../context-env.ts';
 import type { RenderContext } from '../context.ts';
 import { readPageLogs } from './page-reuse.ts';
+import { readRenderedLogs, renderedLogOf, type RenderedPages } from './rendered-pages.ts';
 import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
 import { startChild, type Child } from './protocol.ts';
 import type { Partition } from '../catalog/partition.ts';
@@ -48,11 +49,10 @@ export interface RenderOptions {
 export interface RenderResult {
   /** Pages rendered now. */
   rendered: number;
-  /**
-   * The key of every error page, those left to be reused from the published site, and the SHA-256 of
-   * those rendered now, as written (src/catalog/page-cache.ts).
-   */
-  pages: { keys: Record<string, string>; reused: string[]; sha256: Record<string, string> };
+  /** The key of every error page, and those left to be reused from the published site (src/catalog/page-cache.ts). */
+  pages: { keys: Record<string, string>; reused: string[] };
+  /** What the render processes noted of the pages they wrote: SHA-256 of error pages, heads of HTML pages. */
+  written: RenderedPages;
 }
 
 /** What a render process sends as its result: the pages it rendered. */
@@ -181,8 +181,9 @@ export class RenderProcesses {
       throw e;
     }
     const keys = readPageLogs(partitions.map(pageLogOf));
+    const written = readRenderedLogs(partitions.map((p) => renderedLogOf(pageLogOf(p))));
     rmSync(renderWorkDir(), { recursive: true, force: true });
-    return { rendered: [...this.pages.values()].reduce((a, b) => a + b, 0), pages: keys };
+    return { rendered: [...this.pages.values()].reduce((a, b) => a + b, 0), pages: keys, written };
   }
 
   private onErrorPages(p: RenderPartition, n: number): void {

@@ -9,6 +9,7 @@ import type { PublishedSite } from './page-reuse.ts';
 import type { Plan, PlanSettings } from './plan.ts';
 import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
 import type { PagefindIndexResult } from './search-index.ts';
+import type { TitleFigures } from './summary.ts';
 
 /** What `npm run build` was asked to do (scripts/build.ts reads the flags and settings). */
 export interface BuildSettings {
@@ -84,4 +85,6 @@ export interface RecordFilesResult {
   records: number;
   files: number;
   bytes: number;
+  /** The short links' titles compared among themselves, as written. */
+  titles: TitleFigures;
 }

@@ -5,8 +5,9 @@
  * printed in every build's summary. With them, the titles two pages share: a tab, a search result or
  * a link unfurl cannot tell such pages apart, and search engines fold them.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { PageHead } from './rendered-pages.ts';
 
 export interface SiteFigures {
   files: number;
@@ -19,7 +20,11 @@ export interface SiteFigures {
   /** Files of the full-text index's fragments (`pagefind/…/fragment/`) and of the message index (`search-index/`): what the options change. */
   fragmentFiles: number;
   messageIndexFiles: number;
-  /** HTML pages whose titles are compared: those search engines index, and the live short links (`e/`), among themselves. */
+}
+
+/** The titles of a site's pages, compared: those search engines index, and the live short links (`e/`), among themselves. */
+export interface TitleFigures {
+  /** Pages whose titles are compared. */
   titledPages: number;
   /** Titles more than one of those pages has, with the pages (site paths). */
   sharedTitles: SharedTitle[];
@@ -30,31 +35,30 @@ export interface SharedTitle {
   pages: string[];
 }
 
-/** Enough of a page to hold its head's title and robots tags, which come first; a page whose head goes on is read whole. */
-const HEAD_BYTES = 4096;
-const headBuffer = Buffer.alloc(HEAD_BYTES);
-
-/** A page's title (as its HTML writes it), and whether it asks not to be indexed or redirects; null title: none. */
-export function pageHead(file: string): { title: string | null; noindex: boolean; redirect: boolean } {
-  const fd = openSync(file, 'r');
-  let text: string;
-  try {
-    text = headBuffer.toString('utf8', 0, readSync(fd, headBuffer, 0, HEAD_BYTES, 0));
-  } finally {
-    closeSync(fd);
-  }
-  if (!text.includes('</head>')) text = readFileSync(file, 'utf8');
-  const end = text.indexOf('</head>');
-  const head = end === -1 ? text : text.slice(0, end);
-  return {
-    title: /<title>([^<]*)<\/title>/.exec(head)?.[1] ?? null,
-    noindex: /<meta name="robots" content="[^"]*noindex/.test(head),
-    redirect: /<meta http-equiv="refresh"/.test(head),
-  };
-}
-
 /** The short links' folder: a live short link redirects with its page's title; they are compared among themselves. */
 const SHORT_LINKS = 'e/';
+
+/**
+ * The titles of pages (site path and head, as the render noted them: src/build/rendered-pages.ts)
+ * compared: an indexed page's with the other indexed pages', a live short link's with the other short
+ * links'. Redirects and notices asking not to be indexed are left out.
+ */
+export function titleFigures(pages: Iterable<readonly [string, PageHead]>): TitleFigures {
+  const figures: TitleFigures = { titledPages: 0, sharedTitles: [] };
+  // Title (with its kind) -> the pages that have it.
+  const titles = new Map<string, string[]>();
+  for (const [path, { title, noindex, redirect }] of pages) {
+    const short = redirect && path.startsWith(SHORT_LINKS);
+    if (title === null || (!short && noindex)) continue;
+    figures.titledPages++;
+    const key = `${short ? 's' : 'p'}${title}`;
+    const list = titles.get(key);
+    if (list) list.push(path);
+    else titles.set(key, [path]);
+  }
+  for (const [key, list] of titles) if (list.length > 1) figures.sharedTitles.push({ title: unescapeHtml(key.slice(1)), pages: list.sort() });
+  return figures;
+}
 
 /** Rules of a `_redirects` text: every line but blank ones and `#` comments. */
 export function redirectRules(text: string): string[] {
@@ -70,11 +74,7 @@ export function measureSite(site: string): SiteFigures {
     redirectRules: 0,
     fragmentFiles: 0,
     messageIndexFiles: 0,
-    titledPages: 0,
-    sharedTitles: [],
   };
-  // Title (with its kind) -> the pages that have it.
-  const titles = new Map<string, string[]>();
   const walk = (dir: string) => {
     let here = 0;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -89,23 +89,11 @@ export function measureSite(site: string): SiteFigures {
         else if (rel.startsWith('pagefind/') && rel.includes('/fragment/')) figures.fragmentFiles++;
         figures.bytes += size;
         if (size > figures.largest.bytes) figures.largest = { path: rel, bytes: size };
-        if (entry.name.endsWith('.html')) {
-          const { title, noindex, redirect } = pageHead(path);
-          const short = redirect && rel.startsWith(SHORT_LINKS);
-          if (title !== null && (short || !noindex)) {
-            figures.titledPages++;
-            const key = `${short ? 's' : 'p'}${title}`;
-            const pages = titles.get(key);
-            if (pages) pages.push(rel);
-            else titles.set(key, [rel]);
-          }
-        }
       }
     }
     if (here > figures.fullest.files) figures.fullest = { path: `${relative(site, dir)}/`.replace(/^\/$/, './'), files: here };
   };
   walk(site);
-  for (const [key, pages] of titles) if (pages.length > 1) figures.sharedTitles.push({ title: unescapeHtml(key.slice(1)), pages: pages.sort() });
   const redirects = join(site, '_redirects');
   if (existsSync(redirects)) figures.redirectRules = redirectRules(readFileSync(redirects, 'utf8')).length;
   return figures;
@@ -138,7 +126,7 @@ const unescapeHtml = (s: string): string => s.replace(/&(amp|lt|gt|quot|#39|#x27
 const NAMED_PAGES = 10;
 
 /** What the summary says of page titles: none shared, or a warning naming the titles shared and their pages. */
-export function describeTitles(f: Pick<SiteFigures, 'titledPages' | 'sharedTitles'>): { warning: boolean; text: string } {
+export function describeTitles(f: TitleFigures): { warning: boolean; text: string } {
   if (f.sharedTitles.length === 0) return { warning: false, text: `Page titles: ${formatCount(f.titledPages)} pages, no title shared.` };
   const pages = f.sharedTitles.reduce((n, t) => n + t.pages.length, 0);
   const named = f.sharedTitles

@@ -23,37 +23,10 @@ export interface PageFile<T> {
   key: string;
 }
 
-/**
- * One line of a page log: the keys of the files a route covers, and the files reused; or, written as
- * the pages are rendered, the SHA-256 of each file rendered (its bytes as Astro writes them), which
- * the build records as the file's proof without reading it back (src/build/file-proofs.ts).
- */
+/** One line of a page log: the keys of the files a route covers, and the files reused. */
 export interface PageLogLine {
   keys: Record<string, string>;
   reused: string[];
-  sha256?: Record<string, string>;
-}
-
-/** The file Astro writes for a page's path in the site folder (`build.format: 'directory'`): `a/b/` -> `a/b/index.html`. */
-export const pageFileOf = (sitePath: string): string => (sitePath.endsWith('/') ? `${sitePath}index.html` : sitePath).replace(/^\//, '');
-
-/**
- * Notes the SHA-256 of a rendered file for the page log, written out in lines of up to LOG_BATCH
- * files (and the rest by flushRenderedHashes at the end of the render).
- */
-const rendered: Record<string, string> = {};
-let renderedCount = 0;
-const LOG_BATCH = 500;
-export function noteRenderedHash(pageLog: string, file: string, bytes: Uint8Array): void {
-  rendered[file] = hash('sha256', bytes);
-  if (++renderedCount % LOG_BATCH === 0) flushRenderedHashes(pageLog);
-}
-export function flushRenderedHashes(pageLog: string): void {
-  const files = Object.keys(rendered);
-  if (files.length === 0) return;
-  const line: PageLogLine = { keys: {}, reused: [], sha256: { ...rendered } };
-  for (const f of files) delete rendered[f];
-  appendFileSync(pageLog, `${JSON.stringify(line)}\n`);
 }
 
 let previous: { keys: Map<string, string>; site: string } | null | undefined;

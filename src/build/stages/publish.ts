@@ -10,13 +10,16 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
-import { forgetPageManifest, keepReusable, writePageManifest } from '../page-reuse.ts';
+import { forgetPageManifest, keepReusable, reusableHeads, writePageManifest } from '../page-reuse.ts';
+import { pageFileOf, type PageHead } from '../rendered-pages.ts';
 import type { StageContext } from '../pipeline.ts';
 import { publishSiteAndLedger } from '../publish-step.ts';
 import { countProblems, fullTextPages, MASS_REMOVAL_SHARE, massRemovals, removedOf, siteRecordIds } from '../publish-checks.ts';
 import { mergeInto, removeInBackground } from '../site-folders.ts';
 import type { BuildState } from '../state.ts';
-import { describeTitles } from '../summary.ts';
+import { describeTitles, titleFigures, type TitleFigures } from '../summary.ts';
+import { SHORT_LINK_TEMPLATE_ID } from '../../views/short-link.ts';
+import { shortPath } from '../../util/urls.ts';
 import { prepareSite } from './deploy-files.ts';
 import { mergeRecordFiles } from './record-files.ts';
 
@@ -60,6 +63,20 @@ function checkBeforePublishing(s: BuildState): void {
   }
 }
 
+/**
+ * The titles of the site's pages, compared as they were written: the pages Astro rendered now (but the
+ * short-link template, which the record files replace), the error pages reused (`heads`), and the
+ * short links the record files stage wrote, among themselves.
+ */
+function siteTitles(s: BuildState, heads: Record<string, PageHead>): TitleFigures {
+  const pages = new Map(Object.entries(s.rendered!.written.heads));
+  for (const path of s.rendered!.pages.reused) pages.set(path, heads[path]!);
+  pages.delete(pageFileOf(shortPath(SHORT_LINK_TEMPLATE_ID)));
+  const rendered = titleFigures(pages);
+  const short = s.recordFiles!.titles;
+  return { titledPages: rendered.titledPages + short.titledPages, sharedTitles: [...rendered.sharedTitles, ...short.sharedTitles] };
+}
+
 export async function publishStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
   const { staging, recordFiles, messageIndex, listIndex, fullText } = s.dirs;
@@ -71,7 +88,8 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   // _headers, the host's budget (fails here, before the published site is touched), the figures.
   const site = prepareSite(staging, s.settings, s.catalog!.records);
   for (const note of site.notes) s.board.note(note);
-  const titles = describeTitles(site.figures);
+  const heads = reusableHeads(staging, Object.keys(s.rendered!.pages.keys), s.rendered!.written, s.published);
+  const titles = describeTitles(siteTitles(s, heads));
   if (titles.warning) s.board.warn(titles.text);
   else s.board.note(titles.text);
   rmSync(s.dirs.snapshots, { recursive: true, force: true });
@@ -86,7 +104,7 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
   const oldCopy = keepReusable(s.settings.outDir, keys, s.settings.cacheDir);
   if (oldCopy) removeInBackground(oldCopy);
-  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys }, s.published, s.rendered!.pages.sha256);
+  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys, heads }, s.published, s.rendered!.written);
   s.board
     .stage('publish')
     .end({

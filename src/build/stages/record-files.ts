@@ -22,6 +22,8 @@ import type { ErrorRecord } from '../../schema/record.ts';
 import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, shortLinkValues, stampShortLink } from '../../views/short-link.ts';
 import { jsonPath, shortPath } from '../../util/urls.ts';
 import { formatCount } from '../progress.ts';
+import { headOf, pageFileOf, type PageHead } from '../rendered-pages.ts';
+import { titleFigures } from '../summary.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
@@ -91,15 +93,19 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   const links = records.map((r) => shortLinkValues(r, { headline: headlines.get(r.id), place: places.get(r.id) }));
   records.length = 0;
   const template = await awaitTemplate(options.templateSites);
+  // Each page's head as written, for the check that no two short links share a title.
+  const heads: [string, PageHead][] = [];
   links.forEach((link, i) => {
     const page = stampShortLink(template, link);
+    const path = shortPath(link.id);
     mkdirSync(join(outDir, 'e', link.id));
-    writeFileSync(fileOf(outDir, shortPath(link.id)), page);
+    writeFileSync(fileOf(outDir, path), page);
+    heads.push([pageFileOf(path), headOf(page)]);
     bytes += Buffer.byteLength(page);
     if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((links.length + i + 1) / 2));
   });
   onRecord?.(links.length);
-  return { records: links.length, files: 2 * links.length, bytes };
+  return { records: links.length, files: 2 * links.length, bytes, titles: titleFigures(heads) };
 }
 
 /** Why the record files stage would wait for ever on a rendered site: it has no short-link template; null when it has one. */

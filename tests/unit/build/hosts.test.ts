@@ -22,8 +22,6 @@ const figures = (over: Partial<SiteFigures>): SiteFigures => ({
   redirectRules: 10,
   fragmentFiles: 10,
   messageIndexFiles: 10,
-  titledPages: 10,
-  sharedTitles: [],
   ...over,
 });
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimRedirects } from '../../../src/build/stages/deploy-files.ts';
-import { describeSite, describeTitles, formatBytes, measureSite } from '../../../src/build/summary.ts';
+import { fileHead, headOf, type PageHead } from '../../../src/build/rendered-pages.ts';
+import { describeSite, describeTitles, formatBytes, measureSite, titleFigures } from '../../../src/build/summary.ts';
 
 const site = mkdtempSync(join(tmpdir(), 'errdex-summary-'));
 afterAll(() => rmSync(site, { recursive: true, force: true }));
@@ -52,34 +53,40 @@ describe('trimRedirects', () => {
 });
 
 describe('shared page titles', () => {
-  const titled = mkdtempSync(join(tmpdir(), 'errdex-titles-'));
-  afterAll(() => rmSync(titled, { recursive: true, force: true }));
-  const page = (path: string, title: string, head = '') => {
-    mkdirSync(join(titled, path, '..'), { recursive: true });
-    writeFileSync(join(titled, path), `<!DOCTYPE html><html><head><title>${title}</title>${head}</head><body>${'x'.repeat(20_000)}</body></html>`);
-  };
+  // Pages as the render noted them: their path and the head of their text.
+  const page = (path: string, title: string, head = ''): [string, PageHead] => [path, headOf(`<!DOCTYPE html><html><head><title>${title}</title>${head}</head><body>${'x'.repeat(20_000)}</body></html>`)];
   const redirect = (to: string) => `<meta name="robots" content="noindex"><meta http-equiv="refresh" content="0; url=${to}">`;
 
   it('names the indexed pages, and the short links among themselves, that share a title; redirects and notices are left out', () => {
-    page('a/b/one/index.html', 'ValueError: x &amp; y… — a/b');
-    page('a/b/two/index.html', 'ValueError: x &amp; y… — a/b');
-    page('a/b/three/index.html', 'ValueError: z — a/b');
-    page('a/b/m/x/index.html', 'ValueError: x &amp; y… — raised in 2 places — a/b');
-    page('a/b/old-one/index.html', 'ValueError: z — a/b', redirect('/a/b/three/'));
-    page('e/1/index.html', 'ValueError: x &amp; y… — a/b', redirect('/a/b/one/'));
-    page('e/2/index.html', 'ValueError: z — a/b', redirect('/a/b/three/'));
-    page('e/3/index.html', 'Removed: gone', '<meta name="robots" content="noindex">');
-    page('e/4/index.html', 'Removed: gone', '<meta name="robots" content="noindex">');
-    const f = measureSite(titled);
+    const pages = new Map([
+      page('a/b/one/index.html', 'ValueError: x &amp; y… — a/b'),
+      page('a/b/two/index.html', 'ValueError: x &amp; y… — a/b'),
+      page('a/b/three/index.html', 'ValueError: z — a/b'),
+      page('a/b/m/x/index.html', 'ValueError: x &amp; y… — raised in 2 places — a/b'),
+      page('a/b/old-one/index.html', 'ValueError: z — a/b', redirect('/a/b/three/')),
+      page('e/1/index.html', 'ValueError: x &amp; y… — a/b', redirect('/a/b/one/')),
+      page('e/2/index.html', 'ValueError: z — a/b', redirect('/a/b/three/')),
+      page('e/3/index.html', 'Removed: gone', '<meta name="robots" content="noindex">'),
+      page('e/4/index.html', 'Removed: gone', '<meta name="robots" content="noindex">'),
+    ]);
+    const f = titleFigures(pages);
     expect(f.titledPages).toBe(6);
     expect(f.sharedTitles).toEqual([{ title: 'ValueError: x & y… — a/b', pages: ['a/b/one/index.html', 'a/b/two/index.html'] }]);
     const said = describeTitles(f);
     expect(said.warning).toBe(true);
     expect(said.text).toContain('1 page titles are shared, by 2 pages of 6: a/b/one/index.html ("ValueError: x & y… — a/b"), a/b/two/index.html');
-    page('e/5/index.html', 'ValueError: z — a/b', redirect('/a/b/three/'));
-    rmSync(join(titled, 'a/b/two'), { recursive: true });
-    expect(measureSite(titled).sharedTitles).toEqual([{ title: 'ValueError: z — a/b', pages: ['e/2/index.html', 'e/5/index.html'] }]);
-    rmSync(join(titled, 'e/5'), { recursive: true });
-    expect(describeTitles(measureSite(titled))).toEqual({ warning: false, text: 'Page titles: 5 pages, no title shared.' });
+    pages.set(...page('e/5/index.html', 'ValueError: z — a/b', redirect('/a/b/three/')));
+    pages.delete('a/b/two/index.html');
+    expect(titleFigures(pages).sharedTitles).toEqual([{ title: 'ValueError: z — a/b', pages: ['e/2/index.html', 'e/5/index.html'] }]);
+    pages.delete('e/5/index.html');
+    expect(describeTitles(titleFigures(pages))).toEqual({ warning: false, text: 'Page titles: 5 pages, no title shared.' });
+  });
+
+  it('reads a page head from the page itself when the render did not note it (a page of an earlier build)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-head-'));
+    const file = join(dir, 'index.html');
+    writeFileSync(file, `<html><head>${'<meta name="x" content="y">'.repeat(200)}<title>Late &amp; long</title><meta name="robots" content="noindex"></head><body></body></html>`);
+    expect(fileHead(file)).toEqual({ title: 'Late &amp; long', noindex: true, redirect: false });
+    rmSync(dir, { recursive: true, force: true });
   });
 });
