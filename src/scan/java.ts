@@ -100,7 +100,9 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
       if (n.childForFieldName('operator')?.type !== '+') return null;
       const left = n.childForFieldName('left');
       const right = n.childForFieldName('right');
-      return left && right ? concatParts(left, right, sameDepth) : null;
+      // `"size " + 10 + ", closed=" + false`: literals print as written.
+      const operand = (m: Node) => (m.type === 'decimal_integer_literal' ? [text(m.text.replace(/[lL_]/g, ''))] : /^(true|false|null_literal)$/.test(m.type) ? [text(m.text)] : m.type === 'character_literal' ? [text(decodeEscapes(m.text.slice(1, -1), 'java'))] : sameDepth(m));
+      return left && right ? concatParts(left, right, operand) : null;
     }
     case 'method_invocation': {
       const name = n.childForFieldName('name')?.text;

@@ -98,6 +98,38 @@ function stringParts(n: Node): MessagePart[] | null {
   return parts;
 }
 
+/** Applies a transformation of the whole text to parts, each placeholder standing as one private-use character meanwhile. */
+function linesTransformed(parts: MessagePart[], transform: (s: string) => string): MessagePart[] {
+  const holes = parts.filter((p) => p.kind === 'hole');
+  if (holes.length > 6000 || parts.some((p) => p.kind === 'text' && /[\uE000-\uF7FF]/.test(p.text))) return parts;
+  let i = 0;
+  const joined = parts.map((p) => (p.kind === 'text' ? p.text : String.fromCharCode(0xe000 + i++))).join('');
+  const out: MessagePart[] = [];
+  for (const piece of transform(joined).split(/([\uE000-\uF7FF])/)) {
+    if (piece.length === 1 && piece.charCodeAt(0) >= 0xe000 && piece.charCodeAt(0) <= 0xf7ff) out.push(holes[piece.charCodeAt(0) - 0xe000]!);
+    else out.push(text(piece));
+  }
+  return out;
+}
+
+/** Kotlin's `trimIndent()`: blank first and last lines dropped, the common indentation of the others removed. */
+function trimIndent(s: string): string {
+  const lines = s.split('\n');
+  if (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
+  if (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop();
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);
+  const cut = indents.length > 0 ? Math.min(...indents) : 0;
+  return lines.map((l) => l.slice(cut)).join('\n');
+}
+
+/** Kotlin's `trimMargin()`: blank first and last lines dropped, each line's text up to and with its `|` removed. */
+function trimMargin(s: string): string {
+  const lines = s.split('\n');
+  if (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
+  if (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop();
+  return lines.map((l) => l.replace(/^[ \t]*\|/, '')).join('\n');
+}
+
 /** The callee and the arguments of a call: `X(a, b)`, `a.b.X(...)`, with any trailing lambda. */
 function callOf(n: Node): { callee: Node; args: Node[]; lambda: Node | null } | null {
   if (n.type !== 'call_expression') return null;
@@ -129,7 +161,13 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
     }
     case 'call_expression': {
       const call = callOf(n);
-      if (!call || call.callee.type !== 'navigation_expression' || lastName(call.callee) !== 'format') return null;
+      if (!call || call.callee.type !== 'navigation_expression') return null;
+      const method = lastName(call.callee);
+      if ((method === 'trimIndent' || method === 'trimMargin') && call.args.length === 0 && call.callee.namedChildren[0]) {
+        const parts = read(call.callee.namedChildren[0]);
+        return parts ? linesTransformed(parts, method === 'trimIndent' ? trimIndent : trimMargin) : null;
+      }
+      if (method !== 'format') return null;
       const receiver = call.callee.namedChildren[0];
       if (!receiver) return null;
       // `"...".format(args)` or `String.format("...", args)` (a Locale may come first).

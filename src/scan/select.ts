@@ -67,7 +67,7 @@ export function languageOf(path: string): ScanLanguage | null {
 const VENDORED_DIRS = new Set(['vendor', 'vendored', 'third_party', 'third-party', 'thirdparty', 'node_modules', 'bower_components', 'external', 'site-packages', '_vendor']);
 const GENERATED_DIRS = new Set(['dist', 'build', 'out', 'target', 'generated', '__generated__', 'gen', 'obj']);
 const TEST_DIRS = new Set(['test', 'tests', 'testing', '__tests__', '__mocks__', 'spec', 'specs', 'testdata', 'test-utils', 'test_utils', 'e2e', 'fixtures', '__fixtures__', 'integration-tests', 'fuzz', 'fuzz_targets']);
-const EXAMPLE_DIRS = new Set(['example', 'examples', 'docs', 'doc', 'benches', 'bench', 'benchmark', 'benchmarks', 'playground', 'sandbox', 'demo', 'demos']);
+const EXAMPLE_DIRS = new Set(['example', 'examples', 'docs', 'doc', 'benches', 'bench', 'benchmark', 'benchmarks', 'playground', 'sandbox', 'demo', 'demos', 'sample', 'samples']);
 
 const JVM_OR_DOTNET = new Set<ScanLanguage>(['java', 'kotlin', 'csharp']);
 

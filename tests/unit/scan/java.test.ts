@@ -16,7 +16,8 @@ describe('scan: Java', async () => {
     expect(r.byMessage('void accounts take no postings;\nopen a real one first\n').triggerScenarios).toContain('matches `"void"`');
     expect(r.byMessage('ledger is closed for writing').errorClass).toBe('IllegalStateException');
     expect(r.byMessage('interrupted while checking {value}').triggerScenarios).toContain('handling `InterruptedException`');
-    r.byMessage('account == null');
+    // Literals in a concatenation print as written.
+    r.byMessage('account == null, limit 10000');
     expectSound(r.records);
   });
 

@@ -17,12 +17,14 @@ describe('scan: Kotlin', async () => {
     expect(r.byMessage('connection {id} is idle, price $5').triggerScenarios).toContain('matches `"idle"`');
     expect(r.byMessage('connection {id} is busy').triggerScenarios).toContain('`conn.busy` holds');
     r.byMessage('pool is exhausted, no connection left');
+    // trimIndent() drops the first and last lines and the common indentation.
+    expect(r.byMessage('{count} connections leaked:\n    close every response body.').lineNumber).toBe(39);
     expectSound(r.records);
   });
 
   it('skips a jvmTest source set and a rethrow', () => {
     expect(r.summary.filesSkipped).toEqual({ test: 1 });
     expect(r.summary.skippedSites).toEqual(['src/main/kotlin/acme/Pool.kt:28 rethrow']);
-    expect(r.records).toHaveLength(8);
+    expect(r.records).toHaveLength(9);
   });
 });
