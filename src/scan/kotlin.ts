@@ -9,7 +9,7 @@ import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { fileConstant } from './constants.ts';
 import { decodeEscapes } from './escapes.ts';
-import { concatParts, hole, printfParts, text, type MessagePart } from './message.ts';
+import { concatParts, hole, linesTransformed, printfParts, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'secondary_constructor', 'anonymous_function', 'lambda_literal', 'getter', 'setter', 'anonymous_initializer']);
@@ -96,20 +96,6 @@ function stringParts(n: Node): MessagePart[] | null {
   }
   flush();
   return parts;
-}
-
-/** Applies a transformation of the whole text to parts, each placeholder standing as one private-use character meanwhile. */
-function linesTransformed(parts: MessagePart[], transform: (s: string) => string): MessagePart[] {
-  const holes = parts.filter((p) => p.kind === 'hole');
-  if (holes.length > 6000 || parts.some((p) => p.kind === 'text' && /[\uE000-\uF7FF]/.test(p.text))) return parts;
-  let i = 0;
-  const joined = parts.map((p) => (p.kind === 'text' ? p.text : String.fromCharCode(0xe000 + i++))).join('');
-  const out: MessagePart[] = [];
-  for (const piece of transform(joined).split(/([\uE000-\uF7FF])/)) {
-    if (piece.length === 1 && piece.charCodeAt(0) >= 0xe000 && piece.charCodeAt(0) <= 0xf7ff) out.push(holes[piece.charCodeAt(0) - 0xe000]!);
-    else out.push(text(piece));
-  }
-  return out;
 }
 
 /** Kotlin's `trimIndent()`: blank first and last lines dropped, the common indentation of the others removed. */

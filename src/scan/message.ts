@@ -33,6 +33,20 @@ export function concatParts<N extends { text: string }>(left: N, right: N, read:
   return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
 }
 
+/** Applies a transformation of the whole text to parts, each placeholder standing as one private-use character meanwhile. */
+export function linesTransformed(parts: MessagePart[], transform: (s: string) => string): MessagePart[] {
+  const holes = parts.filter((p) => p.kind === 'hole');
+  if (holes.length > 6000 || parts.some((p) => p.kind === 'text' && /[\uE000-\uF7FF]/.test(p.text))) return parts;
+  let i = 0;
+  const joined = parts.map((p) => (p.kind === 'text' ? p.text : String.fromCharCode(0xe000 + i++))).join('');
+  const out: MessagePart[] = [];
+  for (const piece of transform(joined).split(/([\uE000-\uF7FF])/)) {
+    if (piece.length === 1 && piece.charCodeAt(0) >= 0xe000 && piece.charCodeAt(0) <= 0xf7ff) out.push(holes[piece.charCodeAt(0) - 0xe000]!);
+    else out.push(text(piece));
+  }
+  return out;
+}
+
 /** Joins adjacent text parts and drops empty ones. */
 export function normaliseParts(parts: MessagePart[]): MessagePart[] {
   const out: MessagePart[] = [];

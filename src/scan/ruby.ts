@@ -8,7 +8,7 @@ import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { fileConstant } from './constants.ts';
 import { decodeEscapes } from './escapes.ts';
-import { concatParts, hole, printfParts, text, type MessagePart } from './message.ts';
+import { concatParts, hole, linesTransformed, printfParts, text, type MessagePart } from './message.ts';
 import { SiteCollector, type FileSites } from './site.ts';
 
 const FUNCTIONS = new Set(['method', 'singleton_method', 'block', 'do_block', 'lambda']);
@@ -50,6 +50,42 @@ const shapes: Shapes = {
   separator: '.',
 };
 
+/** Methods that return the string's text as it is, or wrapped in terminal colours (the colorize and rainbow gems). */
+const SAME_TEXT = new Set(['freeze', 'to_s', 'dup', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'bold']);
+/** Methods that trim the string's text. */
+const TRIM: Record<string, (s: string) => string> = {
+  strip: (s) => s.trim(),
+  lstrip: (s) => s.trimStart(),
+  rstrip: (s) => s.trimEnd(),
+  chomp: (s) => s.replace(/\r?\n$/, ''),
+  squish: (s) => s.trim().replace(/\s+/g, ' '),
+};
+
+/** A heredoc's text: its body is the first `heredoc_body` after the `<<~NAME` that opens it. */
+function heredocParts(beginning: Node): MessagePart[] | null {
+  let root = beginning;
+  while (root.parent) root = root.parent;
+  const body = root.descendantsOfType('heredoc_body').find((b) => b !== null && b.startIndex >= beginning.endIndex);
+  if (!body) return null;
+  const quoted = /^<<[~-]?'/.test(beginning.text);
+  const parts: MessagePart[] = [];
+  for (const c of body.namedChildren) {
+    if (!c || c.type === 'heredoc_end') continue;
+    if (c.type === 'heredoc_content') parts.push(text(c.text));
+    else if (c.type === 'escape_sequence') parts.push(text(quoted ? c.text : decodeEscapes(c.text, 'ruby')));
+    else if (c.type === 'interpolation') parts.push(hole(c.namedChildren.length === 1 ? c.namedChildren[0]!.text : c.text.replace(/^#\{|\}$/g, '')));
+  }
+  // The body runs from the opening line's end to the closing marker's indentation; `<<~` also removes
+  // the common indentation. The final line break is dropped: it ends the message, it is not read in it.
+  return linesTransformed(parts, (t) => {
+    const lines = t.replace(/^[^\n]*\n/, '').replace(/\n[ \t]*$/, '').split('\n');
+    if (!beginning.text.startsWith('<<~')) return lines.join('\n');
+    const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);
+    const cut = indents.length > 0 ? Math.min(...indents) : 0;
+    return lines.map((l) => l.slice(cut)).join('\n');
+  });
+}
+
 /** The parts of a string: a single-quoted one is text (`\\` and `\'` only), a double-quoted one interpolates. */
 function stringParts(n: Node): MessagePart[] | null {
   if (n.type === 'chained_string') {
@@ -61,6 +97,7 @@ function stringParts(n: Node): MessagePart[] | null {
     }
     return parts;
   }
+  if (n.type === 'heredoc_beginning') return heredocParts(n);
   if (n.type !== 'string') return null;
   const single = n.text.startsWith("'") || /^%q/.test(n.text);
   const parts: MessagePart[] = [];
@@ -107,6 +144,12 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
     case 'call': {
       const method = n.childForFieldName('method')?.text;
       const receiver = n.childForFieldName('receiver');
+      if (receiver && method && !n.childForFieldName('arguments') && (SAME_TEXT.has(method) || Object.hasOwn(TRIM, method))) {
+        const parts = read(receiver);
+        return parts && Object.hasOwn(TRIM, method) ? linesTransformed(parts, TRIM[method]!) : parts;
+      }
+      // `Rainbow("...")` (the rainbow gem) wraps the text for colouring.
+      if (method === 'Rainbow' && !receiver && argsOf(n).length === 1) return read(argsOf(n)[0]!);
       if ((method === 'format' || method === 'sprintf') && (!receiver || receiver.text === 'Kernel')) {
         const args = argsOf(n);
         return args[0] ? formatOf(read(args[0]), args.slice(1)) : null;
@@ -135,10 +178,12 @@ const lastConstant = (n: Node): string | null => (n.type === 'constant' ? n.text
 
 export function rubySites(root: Node): FileSites {
   const out = new SiteCollector();
+  // A file that defines its own `fail` (Rack::Files#fail answers a request) does not raise with it.
+  const own = new Set(root.descendantsOfType('method').map((m) => m?.childForFieldName('name')?.text));
   for (const call of root.descendantsOfType('call')) {
     if (!call || call.childForFieldName('receiver')) continue;
     const method = call.childForFieldName('method');
-    if (method?.type !== 'identifier' || !RAISES.has(method.text)) continue;
+    if (method?.type !== 'identifier' || !RAISES.has(method.text) || own.has(method.text)) continue;
     const args = argsOf(call);
     const first = args[0];
     if (!first) continue; // a bare `raise` re-raises

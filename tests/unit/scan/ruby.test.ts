@@ -17,12 +17,16 @@ describe('scan: Ruby', async () => {
     expect(r.byMessage('example.org addresses are reserved for documentation').lineNumber).toBe(22);
     r.byMessage('could not reach {@relay.host}');
     expect(r.byMessage('relay timed out after {@timeout} seconds').triggerScenarios).toContain('handling `Timeout::Error`');
+    // A squiggly heredoc loses its common indentation and final line break; a colour method keeps the text.
+    const heredoc = r.byMessage('Relay {relay.inspect} is not a host name.\n  Set one in config/mail.yml.');
+    expect([heredoc.lineNumber, heredoc.errorClass, heredoc.documentation.includes('`Acme.Settings.self.check!`')]).toEqual([41, 'ArgumentError', true]);
+    r.byMessage('relay {relay} is blocked');
     expectSound(r.records);
   });
 
   it('skips spec/, vendor/ and a re-raise', () => {
     expect(r.summary.filesSkipped).toEqual({ test: 1, vendored: 1 });
     expect(r.summary.skippedSites).toEqual(['lib/acme/mailer.rb:32 rethrow']);
-    expect(r.records).toHaveLength(8);
+    expect(r.records).toHaveLength(10);
   });
 });
