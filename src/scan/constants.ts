@@ -54,3 +54,12 @@ function insideFunction(n: Node, functions: ReadonlySet<string>): boolean {
 }
 
 const encloses = (outer: Node | null, inner: Node): boolean => outer !== null && inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
+
+/** True when a function around the site takes a parameter of that name (which hides a file constant). */
+export function isParameter(site: Node, name: string, functions: ReadonlySet<string>): boolean {
+  const word = new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
+  for (let a = site.parent; a; a = a.parent) {
+    if (functions.has(a.type) && word.test(a.childForFieldName('parameters')?.text ?? a.childForFieldName('parameter')?.text ?? '')) return true;
+  }
+  return false;
+}
