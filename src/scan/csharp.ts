@@ -117,7 +117,9 @@ const isCulture = (n: Node) => /Culture|provider|FormatProvider/i.test(n.text) &
 
 function composite(format: MessagePart[], args: Node[]): MessagePart[] | null {
   if (format.some((p) => p.kind === 'hole')) return null;
-  return braceParts(format.map((p) => (p.kind === 'text' ? p.text : '')).join(''), args.map((a) => a.text), new Map(), /[,:]/);
+  // An argument split by `#if`/`#endif` lines is named without them.
+  const names = args.map((a) => a.text.replace(/^[ \t]*#.*$/gm, ''));
+  return braceParts(format.map((p) => (p.kind === 'text' ? p.text : '')).join(''), names, new Map(), /[,:]/);
 }
 
 function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): MessagePart[] | null {

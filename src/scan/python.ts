@@ -129,7 +129,7 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
     }
     case 'identifier':
       // A module constant by its upper-case name: a lower-case one is more likely a parameter.
-      return (scope ? assignedParts(n.text, scope, site, depth) : null) ?? (/^[A-Z][A-Z0-9_]*$/.test(n.text) ? constantParts(n.text, site, depth) : null);
+      return (scope ? assignedParts(n.text, scope, site, depth) : null) ?? (/^_*[A-Z][A-Z0-9_]*$/.test(n.text) ? constantParts(n.text, site, depth) : null);
     case 'attribute': {
       // `self.MESSAGE`, `cls.MESSAGE`, `Class.MESSAGE`: a class attribute of this file.
       const object = n.childForFieldName('object');
@@ -173,8 +173,9 @@ function classMessages(root: Node, out: SiteCollector): void {
     for (const statement of cls.childForFieldName('body')?.namedChildren ?? []) {
       const assignment = statement?.type === 'expression_statement' ? statement.namedChildren[0] : null;
       const target = assignment?.type === 'assignment' ? assignment.childForFieldName('left')?.text : undefined;
-      const value = assignment?.childForFieldName('right');
-      if (!assignment || !target || !MESSAGE_ATTRIBUTES.has(target) || value?.type !== 'string' && value?.type !== 'concatenated_string') continue;
+      let value = assignment?.childForFieldName('right');
+      if (value?.type === 'parenthesized_expression') value = value.namedChildren[0];
+      if (!assignment || !target || !MESSAGE_ATTRIBUTES.has(target) || (value?.type !== 'string' && value?.type !== 'concatenated_string')) continue;
       const parts = out.message([value], (v) => messageParts(v, null, v), assignment);
       if (!parts) continue;
       // A template for str.format: `{limit_value}` is a field the error fills in.

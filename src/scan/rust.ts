@@ -184,19 +184,32 @@ function nestedInvocations(tree: Node): { at: Node; name: string; tokens: Node }
 function expectSites(root: Node, out: SiteCollector): void {
   const ownExpect = root.descendantsOfType('function_item').some((f) => f?.childForFieldName('name')?.text === 'expect');
   if (ownExpect) return;
-  for (const call of root.descendantsOfType('call_expression')) {
-    const fn = call?.childForFieldName('function');
-    if (!call || fn?.type !== 'field_expression' || fn.childForFieldName('field')?.text !== 'expect') continue;
-    const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'line_comment' && a.type !== 'block_comment');
+  const found: { at: Node; name: Node; end: Node; args: Node[] }[] = [];
+  for (const n of root.descendantsOfType(['call_expression', 'token_tree'])) {
+    if (n?.type === 'token_tree') {
+      // Inside a macro's tokens (`cfg_io! { ... }`, `macro_rules!` bodies): `.` `expect` `("...")`.
+      const children = n.children;
+      for (let i = 0; i + 2 < children.length; i++) {
+        const [dot, name, tree] = [children[i], children[i + 1], children[i + 2]];
+        if (dot?.type === '.' && name?.type === 'identifier' && name.text === 'expect' && tree?.type === 'token_tree') found.push({ at: name, name, end: tree, args: tree.children.slice(1, -1).filter((c): c is Node => c !== null) });
+      }
+      continue;
+    }
+    const fn = n?.childForFieldName('function');
+    if (!n || fn?.type !== 'field_expression' || fn.childForFieldName('field')?.text !== 'expect') continue;
+    const args = (n.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'line_comment' && a.type !== 'block_comment');
+    found.push({ at: n, name: fn.childForFieldName('field')!, end: n, args });
+  }
+  for (const { at, name, end, args } of found.sort((a, b) => a.name.startIndex - b.name.startIndex)) {
     const literal = args.length === 1 ? literalText(args[0]!) : null;
     if (literal === null) continue; // `.expect(&format!(...))`, `.expect(MSG)`: not read
-    if (inTest(call)) {
-      out.skip('in-test', call);
+    if (inTest(at)) {
+      out.skip('in-test', at);
       continue;
     }
     // Not a format string: braces are printed as written.
-    const parts = out.message([args[0]!], () => [text(literal)], call);
-    if (parts) out.sites.push({ ...siteContext(call, shapes), line: lineOf(fn.childForFieldName('field')!), endLine: endLineOf(call), form: '.expect()', kind: 'panic', errorClass: 'panic', parts });
+    const parts = out.message([args[0]!], () => [text(literal)], at);
+    if (parts) out.sites.push({ ...siteContext(at, shapes), line: lineOf(name), endLine: endLineOf(end), form: '.expect()', kind: 'panic', errorClass: 'panic', parts });
   }
 }
 

@@ -57,6 +57,8 @@ describe('scan: Python', async () => {
     expect(template.documentation).toContain('The error class `LimitError` carries this message (`msg_template`)');
     expect(template.documentation).toContain('"The value is over its limit."');
     expect(r.byMessage('value must not be empty').errorClass).toBe('EmptyError');
+    // A parenthesised template over several literals; `{key!r}` names the field.
+    expect(r.byMessage('no match for discriminator {key} (allowed values: {allowed})').errorClass).toBe('DiscriminatorError');
     // A class that is not an error keeps its attributes to itself; `raise LimitError()` has no message of its own.
     expect(r.records.some((x) => x.errorMessage === 'not an error class')).toBe(false);
     expect(r.summary.skippedSites).toContain('acme/validators.py:38 no-message');
@@ -67,6 +69,8 @@ describe('scan: Python', async () => {
     expect([deprecated.errorClass, deprecated.errorType, deprecated.severity]).toEqual(['DeprecationWarning', 'console', 'warning']);
     const zero = r.byMessage('zero is treated as missing');
     expect([zero.errorClass, zero.severity]).toEqual(['UserWarning', 'warning']);
+    // A module constant whose name starts with an underscore.
+    expect(r.byMessage('allow_reuse is deprecated and will be ignored').errorClass).toBe('DeprecationWarning');
     expectSound(r.records);
   });
 });

@@ -33,6 +33,8 @@ describe('scan: Rust', async () => {
     // A call chained on the next line is anchored at the `.expect` line.
     expect(r.byMessage('port is not a number').githubUrl).toMatch(/#L54$/);
     expect(r.byMessage('the pool was dropped: {text}').triggerScenarios).toContain('`text.is_empty()` holds in `settings`');
+    // Written inside a macro's tokens, where the grammar leaves `.expect(...)` as plain tokens.
+    expect(r.byMessage('the IO driver is disabled; enable it on the builder').lineNumber).toBe(64);
   });
 
   it('skips #[error(transparent)], placeholder-only panics and #[cfg(test)] code', () => {
