@@ -1,14 +1,15 @@
 /**
  * Java: `throw new X(message)` (and `throw factory(message)`, class unknown) where the message is a
  * string or text block, a `+` concatenation, `String.format(...)`, `"...".formatted(...)`,
- * `MessageFormat.format(...)`, or a name assigned one of those earlier in the method or held in a
- * field of the same file (`static final String MSG = "..."`).
+ * `MessageFormat.format(...)`, a `StringBuilder`'s `toString()` after its `append`s, or a name
+ * assigned one of those earlier in the method or held in a field of the same file
+ * (`static final String MSG = "..."`).
  */
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { fileConstant } from './constants.ts';
 import { decodeEscapes } from './escapes.ts';
-import { braceParts, concatParts, printfParts, text, type MessagePart } from './message.ts';
+import { braceParts, concatParts, hasLiteralWords, hole, printfParts, text, type MessagePart } from './message.ts';
 import { SiteCollector, type FileSites } from './site.ts';
 
 const FUNCTIONS = new Set(['method_declaration', 'constructor_declaration', 'compact_constructor_declaration', 'lambda_expression']);
@@ -117,6 +118,7 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
         const call = formatCall(args, read);
         return call ? printfParts(call.format, call.rest, 'java') : null;
       }
+      if (name === 'toString' && object?.type === 'identifier' && args.length === 0) return builderParts(object.text, site, read);
       if (name === 'format' && object?.text === 'MessageFormat') {
         const call = formatCall(args, read);
         // MessageFormat quotes with `'`: `''` is one apostrophe.
@@ -140,6 +142,67 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
     default:
       return null;
   }
+}
+
+const BUILDERS = /^(StringBuilder|StringBuffer|StrBuilder|TextStringBuilder)$/;
+
+/** A literal in a builder's `append`: text as Java prints it, or null for an expression. */
+function appendedLiteral(arg: Node): string | null {
+  if (arg.type === 'character_literal') return decodeEscapes(arg.text.slice(1, -1), 'java');
+  if (arg.type === 'decimal_integer_literal') return arg.text.replace(/[lL_]/g, '');
+  return stringText(arg);
+}
+
+/** The parts a chain `new StringBuilder("a").append(x).append("b")` rooted at `root` adds, or null when it is not such a chain. */
+function chainParts(n: Node, isRoot: (m: Node) => boolean, read: (m: Node) => MessagePart[] | null): MessagePart[] | null {
+  if (isRoot(n)) return [];
+  if (n.type === 'object_creation_expression' && BUILDERS.test(lastTypeName(n.childForFieldName('type')?.text ?? ''))) {
+    const first = argsOf(n)[0];
+    return first && first.type !== 'decimal_integer_literal' ? (read(first) ?? [hole(first.text)]) : [];
+  }
+  if (n.type !== 'method_invocation') return null;
+  const object = n.childForFieldName('object');
+  const inner = object ? chainParts(object, isRoot, read) : null;
+  if (!inner) return null;
+  const name = n.childForFieldName('name')?.text;
+  const arg = argsOf(n)[0];
+  if (name === 'append' && arg) {
+    const literal = appendedLiteral(arg);
+    return [...inner, ...(literal !== null ? [text(literal)] : (read(arg) ?? [hole(arg.text)]))];
+  }
+  // Another builder method (`appendWithSeparators(list, "->")`): what it adds is known at run time.
+  return [...inner, hole(arg?.text ?? name ?? 'value')];
+}
+
+/**
+ * `throw new X(buf.toString())`: the text a `StringBuilder` declared in the same block collected
+ * with `append` before the throw. A statement that changes it in a branch or a loop adds a
+ * placeholder (its text depends on the run).
+ */
+function builderParts(name: string, site: Node, read: (m: Node) => MessagePart[] | null): MessagePart[] | null {
+  for (let block = site.parent; block; block = block.parent) {
+    if (block.type !== 'block' && block.type !== 'constructor_body') continue;
+    const statements = block.namedChildren.filter((c): c is Node => c !== null);
+    const until = statements.findIndex((c) => c.startIndex <= site.startIndex && c.endIndex >= site.endIndex);
+    const declarationIndex = statements.findIndex((c, i) => i < until && c.type === 'local_variable_declaration' && c.childForFieldName('declarator')?.childForFieldName('name')?.text === name);
+    if (declarationIndex === -1) {
+      if (FUNCTIONS.has(block.parent?.type ?? '')) return null;
+      continue;
+    }
+    const value = statements[declarationIndex]!.childForFieldName('declarator')?.childForFieldName('value');
+    const parts = value ? chainParts(value, () => false, read) : null;
+    if (!parts) return null;
+    const isBuilder = (m: Node) => m.type === 'identifier' && m.text === name;
+    const mentions = new RegExp(`\\b${name}\\b`);
+    for (const st of statements.slice(declarationIndex + 1, until)) {
+      const expr = st.type === 'expression_statement' ? st.namedChildren[0] : null;
+      const own = expr ? chainParts(expr, isBuilder, read) : null;
+      if (own && own.length > 0) parts.push(...own);
+      else if (mentions.test(st.text)) parts.push(hole(name));
+    }
+    return hasLiteralWords(parts) ? parts : null;
+  }
+  return null;
 }
 
 function enclosingFunction(n: Node): Node | null {
