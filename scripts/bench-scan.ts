@@ -38,7 +38,7 @@ const PYTHON_BUILTINS = new Set(
   'ArithmeticError AssertionError AttributeError BlockingIOError BrokenPipeError BufferError ConnectionError ConnectionRefusedError ConnectionResetError EOFError EnvironmentError Exception FileExistsError FileNotFoundError FloatingPointError IOError ImportError IndexError InterruptedError IsADirectoryError KeyError LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PermissionError RecursionError ReferenceError RuntimeError StopIteration SyntaxError SystemError TimeoutError TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError ValueError ZeroDivisionError'.split(' '),
 );
 
-/** The message as a program prints it: Python's last traceback line, a Rust or Go panic, `Class: message` in JS. */
+/** The message as a program prints it: Python's last traceback line, a Rust or Go panic, Ruby's `file:line:in 'm': message (Class)`, `Class: message` otherwise. */
 function paste(r: ErrorRecord): string {
   const message = filled(r.errorMessage);
   const lang = r.filePath.slice(r.filePath.lastIndexOf('.') + 1);
@@ -48,6 +48,8 @@ function paste(r: ErrorRecord): string {
     const module = r.filePath.replace(/\.py$/, '').replace(/\/__init__$/, '').split('/').join('.');
     return `${PYTHON_BUILTINS.has(r.errorClass) ? '' : `${module}.`}${r.errorClass}: ${message}`;
   }
+  // Ruby prints the message before the class: `lib/x.rb:12:in 'deliver': message (ArgumentError)`.
+  if (lang === 'rb') return `${r.filePath}:${r.lineNumber}:in 'method': ${message} (${r.errorClass ?? 'RuntimeError'})`;
   return r.errorClass ? `${r.errorClass.split('::').at(-1)}: ${message}` : `Error: ${message}`;
 }
 

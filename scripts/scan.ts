@@ -4,13 +4,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { history, historyLines } from '../src/scan/history.ts';
 import { reasonLegend } from '../src/scan/report.ts';
 import { runScan } from '../src/scan/run.ts';
 
 const HELP = `Usage: npm run scan -- <path> [options]
 
 Writes one errdex record per raise site found in the committed tree of the git repository at <path>
-(a work tree or a bare clone): Python, TypeScript/JavaScript, Rust and Go.
+(a work tree or a bare clone): Python, TypeScript/JavaScript, Rust, Go, Java, Kotlin, C#, Ruby and PHP.
 
 Options:
   --repo owner/name   the GitHub repository (default: from the "origin" remote)
@@ -18,6 +19,10 @@ Options:
   --out <path>        a folder (the file is {owner}-{name}.jsonl inside) or a .jsonl file (default: catalog/)
   --merge <catalog>   an earlier catalog (file or folder): keep its ids, person-written prose and URL ledger
   --skipped <file>    write every skipped raise site (path:line reason) to a file, to check by hand
+  --history <range>   instead of a catalog: when each site was introduced, had its message changed,
+                      moved or was removed, over a range (A..B: A and each first-parent commit after
+                      it) or every tag (--history --tags); the report goes to --history-out
+  --history-out <f>   the history as JSON (default: {owner}-{name}.history.json here)
   --quiet             no progress line
   --help              this text
 
@@ -27,12 +32,18 @@ Skip reasons in the summary:
 ${reasonLegend().join('\n')}
 `;
 
+// `--history --tags` reads as the history of every tag.
+const argv = process.argv.slice(2).flatMap((a, i, all) => (a === '--tags' && all[i - 1] === '--history' ? [] : a === '--history' && all[i + 1] === '--tags' ? ['--history=tags'] : [a]));
+
 let args;
 try {
   args = parseArgs({
+    args: argv,
     allowPositionals: true,
     strict: true,
     options: {
+      history: { type: 'string' },
+      'history-out': { type: 'string' },
       repo: { type: 'string' },
       rev: { type: 'string' },
       out: { type: 'string', default: 'catalog' },
@@ -57,6 +68,25 @@ if (args.positionals.length !== 1) {
 
 const showProgress = !args.values.quiet && process.stderr.isTTY;
 let lastShown = 0;
+if (args.values.history) {
+  try {
+    const spec = args.values.history;
+    const h = await history({
+      dir: args.positionals[0]!,
+      spec,
+      repo: args.values.repo,
+      onRevision: args.values.quiet ? undefined : (r, i, n) => console.error(`history: ${i + 1}/${n} ${r.name}`),
+    });
+    for (const line of historyLines(h)) console.log(line);
+    const file = args.values['history-out'] ?? `${h.repo.replace('/', '-')}.history.json`;
+    writeFileSync(file, `${JSON.stringify(h, null, 1)}\n`);
+    console.log(`wrote the history of ${h.sites.length} sites to ${file}`);
+    process.exit(0);
+  } catch (e) {
+    console.error(`scan: ${(e as Error).message}`);
+    process.exit(1);
+  }
+}
 try {
   const result = await runScan({
     dir: args.positionals[0]!,

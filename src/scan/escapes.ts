@@ -12,8 +12,12 @@ function fromCodePoint(cp: number, written: string): string {
   return String.fromCodePoint(cp);
 }
 
+export type EscapeStyle = 'python' | 'javascript' | 'rust' | 'go' | 'java' | 'kotlin' | 'csharp' | 'ruby' | 'php';
+
+const OCTAL = new Set<EscapeStyle>(['python', 'go', 'java', 'ruby', 'php']);
+
 /** Decodes backslash escapes; `style` picks the forms each language knows. */
-export function decodeEscapes(raw: string, style: 'python' | 'javascript' | 'rust' | 'go'): string {
+export function decodeEscapes(raw: string, style: EscapeStyle): string {
   if (!raw.includes('\\')) return raw;
   let out = '';
   for (let i = 0; i < raw.length; i++) {
@@ -34,28 +38,31 @@ export function decodeEscapes(raw: string, style: 'python' | 'javascript' | 'rus
     if ((m = /^\\x([0-9a-fA-F]{2})/.exec(rest))) {
       out += fromCodePoint(parseInt(m[1]!, 16), m[0]);
       i += m[0].length - 1;
-    } else if ((m = /^\\u\{([0-9a-fA-F_]{1,8})\}/.exec(rest)) && (style === 'rust' || style === 'javascript')) {
+    } else if ((m = /^\\u\{([0-9a-fA-F_]{1,8})\}/.exec(rest)) && (style === 'rust' || style === 'javascript' || style === 'ruby' || style === 'php')) {
       out += fromCodePoint(parseInt(m[1]!.replace(/_/g, ''), 16), m[0]);
       i += m[0].length - 1;
-    } else if ((m = /^\\u([0-9a-fA-F]{4})/.exec(rest)) && style !== 'rust') {
+    } else if ((m = /^\\u([0-9a-fA-F]{4})/.exec(rest)) && style !== 'rust' && style !== 'php') {
       out += fromCodePoint(parseInt(m[1]!, 16), m[0]);
       i += m[0].length - 1;
-    } else if ((m = /^\\U([0-9a-fA-F]{8})/.exec(rest)) && (style === 'python' || style === 'go')) {
+    } else if ((m = /^\\U([0-9a-fA-F]{8})/.exec(rest)) && (style === 'python' || style === 'go' || style === 'csharp')) {
       out += fromCodePoint(parseInt(m[1]!, 16), m[0]);
       i += m[0].length - 1;
-    } else if ((m = /^\\([0-7]{1,3})/.exec(rest)) && (style === 'python' || style === 'go') && m[1] !== '0') {
+    } else if ((m = /^\\([0-7]{1,3})/.exec(rest)) && OCTAL.has(style) && m[1] !== '0') {
       out += fromCodePoint(parseInt(m[1]!, 8), m[0]);
       i += m[0].length - 1;
     } else if ((m = /^\\N\{([^}]+)\}/.exec(rest)) && style === 'python') {
       out += m[0];
       i += m[0].length - 1;
+    } else if (n === 's' && (style === 'java' || style === 'ruby')) {
+      out += ' ';
+      i += 1;
     } else if (n in SIMPLE) {
       const v = SIMPLE[n]!;
       out += v === '\n' || v === '\t' || v.charCodeAt(0) >= 0x20 ? v : `\\${n}`;
       i += 1;
     } else {
-      // Unknown escapes: Python and JavaScript keep the character (Python keeps the backslash too).
-      out += style === 'python' ? `\\${n}` : n;
+      // Unknown escapes: most languages keep the character; Python and PHP keep the backslash too.
+      out += style === 'python' || style === 'php' ? `\\${n}` : n;
       i += 1;
     }
   }

@@ -1,9 +1,11 @@
 /**
  * Go: `errors.New("...")`, `fmt.Errorf("...", args)` and `panic(...)` with a literal, a
- * `fmt.Sprintf`/`fmt.Errorf`/`errors.New` call, a `+` concatenation or a name assigned one of those.
+ * `fmt.Sprintf`/`fmt.Errorf`/`errors.New` call, a `+` concatenation, a name assigned one of those
+ * or a package-level `const`/`var` of the file.
  * A package-level `var ErrX = errors.New(...)` names its error: `ErrX` is the error class.
  */
 import type { Node } from 'web-tree-sitter';
+import { fileConstant, isParameter } from './constants.ts';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, printfParts, text, type MessagePart } from './message.ts';
@@ -92,10 +94,21 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
         ? { target: a.childForFieldName('name'), value: a.childForFieldName('value')?.namedChildren[0] }
         : { target: a.childForFieldName('left')?.namedChildren[0], value: a.childForFieldName('right')?.namedChildren[0] },
     );
-    return value ? messageParts(value, null, site, depth + 1) : null;
+    if (value) return messageParts(value, null, site, depth + 1);
+    // A package-level `const msg = "..."` of this file.
+    if (isParameter(site, n.text, GO_FUNCTIONS)) return null;
+    const constant = fileConstant(
+      site,
+      ['const_spec', 'var_spec'],
+      (d) => (d.childForFieldName('name')?.text === n.text ? (d.childForFieldName('value')?.namedChildren[0] ?? null) : null),
+      GO_FUNCTIONS,
+    );
+    return constant ? messageParts(constant, null, site, depth + 1) : null;
   }
   return null;
 }
+
+const GO_FUNCTIONS = new Set(['function_declaration', 'method_declaration', 'func_literal']);
 
 function enclosingFunction(n: Node): Node | null {
   for (let a = n.parent; a; a = a.parent) if (a.type === 'function_declaration' || a.type === 'method_declaration' || a.type === 'func_literal') return a;

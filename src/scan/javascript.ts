@@ -1,9 +1,10 @@
 /**
  * TypeScript and JavaScript: `throw new X(message)` (and `throw X(message)` for a capitalised
- * callee) where the message is a string, a template literal, a `+` concatenation, or a name
- * assigned one of those earlier in the function.
+ * callee) where the message is a string, a template literal, a `+` concatenation, a name
+ * assigned one of those earlier in the function, or a module-level `const` of the file.
  */
 import type { Node } from 'web-tree-sitter';
+import { fileConstant, isParameter } from './constants.ts';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, hole, text, type MessagePart } from './message.ts';
@@ -114,8 +115,13 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
       });
       return literal ? parts : null;
     }
-    case 'identifier':
-      return scope ? assignedParts(n.text, scope, site, depth) : null;
+    case 'identifier': {
+      const local = scope ? assignedParts(n.text, scope, site, depth) : null;
+      if (local || isParameter(site, n.text, FUNCTIONS)) return local;
+      // A module-level `const MESSAGE = '...'` of this file.
+      const constant = fileConstant(site, 'variable_declarator', (d) => (d.childForFieldName('name')?.text === n.text ? (d.childForFieldName('value') ?? null) : null), FUNCTIONS);
+      return constant ? messageParts(constant, null, site, depth + 1) : null;
+    }
     default:
       return null;
   }

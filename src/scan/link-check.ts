@@ -6,7 +6,7 @@ import type { ErrorRecord } from '../schema/record.ts';
 import { readBlobs } from './git.ts';
 import { execFileSync } from 'node:child_process';
 
-const CONSTRUCT = /\braise\b|\bthrow\b|#\[error\b|\b(?:panic|bail|anyhow|format_err|ensure|assert|debug_assert|unreachable|todo|unimplemented)!|\berrors\.New\(|\bfmt\.Errorf\(|\bpanic\(/;
+const CONSTRUCT = /\braise\b|\bfail\b|\bthrow\b|\berror\(|\b(?:require|check)(?:NotNull)?\b|\bwarn\(|\.expect\(|\b(?:msg_template|message_template|default_message|default_detail|message|msg)\s*=|#\[error\b|\b(?:panic|bail|anyhow|format_err|ensure|assert|debug_assert|unreachable|todo|unimplemented)!|\berrors\.New\(|\bfmt\.Errorf\(|\bpanic\(/;
 
 /** Records whose anchored lines do not hold a raise construct, as `path#Ln: reason`. */
 export async function linkProblems(dir: string, records: readonly ErrorRecord[]): Promise<string[]> {

@@ -33,6 +33,20 @@ export function concatParts<N extends { text: string }>(left: N, right: N, read:
   return l || r ? [...(l ?? [hole(left.text)]), ...(r ?? [hole(right.text)])] : null;
 }
 
+/** Applies a transformation of the whole text to parts, each placeholder standing as one private-use character meanwhile. */
+export function linesTransformed(parts: MessagePart[], transform: (s: string) => string): MessagePart[] {
+  const holes = parts.filter((p) => p.kind === 'hole');
+  if (holes.length > 6000 || parts.some((p) => p.kind === 'text' && /[\uE000-\uF7FF]/.test(p.text))) return parts;
+  let i = 0;
+  const joined = parts.map((p) => (p.kind === 'text' ? p.text : String.fromCharCode(0xe000 + i++))).join('');
+  const out: MessagePart[] = [];
+  for (const piece of transform(joined).split(/([\uE000-\uF7FF])/)) {
+    if (piece.length === 1 && piece.charCodeAt(0) >= 0xe000 && piece.charCodeAt(0) <= 0xf7ff) out.push(holes[piece.charCodeAt(0) - 0xe000]!);
+    else out.push(text(piece));
+  }
+  return out;
+}
+
 /** Joins adjacent text parts and drops empty ones. */
 export function normaliseParts(parts: MessagePart[]): MessagePart[] {
   const out: MessagePart[] = [];
@@ -106,13 +120,35 @@ export function buildTemplate(parts: MessagePart[]): Template | TemplateProblem 
   return { errorMessage, messagePattern };
 }
 
+export type PrintfStyle = 'python' | 'go' | 'java' | 'php' | 'ruby';
+
+/** What each printf dialect accepts between `%` and the conversion, and its conversions. */
+const PRINTF: Record<PrintfStyle, { flags: string; conv: string; index: boolean }> = {
+  python: { flags: '[-+# 0]', conv: '[diouxXeEfFgGcrsa]', index: false },
+  go: { flags: '[-+# 0]', conv: '[vTtbcdoOqxXUeEfFgGspw]', index: false },
+  // java.util.Formatter: `%1$s`, `%,d`, `%n` (a line break), `%tY` (dates).
+  java: { flags: '[-#+ 0,(<]', conv: '[bBhHsScCdoxXeEfgGaAn]|[tT][A-Za-z]', index: true },
+  // PHP's sprintf: `%1$s`, `%'*10s` (a padding character).
+  php: { flags: "(?:[-+ 0]|'.)", conv: '[bcdeEfFgGhHosuxX]', index: true },
+  // Ruby's format: `%1$s`, `%<name>s`, `%{name}` (below).
+  ruby: { flags: '[-+# 0]', conv: '[bBdiouxXeEfgGaAcps]', index: true },
+};
+
+const printfRe = new Map<PrintfStyle, RegExp>();
+
 /**
- * printf-style conversions (Python `%`, Go's fmt): each becomes a placeholder named after the
- * argument it takes. `%%` is a percent sign; `%(name)s` takes its name.
+ * printf-style conversions (Python `%`, Go's fmt, Java's `String.format`, PHP's `sprintf`, Ruby's
+ * `format`): each becomes a placeholder named after the argument it takes. `%%` is a percent sign;
+ * `%(name)s`, `%<name>s` and `%{name}` take their name, `%2$s` the second argument.
  */
-export function printfParts(format: string, args: string[], language: 'python' | 'go'): MessagePart[] {
-  const conv = language === 'python' ? '[diouxXeEfFgGcrsa]' : '[vTtbcdoOqxXUeEfFgGspw]';
-  const re = new RegExp(`%(?:\\(([^)]*)\\))?([-+# 0]*)(\\*|\\d+)?(?:\\.(\\*|\\d+))?(?:hh|h|ll|l|L|q|j|z|t)?(${conv}|%)`, 'y');
+export function printfParts(format: string, args: string[], language: PrintfStyle): MessagePart[] {
+  const style = PRINTF[language];
+  let re = printfRe.get(language);
+  if (!re) {
+    const named = language === 'python' ? '\\(([^)]*)\\)' : language === 'ruby' ? '<([A-Za-z_]\\w*)>' : '(?!)()';
+    re = new RegExp(`%(?:${named}|(\\d+)\\$)?(${style.flags}*)(\\*|\\d+)?(?:\\.(\\*|\\d+))?(?:hh|h|ll|l|L|q|j|z|t)?(${style.conv}|%)`, 'y');
+    printfRe.set(language, re);
+  }
   const parts: MessagePart[] = [];
   let literal = '';
   let next = 0;
@@ -121,22 +157,35 @@ export function printfParts(format: string, args: string[], language: 'python' |
       literal += format[i++];
       continue;
     }
+    const braced = language === 'ruby' ? /^%\{([A-Za-z_]\w*)\}/.exec(format.slice(i)) : null;
+    if (braced) {
+      parts.push(text(literal), hole(braced[1]!));
+      literal = '';
+      i += braced[0].length;
+      continue;
+    }
     re.lastIndex = i;
     const m = re.exec(format);
-    if (!m) {
+    if (!m || (m[2] !== undefined && !style.index)) {
       literal += format[i++];
       continue;
     }
     i += m[0].length;
-    if (m[5] === '%') {
+    const conv = m[6]!;
+    if (conv === '%') {
       literal += '%';
+      continue;
+    }
+    if (conv === 'n' && language === 'java') {
+      literal += '\n';
       continue;
     }
     parts.push(text(literal));
     literal = '';
-    if (m[3] === '*') next++;
     if (m[4] === '*') next++;
-    parts.push(hole(m[1] ?? args[next++] ?? 'value'));
+    if (m[5] === '*') next++;
+    const indexed = m[2] !== undefined ? args[Number(m[2]) - 1] : undefined;
+    parts.push(hole(m[1] ?? indexed ?? args[next++] ?? 'value'));
   }
   parts.push(text(literal));
   return parts;
@@ -145,9 +194,9 @@ export function printfParts(format: string, args: string[], language: 'python' |
 /**
  * Brace-style fields (Python `str.format`, Rust's format macros): `{}` takes the next argument,
  * `{0}` the first, `{name}` a named one; conversions and format specs (`!r`, `:>10`, `:?`) are
- * dropped. `{{` and `}}` are braces.
+ * dropped (`specStart`: where a field's name ends; C#'s `{0,10}` adds a comma). `{{` and `}}` are braces.
  */
-export function braceParts(format: string, positional: string[], named: ReadonlyMap<string, string> = new Map()): MessagePart[] {
+export function braceParts(format: string, positional: string[], named: ReadonlyMap<string, string> = new Map(), specStart: RegExp = /[!:]/): MessagePart[] {
   const parts: MessagePart[] = [];
   let literal = '';
   let next = 0;
@@ -168,7 +217,7 @@ export function braceParts(format: string, positional: string[], named: Readonly
       literal += format.slice(i);
       break;
     }
-    const field = format.slice(i + 1, close).split(/[!:]/)[0]!.trim();
+    const field = format.slice(i + 1, close).split(specStart)[0]!.trim();
     i = close + 1;
     parts.push(text(literal));
     literal = '';

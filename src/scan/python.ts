@@ -1,12 +1,17 @@
 /**
  * Python: `raise X(message)` where the message is a literal, an f-string, a `%` format, a
- * `.format(...)` call, a `+` concatenation, or a name assigned one of those earlier in the function.
+ * `.format(...)` call, a `+` concatenation, a name assigned one of those earlier in the function, or
+ * a module-level or class-level constant of the file (`MSG = "..."`, `self.MSG`). Also
+ * `warnings.warn(message, Category)` (a warning), and the message an error class carries as an
+ * attribute (pydantic v1's `msg_template = "..."`, `message = "..."`): raised as `raise X()`, it has
+ * no message at the raise.
  */
 import type { Node } from 'web-tree-sitter';
+import { fileConstant } from './constants.ts';
 import { contains, firstParagraph, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { braceParts, concatParts, hole, printfParts, text, type MessagePart } from './message.ts';
-import { SiteCollector, type FileSites } from './site.ts';
+import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const MESSAGE_KEYWORDS = new Set(['message', 'msg', 'detail', 'reason', 'description', 'text']);
 
@@ -123,10 +128,25 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
       return null;
     }
     case 'identifier':
-      return scope ? assignedParts(n.text, scope, site, depth) : null;
+      // A module constant by its upper-case name: a lower-case one is more likely a parameter.
+      return (scope ? assignedParts(n.text, scope, site, depth) : null) ?? (/^_*[A-Z][A-Z0-9_]*$/.test(n.text) ? constantParts(n.text, site, depth) : null);
+    case 'attribute': {
+      // `self.MESSAGE`, `cls.MESSAGE`, `Class.MESSAGE`: a class attribute of this file.
+      const object = n.childForFieldName('object');
+      const name = n.childForFieldName('attribute')?.text;
+      return object?.type === 'identifier' && name && (object.text === 'self' || object.text === 'cls' || /^[A-Z]/.test(object.text)) ? constantParts(name, site, depth) : null;
+    }
     default:
       return null;
   }
+}
+
+const FUNCTIONS = new Set(['function_definition', 'lambda']);
+
+/** The value of `name = <message>` at module or class level in this file (the class around the site first). */
+function constantParts(name: string, site: Node, depth: number): MessagePart[] | null {
+  const value = fileConstant(site, 'assignment', (a) => (a.childForFieldName('left')?.text === name ? a.childForFieldName('right') : null), FUNCTIONS);
+  return value ? messageParts(value, null, site, depth + 1) : null;
 }
 
 /** The message parts of the last `name = <message>` before the site in the same function. */
@@ -140,8 +160,69 @@ function enclosingFunction(n: Node): Node | null {
   return null;
 }
 
+/** Class attributes that hold the message an error class is raised with. */
+const MESSAGE_ATTRIBUTES = new Set(['msg_template', 'message_template', 'default_message', 'default_detail', 'message', 'msg']);
+const looksLikeError = (name: string) => /(Error|Exception|Warning|Exc)$/.test(name);
+
+/** `class IntegerError(PydanticTypeError): msg_template = "value is not a valid integer"`: the class's own message. */
+function classMessages(root: Node, out: SiteCollector): void {
+  for (const cls of root.descendantsOfType('class_definition')) {
+    const name = cls?.childForFieldName('name')?.text;
+    const bases = cls?.childForFieldName('superclasses')?.namedChildren.map((b) => b?.text.split('.').at(-1) ?? '') ?? [];
+    if (!cls || !name || !(looksLikeError(name) || bases.some(looksLikeError))) continue;
+    for (const statement of cls.childForFieldName('body')?.namedChildren ?? []) {
+      const assignment = statement?.type === 'expression_statement' ? statement.namedChildren[0] : null;
+      const target = assignment?.type === 'assignment' ? assignment.childForFieldName('left')?.text : undefined;
+      let value = assignment?.childForFieldName('right');
+      if (value?.type === 'parenthesized_expression') value = value.namedChildren[0];
+      if (!assignment || !target || !MESSAGE_ATTRIBUTES.has(target) || (value?.type !== 'string' && value?.type !== 'concatenated_string')) continue;
+      const parts = out.message([value], (v) => messageParts(v, null, v), assignment);
+      if (!parts) continue;
+      // A template for str.format: `{limit_value}` is a field the error fills in.
+      const literal = parts.every((p) => p.kind === 'text') ? parts.map((p) => (p.kind === 'text' ? p.text : '')).join('') : null;
+      const context = siteContext(assignment, shapes);
+      out.sites.push({
+        ...context,
+        enclosing: context.enclosing,
+        enclosingKind: 'class attribute',
+        doc: shapes.doc(cls),
+        guard: null,
+        line: lineOf(assignment),
+        endLine: endLineOf(assignment),
+        form: target,
+        kind: 'definition',
+        errorClass: name,
+        parts: literal !== null && target.endsWith('template') ? braceParts(literal, []) : parts,
+      });
+    }
+  }
+}
+
+const WARN_CALLEES = new Set(['warnings.warn', 'warn']);
+
+/** `warnings.warn(message, Category)`: a warning, `UserWarning` unless a category is given. */
+function warningSites(root: Node, out: SiteCollector): void {
+  const importsWarn = /^\s*from\s+warnings\s+import\s+[^\n]*\bwarn\b/m.test(root.text.slice(0, 20_000));
+  for (const call of root.descendantsOfType('call')) {
+    const fn = call?.childForFieldName('function')?.text;
+    if (!call || !fn || !WARN_CALLEES.has(fn) || (fn === 'warn' && !importsWarn)) continue;
+    const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
+    const keyword = (k: string) => args.find((a) => a.type === 'keyword_argument' && a.childForFieldName('name')?.text === k)?.childForFieldName('value');
+    const positional = args.filter((a) => a.type !== 'keyword_argument');
+    const message = positional[0] ?? keyword('message');
+    if (!message) continue;
+    const category = positional[1] ?? keyword('category');
+    const scope = enclosingFunction(call);
+    const parts = out.message([message], (m) => messageParts(m, scope, call), call);
+    if (!parts) continue;
+    out.sites.push({ ...siteContext(call, shapes), line: lineOf(call), endLine: endLineOf(call), form: 'warnings.warn', kind: 'warning', errorClass: category?.text.split('.').at(-1) ?? 'UserWarning', parts });
+  }
+}
+
 export function pythonSites(root: Node): FileSites {
   const out = new SiteCollector();
+  classMessages(root, out);
+  warningSites(root, out);
   for (const stmt of root.descendantsOfType('raise_statement')) {
     if (!stmt) continue;
     const raised = stmt.namedChildren[0];

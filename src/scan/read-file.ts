@@ -1,9 +1,14 @@
 /** One file's text -> its raise sites: parse with the language's grammar, then its reader. */
 import type { Node } from 'web-tree-sitter';
+import { csharpSites } from './csharp.ts';
 import { goSites } from './go.ts';
+import { javaSites } from './java.ts';
 import { javascriptSites } from './javascript.ts';
+import { kotlinSites } from './kotlin.ts';
 import { parserFor } from './parsers.ts';
+import { phpSites } from './php.ts';
 import { pythonSites } from './python.ts';
+import { rubySites } from './ruby.ts';
 import { rustSites } from './rust.ts';
 import type { ScanLanguage } from './select.ts';
 import type { FileSites } from './site.ts';
@@ -15,6 +20,11 @@ const READERS: Record<ScanLanguage, (root: Node, source: string) => FileSites> =
   javascript: (root) => javascriptSites(root),
   rust: (root, source) => rustSites(root, source),
   go: (root) => goSites(root),
+  java: (root) => javaSites(root),
+  kotlin: (root) => kotlinSites(root),
+  csharp: (root) => csharpSites(root),
+  ruby: (root) => rubySites(root),
+  php: (root) => phpSites(root),
 };
 
 export interface FileRead extends FileSites {

@@ -52,6 +52,7 @@ export function tagsOf(file: FileFacts, site: Site): string[] {
 
 export function severityOf(site: Site): Severity {
   if (site.kind === 'panic') return 'critical';
+  if (site.kind === 'warning') return 'warning';
   if (site.errorClass && /Warning$/.test(site.errorClass)) return 'warning';
   return 'error';
 }
@@ -74,7 +75,7 @@ function excerpt(file: FileFacts, site: Site): { sourceCode: string | null; sour
   return { sourceCode: null, sourceCodeStart: null, sourceCodeEnd: null };
 }
 
-const RAISES: Record<string, string> = { exception: 'raised', panic: 'panics' };
+const RAISES: Record<Site['kind'], string> = { exception: 'raised in', panic: 'in', warning: 'issued in', definition: 'defined in' };
 
 function where(file: FileFacts, site: Site): string {
   const place = `${file.path}:${site.line}`;
@@ -98,16 +99,18 @@ function guardSentence(site: Site): string | null {
 
 function what(site: Site): string {
   if (site.kind === 'panic') return `A panic (\`${site.form}\`)`;
+  if (site.kind === 'warning') return `The warning \`${site.errorClass}\` (\`${site.form}\`)`;
   if (site.form === '#[error]') return `The error \`${site.errorClass}\` (\`#[error]\`)`;
   return site.errorClass ? `\`${site.errorClass}\` (\`${site.form}\`)` : `An error (\`${site.form}\`)`;
 }
 
 export function prose(file: FileFacts, site: Site): Pick<ErrorRecord, 'documentation' | 'triggerScenarios' | 'commonSituations'> {
   const doc: string[] = [];
-  const definition = site.form === '#[error]' || site.enclosingKind === 'variable';
+  const definition = site.form === '#[error]' || site.enclosingKind === 'variable' || site.kind === 'definition';
   if (site.form === '#[error]') doc.push(`${what(site)} is defined in ${file.path}:${site.line}; this message is its \`Display\` text.`);
+  else if (site.kind === 'definition') doc.push(`The error class \`${site.errorClass}\` carries this message (\`${site.form}\`), defined in ${file.path}:${site.line}.`);
   else if (definition) doc.push(`The error value \`${site.enclosing}\` (\`${site.form}\`) is defined in ${file.path}:${site.line}.`);
-  else doc.push(`${what(site)} ${RAISES[site.kind] === 'panics' ? 'in' : 'raised in'} ${where(file, site)}.`);
+  else doc.push(`${what(site)} ${RAISES[site.kind]} ${where(file, site)}.`);
   if (site.doc) doc.push(`${site.enclosing ? `\`${site.enclosing}\`` : 'The code'} is documented as: "${site.doc}"`);
   if (site.comment) doc.push(`The comment beside it says: "${site.comment}"`);
   const holes = site.parts.filter((p) => p.kind === 'hole').map((p) => `\`{${p.kind === 'hole' ? p.name : ''}}\``);
@@ -139,7 +142,8 @@ export function buildRecord(file: FileFacts, site: Site, template: Template, id:
     errorCode: null,
     errorMessage: template.errorMessage,
     messagePattern: template.messagePattern,
-    errorType: site.kind === 'panic' ? 'panic' : 'exception',
+    // A warning is printed and the program goes on: a console message.
+    errorType: site.kind === 'panic' ? 'panic' : site.kind === 'warning' ? 'console' : 'exception',
     errorClass: site.errorClass,
     httpStatus: null,
     severity: severityOf(site),

@@ -1,12 +1,14 @@
 /**
  * Rust: `#[error("...")]` (thiserror) on enum variants and structs, and the message macros:
  * `panic!`, `unreachable!`, `todo!`, `unimplemented!`, `assert!(cond, ...)` (panics) and anyhow's
- * `bail!`, `anyhow!`, `format_err!`, `ensure!(cond, ...)`. Format strings follow `format!`.
+ * `bail!`, `anyhow!`, `format_err!`, `ensure!(cond, ...)`. Format strings follow `format!`; an
+ * argument that names a `const`/`static` string of the file is its text. `.expect("...")` on an
+ * Option or Result panics with its message.
  */
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { braceParts, hasLiteralWords, type MessagePart } from './message.ts';
+import { braceParts, hasLiteralWords, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
 
 const PANICS = new Set(['panic', 'unreachable', 'todo', 'unimplemented', 'assert', 'debug_assert']);
@@ -82,8 +84,26 @@ function macroArguments(tree: Node): Node[][] {
 
 const argText = (tokens: Node[], source: string): string => oneLine(source.slice(tokens[0]!.startIndex, tokens.at(-1)!.endIndex), 80);
 
-/** Parts of `format!`-style arguments: a literal format string, then its arguments. */
-function formatParts(args: Node[][], source: string): MessagePart[] | 'no-message' | 'not-literal' {
+/** The file's `const NAME: &str = "..."` and `static` strings outside functions: name -> text. */
+function stringConstants(root: Node): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const item of root.descendantsOfType(['const_item', 'static_item'])) {
+    const name = item?.childForFieldName('name')?.text;
+    const value = item?.childForFieldName('value');
+    if (!item || !name || !value || enclosingFunction(item)) continue;
+    const text = literalText(value);
+    if (text !== null) found.set(name, text);
+  }
+  return found;
+}
+
+function enclosingFunction(n: Node): Node | null {
+  for (let a = n.parent; a; a = a.parent) if (a.type === 'function_item' || a.type === 'closure_expression') return a;
+  return null;
+}
+
+/** Parts of `format!`-style arguments: a literal format string, then its arguments (a string constant's own text in its place). */
+function formatParts(args: Node[][], source: string, constants: ReadonlyMap<string, string> = new Map()): MessagePart[] | 'no-message' | 'not-literal' {
   const first = args[0];
   if (!first) return 'no-message';
   const format = first.length === 1 ? literalText(first[0]!) : null;
@@ -94,14 +114,14 @@ function formatParts(args: Node[][], source: string): MessagePart[] | 'no-messag
     if (a.length >= 3 && a[0]!.type === 'identifier' && a[1]!.type === '=') named.set(a[0]!.text, argText(a.slice(2), source));
     else positional.push(argText(a, source));
   }
-  return braceParts(format, positional, named);
+  return braceParts(format, positional, named).map((p) => (p.kind === 'hole' && constants.has(p.name) ? text(constants.get(p.name)!) : p));
 }
 
 function inTest(n: Node): boolean {
   for (let a = n.parent; a; a = a.parent) {
     if (a.type !== 'mod_item' && a.type !== 'function_item') continue;
     for (let p = a.previousNamedSibling; p?.type === 'attribute_item' || p?.type === 'line_comment'; p = p.previousNamedSibling) {
-      if (p.type === 'attribute_item' && /^#\[(cfg\(test\)|test|tokio::test|[\w:]*::test)\b/.test(p.text.replace(/\s+/g, ''))) return true;
+      if (p.type === 'attribute_item' && /^#\[(cfg\(test\)|(test|tokio::test|[\w:]*::test)\b)/.test(p.text.replace(/\s+/g, ''))) return true;
     }
   }
   return false;
@@ -160,8 +180,43 @@ function nestedInvocations(tree: Node): { at: Node; name: string; tokens: Node }
   return found;
 }
 
+/** `x.expect("message")`: the message of the panic when `x` is None or Err (a file with its own `fn expect` is a parser's). */
+function expectSites(root: Node, out: SiteCollector): void {
+  const ownExpect = root.descendantsOfType('function_item').some((f) => f?.childForFieldName('name')?.text === 'expect');
+  if (ownExpect) return;
+  const found: { at: Node; name: Node; end: Node; args: Node[] }[] = [];
+  for (const n of root.descendantsOfType(['call_expression', 'token_tree'])) {
+    if (n?.type === 'token_tree') {
+      // Inside a macro's tokens (`cfg_io! { ... }`, `macro_rules!` bodies): `.` `expect` `("...")`.
+      const children = n.children;
+      for (let i = 0; i + 2 < children.length; i++) {
+        const [dot, name, tree] = [children[i], children[i + 1], children[i + 2]];
+        if (dot?.type === '.' && name?.type === 'identifier' && name.text === 'expect' && tree?.type === 'token_tree') found.push({ at: name, name, end: tree, args: tree.children.slice(1, -1).filter((c): c is Node => c !== null) });
+      }
+      continue;
+    }
+    const fn = n?.childForFieldName('function');
+    if (!n || fn?.type !== 'field_expression' || fn.childForFieldName('field')?.text !== 'expect') continue;
+    const args = (n.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'line_comment' && a.type !== 'block_comment');
+    found.push({ at: n, name: fn.childForFieldName('field')!, end: n, args });
+  }
+  for (const { at, name, end, args } of found.sort((a, b) => a.name.startIndex - b.name.startIndex)) {
+    const literal = args.length === 1 ? literalText(args[0]!) : null;
+    if (literal === null) continue; // `.expect(&format!(...))`, `.expect(MSG)`: not read
+    if (inTest(at)) {
+      out.skip('in-test', at);
+      continue;
+    }
+    // Not a format string: braces are printed as written.
+    const parts = out.message([args[0]!], () => [text(literal)], at);
+    if (parts) out.sites.push({ ...siteContext(at, shapes), line: lineOf(name), endLine: endLineOf(end), form: '.expect()', kind: 'panic', errorClass: 'panic', parts });
+  }
+}
+
 export function rustSites(root: Node, source: string): FileSites {
   const out = new SiteCollector();
+  const constants = stringConstants(root);
+  expectSites(root, out);
   const calls: { at: Node; name: string; tokens: Node }[] = [];
   for (const n of root.descendantsOfType(['attribute_item', 'macro_invocation', 'token_tree'])) {
     if (!n) continue;
@@ -193,7 +248,7 @@ export function rustSites(root: Node, source: string): FileSites {
       out.skip('in-test', n);
       continue;
     }
-    const parts = formatParts(args, source);
+    const parts = formatParts(args, source, constants);
     if (typeof parts === 'string') {
       out.skip(parts, n);
       continue;

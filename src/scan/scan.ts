@@ -24,6 +24,17 @@ export interface ScanOptions {
   onProgress?: (done: number, total: number) => void;
   /** Parser threads (default: one per core, at most four; 1 parses in this thread). */
   workers?: number;
+  /**
+   * Files read by an earlier scan, by blob id: a blob seen before is not read or parsed again (scanning
+   * many commits of one repository). Left holding this scan's files only.
+   */
+  cache?: Map<string, CachedFile>;
+}
+
+/** A file's text and what its reader found, as a later scan of the same blob reuses them. */
+export interface CachedFile {
+  source: string;
+  read: FileRead;
 }
 
 export interface ScanSummary {
@@ -81,17 +92,34 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     else queue.push({ path: f.path, object: f.object, language });
   }
 
-  // Files are parsed on worker threads as git streams them; records are written in tree order.
-  // A small tree is parsed in this thread: starting workers would cost more than they save.
-  const pool = readerPool(options.workers ?? (queue.length < 100 ? 1 : undefined));
   const reads: (Promise<FileRead> | null)[] = [];
   const sources: (string | null)[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let inFlight: Promise<unknown>[] = [];
   let done = 0;
   const progress = () => options.onProgress?.(++done, queue.length);
+  const cacheKey = (i: number) => `${queue[i]!.object} ${queue[i]!.language}`;
+  const used = new Map<string, CachedFile>();
+  const toRead: number[] = [];
+  for (const [i, q] of queue.entries()) {
+    const cached = options.cache?.get(cacheKey(i));
+    if (!cached) {
+      toRead.push(i);
+      continue;
+    }
+    used.set(cacheKey(i), cached);
+    bump(summary.filesRead, LANGUAGE_NAME[q.language]);
+    reads[i] = Promise.resolve(cached.read);
+    sources[i] = cached.source;
+    progress();
+  }
+  // Files are parsed on worker threads as git streams them; records are written in tree order.
+  // A few files (a small tree, or the ones changed since a cached scan) are parsed in this thread:
+  // starting workers would cost more than they save.
+  const pool = readerPool(options.workers ?? (toRead.length < 100 ? 1 : undefined));
   try {
-    await readBlobs(dir, queue.map((q) => q.object), async (i, bytes) => {
+    await readBlobs(dir, toRead.map((i) => queue[i]!.object), async (j, bytes) => {
+      const i = toRead[j]!;
       const { language } = queue[i]!;
       let source: string;
       try {
@@ -113,6 +141,10 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
       const read = pool.read(language, source);
       reads[i] = read;
       sources[i] = source;
+      if (options.cache) {
+        const key = cacheKey(i);
+        inFlight.push(read.then((r) => used.set(key, { source, read: r })));
+      }
       inFlight.push(read.then(progress));
       // Keep a few files per worker in flight, no more: memory holds only those.
       if (inFlight.length >= 16) {
@@ -151,6 +183,10 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
         records.push(record);
         bump(summary.sitesPerLanguage, LANGUAGE_NAME[language]);
       }
+    }
+    if (options.cache) {
+      options.cache.clear();
+      for (const [k, v] of used) options.cache.set(k, v);
     }
     summary.sites = records.length;
     summary.seconds = (performance.now() - started) / 1000;

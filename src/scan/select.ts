@@ -4,7 +4,7 @@
  * counted under in the summary. Path rules first (no read needed), then a look at the text.
  */
 
-export type ScanLanguage = 'python' | 'typescript' | 'tsx' | 'javascript' | 'rust' | 'go';
+export type ScanLanguage = 'python' | 'typescript' | 'tsx' | 'javascript' | 'rust' | 'go' | 'java' | 'kotlin' | 'csharp' | 'ruby' | 'php';
 
 /** How a language is named in reports and tags (TSX is TypeScript). */
 export const LANGUAGE_NAME: Record<ScanLanguage, string> = {
@@ -14,6 +14,11 @@ export const LANGUAGE_NAME: Record<ScanLanguage, string> = {
   javascript: 'javascript',
   rust: 'rust',
   go: 'go',
+  java: 'java',
+  kotlin: 'kotlin',
+  csharp: 'csharp',
+  ruby: 'ruby',
+  php: 'php',
 };
 
 const EXTENSIONS: Record<string, ScanLanguage> = {
@@ -29,6 +34,13 @@ const EXTENSIONS: Record<string, ScanLanguage> = {
   jsx: 'javascript',
   rs: 'rust',
   go: 'go',
+  java: 'java',
+  kt: 'kotlin',
+  kts: 'kotlin',
+  cs: 'csharp',
+  rb: 'ruby',
+  rake: 'ruby',
+  php: 'php',
 };
 
 export type SkipReason = 'test' | 'vendored' | 'generated' | 'minified' | 'example' | 'declaration' | 'too-large' | 'not-utf8';
@@ -53,9 +65,11 @@ export function languageOf(path: string): ScanLanguage | null {
 }
 
 const VENDORED_DIRS = new Set(['vendor', 'vendored', 'third_party', 'third-party', 'thirdparty', 'node_modules', 'bower_components', 'external', 'site-packages', '_vendor']);
-const GENERATED_DIRS = new Set(['dist', 'build', 'out', 'target', 'generated', '__generated__', 'gen']);
+const GENERATED_DIRS = new Set(['dist', 'build', 'out', 'target', 'generated', '__generated__', 'gen', 'obj']);
 const TEST_DIRS = new Set(['test', 'tests', 'testing', '__tests__', '__mocks__', 'spec', 'specs', 'testdata', 'test-utils', 'test_utils', 'e2e', 'fixtures', '__fixtures__', 'integration-tests', 'fuzz', 'fuzz_targets']);
-const EXAMPLE_DIRS = new Set(['example', 'examples', 'docs', 'doc', 'benches', 'bench', 'benchmark', 'benchmarks', 'playground', 'sandbox', 'demo', 'demos']);
+const EXAMPLE_DIRS = new Set(['example', 'examples', 'docs', 'doc', 'benches', 'bench', 'benchmark', 'benchmarks', 'playground', 'sandbox', 'demo', 'demos', 'sample', 'samples']);
+
+const JVM_OR_DOTNET = new Set<ScanLanguage>(['java', 'kotlin', 'csharp']);
 
 /** The reason a path is left out, from its name alone; null when it is scanned. */
 export function skipByPath(path: string, language: ScanLanguage): SkipReason | null {
@@ -70,6 +84,11 @@ export function skipByPath(path: string, language: ScanLanguage): SkipReason | n
   if (language === 'python' && (/^test_.*\.py$|_test\.py$|^conftest\.py$|^tests?\.py$/.test(name))) return 'test';
   if (language === 'go' && name.endsWith('_test.go')) return 'test';
   if (/\.(test|spec|bench|e2e)\.[cm]?[jt]sx?$/.test(name) || /^(test|tests)\.rs$/.test(name)) return 'test';
+  // JVM and .NET projects: `src/test/`, Kotlin's `jvmTest/`-like source sets, `Foo.Tests/` projects, `FooTest.java`.
+  if (JVM_OR_DOTNET.has(language) && (segments.some((d) => /^[a-z]+Test$|^testFixtures$/.test(d) || /\.tests?$|^tests?\./i.test(d)) || /(Tests?|IT|Spec)\.(java|kt|kts|cs)$/.test(name))) return 'test';
+  if (language === 'ruby' && /_(spec|test)\.rb$|^test_.*\.rb$/.test(name)) return 'test';
+  if (language === 'php' && /Test\.php$/.test(name)) return 'test';
+  if (language === 'csharp' && /\.(Designer|g|g\.i|AssemblyInfo)\.cs$|^AssemblyInfo\.cs$/.test(name)) return 'generated';
   if (dirs.some((d) => EXAMPLE_DIRS.has(d))) return 'example';
   if (dirs.some((d) => GENERATED_DIRS.has(d))) return 'generated';
   return null;

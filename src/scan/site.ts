@@ -12,7 +12,8 @@ export interface Site extends SiteContext {
   endLine: number;
   /** The construct: `raise`, `throw`, `#[error]`, `panic!`, `errors.New`, … */
   form: string;
-  kind: 'exception' | 'panic';
+  /** `warning`: a message issued without stopping (`warnings.warn`); `definition`: a message the error class carries (`msg_template`). */
+  kind: 'exception' | 'panic' | 'warning' | 'definition';
   errorClass: string | null;
   parts: MessagePart[];
 }

@@ -28,6 +28,11 @@ describe('scan: TypeScript and JavaScript', async () => {
 
   it('skips test and minified files, re-throws and messages without words', () => {
     expect(r.summary.filesSkipped).toEqual({ test: 1, minified: 2 });
-    expect(r.summary.sitesSkipped).toEqual({ rethrow: 1, 'no-words': 1, 'no-message': 1 });
+    expect(r.summary.sitesSkipped).toEqual({ rethrow: 1, 'no-words': 1, 'no-message': 1, 'not-literal': 1 });
+  });
+
+  it('reads a module-level const as the message, unless a parameter of that name hides it', () => {
+    expect(r.byMessage('server is not started yet').triggerScenarios).toContain('`!running` holds in `stop`');
+    expect(r.records.some((x) => x.errorMessage === 'never the parameter of stop')).toBe(false);
   });
 });

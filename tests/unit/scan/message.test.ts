@@ -17,6 +17,14 @@ describe('scan: message templates', () => {
     expect(template(printfParts('dial %s: %w', ['addr', 'err'], 'go')).errorMessage).toBe('dial {addr}: {err}');
   });
 
+  it('reads the printf dialects of Java, PHP and Ruby: argument indexes, %n, padding characters, named conversions', () => {
+    expect(template(printfParts('%2$s before %1$s,%n%,d rows at %tH', ['a', 'b', 'rows', 'when'], 'java')).errorMessage).toBe('{b} before {a},\n{a} rows at {b}');
+    expect(template(printfParts("%'*10s then %05.1f and %u%%", ['name', 'ratio', 'count'], 'php')).errorMessage).toBe('{name} then {ratio} and {count}%');
+    expect(template(printfParts('%<host>s:%d is %{state}, %-5s', ['port', 'extra'], 'ruby')).errorMessage).toBe('{host}:{port} is {state}, {extra}');
+    // A dialect without argument indexes reads `%1$s` as text (written `%%` so the site does not read a placeholder).
+    expect(template(printfParts('%1$s left', ['a'], 'go')).errorMessage).toBe('%%1$s left');
+  });
+
   it('names brace fields after positional and named arguments, dropping conversions and specs', () => {
     expect(template(braceParts('{} of {0!r:>10} and {name:?}, {{literal}}', ['a.b'], new Map([['name', 'x']]))).errorMessage).toBe('{a.b} of {a.b} and {name}, {{literal}}');
   });

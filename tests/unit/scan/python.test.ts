@@ -39,9 +39,38 @@ describe('scan: Python', async () => {
   });
 
   it('skips tests, vendored and generated files, and counts the sites it cannot use (a factory given a name, not a message, among them)', () => {
-    expect(r.summary.filesRead).toEqual({ python: 1 });
+    expect(r.summary.filesRead).toEqual({ python: 2 });
     expect(r.summary.filesSkipped).toEqual({ test: 1, vendored: 1, generated: 1 });
-    expect(r.summary.sitesSkipped).toEqual({ 'no-message': 1, rethrow: 1, 'no-words': 1, 'not-literal': 2 });
+    expect(r.summary.sitesSkipped).toEqual({ 'no-message': 2, rethrow: 1, 'no-words': 1, 'not-literal': 3 });
     expect(r.records.some((x) => x.errorMessage.includes('never scanned'))).toBe(false);
+  });
+
+  it('reads messages held in module and class constants, and not a lower-case parameter', () => {
+    expect(r.byMessage('value is not a number').errorClass).toBe('TypeError');
+    expect(r.byMessage('value is longer than the field allows').triggerScenarios).toContain('`len(str(value)) > limit` holds in `Checker.check`');
+    expect(r.summary.skippedSites).toContain('acme/validators.py:41 not-literal');
+  });
+
+  it("reads an error class's own message (msg_template, message) as a record of the class", () => {
+    const template = r.byMessage('ensure this value is less than {limit_value}');
+    expect([template.errorClass, template.lineNumber, template.errorType]).toEqual(['LimitError', 15, 'exception']);
+    expect(template.documentation).toContain('The error class `LimitError` carries this message (`msg_template`)');
+    expect(template.documentation).toContain('"The value is over its limit."');
+    expect(r.byMessage('value must not be empty').errorClass).toBe('EmptyError');
+    // A parenthesised template over several literals; `{key!r}` names the field.
+    expect(r.byMessage('no match for discriminator {key} (allowed values: {allowed})').errorClass).toBe('DiscriminatorError');
+    // A class that is not an error keeps its attributes to itself; `raise LimitError()` has no message of its own.
+    expect(r.records.some((x) => x.errorMessage === 'not an error class')).toBe(false);
+    expect(r.summary.skippedSites).toContain('acme/validators.py:38 no-message');
+  });
+
+  it('reads warnings.warn (and an imported warn) as warnings, UserWarning by default', () => {
+    const deprecated = r.byMessage('negative value {value} is deprecated');
+    expect([deprecated.errorClass, deprecated.errorType, deprecated.severity]).toEqual(['DeprecationWarning', 'console', 'warning']);
+    const zero = r.byMessage('zero is treated as missing');
+    expect([zero.errorClass, zero.severity]).toEqual(['UserWarning', 'warning']);
+    // A module constant whose name starts with an underscore.
+    expect(r.byMessage('allow_reuse is deprecated and will be ignored').errorClass).toBe('DeprecationWarning');
+    expectSound(r.records);
   });
 });

@@ -26,7 +26,18 @@ describe('scan: Rust', async () => {
     expect([rec.errorType, rec.lineNumber]).toEqual(['panic', 40]);
   });
 
+  it('reads .expect("...") as a panic with its message as written (braces are not a format), and a const string argument as its text', () => {
+    const expectRecord = r.byMessage('settings must be loaded before {{use}}');
+    expect([expectRecord.errorType, expectRecord.errorClass, expectRecord.severity]).toEqual(['panic', 'panic', 'critical']);
+    expect(expectRecord.documentation).toContain('`.expect()`');
+    // A call chained on the next line is anchored at the `.expect` line.
+    expect(r.byMessage('port is not a number').githubUrl).toMatch(/#L54$/);
+    expect(r.byMessage('the pool was dropped: {text}').triggerScenarios).toContain('`text.is_empty()` holds in `settings`');
+    // Written inside a macro's tokens, where the grammar leaves `.expect(...)` as plain tokens.
+    expect(r.byMessage('the IO driver is disabled; enable it on the builder').lineNumber).toBe(64);
+  });
+
   it('skips #[error(transparent)], placeholder-only panics and #[cfg(test)] code', () => {
-    expect(r.summary.sitesSkipped).toEqual({ 'no-message': 1, 'no-words': 1, 'in-test': 1 });
+    expect(r.summary.sitesSkipped).toEqual({ 'no-message': 1, 'no-words': 1, 'in-test': 2 });
   });
 });

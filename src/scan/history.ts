@@ -1,0 +1,123 @@
+/**
+ * `--history`: when each raise site appeared, had its message changed and went away. Scans the
+ * revisions of a range (oldest first) or every tag (in version order), pairs each scan with the one
+ * before as `--merge` does (same id; or same file and similar wording: changed; or same message in
+ * a renamed file: moved), and reports every site's events. A blob seen in the previous revision is
+ * not parsed again, so each step costs about what changed.
+ */
+import { execFileSync } from 'node:child_process';
+import type { ErrorRecord } from '../schema/record.ts';
+import { commitDate, resolveCommit } from './git.ts';
+import { mergeRecords } from './merge.ts';
+import { resolveRepo, scan, type CachedFile } from './scan.ts';
+
+export interface Revision {
+  /** As given or listed: a tag name or a short sha. */
+  name: string;
+  sha: string;
+  date: string;
+}
+
+export type HistoryEvent =
+  | { kind: 'introduced'; at: Revision }
+  | { kind: 'changed'; at: Revision; from: string; to: string }
+  | { kind: 'moved'; at: Revision; from: string; to: string }
+  | { kind: 'removed'; at: Revision };
+
+export interface SiteHistory {
+  id: string;
+  /** The message, file and class where last seen. */
+  errorMessage: string;
+  filePath: string;
+  errorClass: string | null;
+  events: HistoryEvent[];
+}
+
+export interface HistoryResult {
+  repo: string;
+  revisions: Revision[];
+  sites: SiteHistory[];
+  /** Sites present at the first revision, whose introduction lies before the range. */
+  presentAtStart: number;
+  seconds: number;
+}
+
+/** The revisions of `spec`: `tags` (every tag, in version order) or a range `A..B` (its first-parent commits, oldest first; A itself is the baseline). */
+export function listRevisions(dir: string, spec: string): Revision[] {
+  const git = (args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+  if (spec === 'tags') {
+    // Version order (v1.9 before v1.10) follows one line of releases; dates would interleave maintenance branches.
+    const tags = git(['for-each-ref', '--sort=v:refname', '--format=%(refname:short)', 'refs/tags']).split('\n').filter(Boolean);
+    return tags.map((name) => {
+      const sha = resolveCommit(dir, `refs/tags/${name}`);
+      return { name, sha, date: commitDate(dir, sha) };
+    });
+  }
+  const m = /^(.+?)\.\.(.+)$/.exec(spec);
+  if (!m) {
+    const sha = resolveCommit(dir, spec);
+    return [{ name: spec, sha, date: commitDate(dir, sha) }];
+  }
+  const from = resolveCommit(dir, m[1]!);
+  const to = resolveCommit(dir, m[2]!);
+  const shas = [from, ...git(['rev-list', '--first-parent', '--reverse', `${from}..${to}`]).split('\n').filter(Boolean)];
+  return shas.map((sha) => ({ name: sha.slice(0, 12), sha, date: commitDate(dir, sha) }));
+}
+
+export async function history(options: { dir: string; spec: string; repo?: string; onRevision?: (r: Revision, i: number, n: number) => void }): Promise<HistoryResult> {
+  const started = performance.now();
+  const repo = resolveRepo(options.dir, options.repo);
+  const revisions = listRevisions(options.dir, options.spec);
+  if (revisions.length === 0) throw new Error(`--history ${options.spec}: no revisions (no tags, or an empty range)`);
+  const cache = new Map<string, CachedFile>();
+  const sites = new Map<string, SiteHistory>();
+  let previous: ErrorRecord[] | null = null;
+  let presentAtStart = 0;
+  // A changed or moved site has a new id of its own; it is known by the id it first had from then on.
+  const firstId = new Map<string, string>();
+  for (const [i, revision] of revisions.entries()) {
+    options.onRevision?.(revision, i, revisions.length);
+    const fresh = (await scan({ dir: options.dir, rev: revision.sha, repo, cache })).records;
+    const scanned = fresh.map((r) => (firstId.has(r.id) ? { ...r, id: firstId.get(r.id)! } : r));
+    const remember = (r: ErrorRecord) => {
+      const s = sites.get(r.id) ?? { id: r.id, errorMessage: r.errorMessage, filePath: r.filePath, errorClass: r.errorClass, events: [] };
+      Object.assign(s, { errorMessage: r.errorMessage, filePath: r.filePath, errorClass: r.errorClass });
+      sites.set(r.id, s);
+      return s;
+    };
+    if (!previous) {
+      for (const r of scanned) remember(r).events.push({ kind: 'introduced', at: revision });
+      presentAtStart = scanned.length;
+      previous = scanned;
+      continue;
+    }
+    // Paired sites keep the earlier id, so one site is followed across edits and renames.
+    const { records, report } = mergeRecords(scanned, previous);
+    for (const r of report.added) remember(r).events.push({ kind: 'introduced', at: revision });
+    // Paired in the same file with the same message: the function around it was renamed, not the message.
+    for (const c of report.changed) if (c.before.errorMessage !== c.after.errorMessage) remember(c.after).events.push({ kind: 'changed', at: revision, from: c.before.errorMessage, to: c.after.errorMessage });
+    for (const c of report.moved) remember(c.after).events.push({ kind: 'moved', at: revision, from: c.before.filePath, to: c.after.filePath });
+    for (const g of report.gone) remember(g).events.push({ kind: 'removed', at: revision });
+    for (const [j, r] of records.entries()) {
+      remember(r);
+      if (r.id !== fresh[j]!.id) firstId.set(fresh[j]!.id, r.id);
+    }
+    previous = records;
+  }
+  return { repo, revisions, sites: [...sites.values()], presentAtStart, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The report as printed: counts per revision, then what happened to each site (at most `limit` lines per kind). */
+export function historyLines(h: HistoryResult, limit = 20): string[] {
+  const lines = [`history ${h.repo}: ${h.revisions.length} revisions (${h.revisions[0]!.name} .. ${h.revisions.at(-1)!.name}), ${h.sites.length} sites, in ${h.seconds.toFixed(1)} s.`];
+  for (const [i, r] of h.revisions.entries()) {
+    const at = (k: HistoryEvent['kind']) => h.sites.reduce((n, s) => n + s.events.filter((e) => e.kind === k && e.at.sha === r.sha).length, 0);
+    // Revisions where nothing happened are left out, except the first and the last.
+    if (i > 0 && i < h.revisions.length - 1 && at('introduced') + at('changed') + at('moved') + at('removed') === 0) continue;
+    lines.push(`  ${r.name.padEnd(14)} ${r.date.slice(0, 10)}  ${i === 0 ? `${at('introduced')} present` : `+${at('introduced')} introduced, ${at('changed')} changed, ${at('moved')} moved, -${at('removed')} removed`}`);
+  }
+  const changed = h.sites.flatMap((s) => s.events.filter((e) => e.kind === 'changed').map((e) => `  changed ${e.at.name} ${s.filePath} ${s.id}: ${JSON.stringify(e.from)} -> ${JSON.stringify(e.to)}`));
+  lines.push(...changed.slice(0, limit));
+  if (changed.length > limit) lines.push(`  … ${changed.length - limit} more changes in the JSON report`);
+  return lines;
+}

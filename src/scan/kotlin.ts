@@ -1,0 +1,235 @@
+/**
+ * Kotlin: `throw X(message)`, the standard library's `error(message)` (IllegalStateException) and
+ * the lazy messages of `require`/`requireNotNull` (IllegalArgumentException) and `check`/`checkNotNull`
+ * (IllegalStateException). Messages: string templates (`$name`, `${expr}`), raw strings, `+`,
+ * `"...".format(...)`, `String.format(...)`, a name assigned earlier in the function or a property of
+ * the same file (`const val MSG = "..."`).
+ */
+import type { Node } from 'web-tree-sitter';
+import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
+import { fileConstant } from './constants.ts';
+import { decodeEscapes } from './escapes.ts';
+import { concatParts, hole, linesTransformed, printfParts, text, type MessagePart } from './message.ts';
+import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+
+const FUNCTIONS = new Set(['function_declaration', 'secondary_constructor', 'anonymous_function', 'lambda_literal', 'getter', 'setter', 'anonymous_initializer']);
+const CLASSES = new Set(['class_declaration', 'object_declaration', 'companion_object']);
+/** The standard library's checks: the exception each throws. */
+const CHECKS: Record<string, string> = {
+  require: 'IllegalArgumentException',
+  requireNotNull: 'IllegalArgumentException',
+  check: 'IllegalStateException',
+  checkNotNull: 'IllegalStateException',
+};
+
+const nameOf = (n: Node): string | null => n.childForFieldName('name')?.text ?? n.namedChildren.find((c) => c?.type === 'identifier')?.text ?? null;
+
+const shapes: Shapes = {
+  definition(n) {
+    if (n.type === 'function_declaration') {
+      const inClass = n.parent?.type === 'class_body';
+      return { kind: inClass ? 'method' : 'function', name: nameOf(n), isFunction: true };
+    }
+    if (FUNCTIONS.has(n.type)) return { kind: n.type === 'secondary_constructor' ? 'constructor' : 'function', name: null, isFunction: true };
+    if (CLASSES.has(n.type)) return { kind: n.type === 'class_declaration' ? 'class' : 'object', name: n.type === 'companion_object' ? null : nameOf(n), isFunction: false };
+    return null;
+  },
+  guard(a, child) {
+    if (a.type === 'if_expression') {
+      const condition = a.childForFieldName('condition');
+      if (!condition || contains(condition, child)) return null;
+      const code = oneLine(condition.text);
+      const elseToken = a.children.find((c) => c?.type === 'else');
+      return elseToken && child.startIndex > elseToken.startIndex ? { kind: 'else', code } : { kind: 'if', code };
+    }
+    if (a.type === 'when_entry') {
+      const arrow = a.children.find((t) => t?.type === '->');
+      const conditions = arrow ? a.namedChildren.filter((c) => c && c.endIndex <= arrow.startIndex) : [];
+      if (conditions.length > 0 && !conditions.some((c) => c && contains(c, child))) return { kind: 'case', code: oneLine(conditions.map((c) => c!.text).join(', ')) };
+      if (conditions.length === 0) return { kind: 'else', code: 'the other `when` branches' };
+    }
+    if (a.type === 'catch_block') return { kind: 'catch', code: oneLine(a.namedChildren.find((c) => c?.type === 'user_type')?.text ?? '') };
+    return null;
+  },
+  doc(def) {
+    return commentsAbove(def, shapes, new Set(['line_comment']), true);
+  },
+  commentTypes: new Set(['line_comment', 'block_comment']),
+  blockTypes: new Set(['block', 'source_file', 'class_body', 'lambda_literal', 'when_entry', 'statements']),
+  separator: '.',
+};
+
+/** A run of literal source text: `$name` is a placeholder, the rest is text. */
+function templateRun(raw: string): MessagePart[] {
+  const parts: MessagePart[] = [];
+  let last = 0;
+  for (const m of raw.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    parts.push(text(raw.slice(last, m.index)), hole(m[1]!));
+    last = m.index + m[0].length;
+  }
+  parts.push(text(raw.slice(last)));
+  return parts;
+}
+
+/** The parts of a string literal: text, escapes decoded, `$name` and `${expr}` as placeholders. */
+function stringParts(n: Node): MessagePart[] | null {
+  if (n.type !== 'string_literal' && n.type !== 'multiline_string_literal') return null;
+  const parts: MessagePart[] = [];
+  let raw = '';
+  const flush = () => {
+    parts.push(...templateRun(raw));
+    raw = '';
+  };
+  for (const c of n.namedChildren) {
+    if (!c) continue;
+    if (c.type === 'string_content') raw += c.text;
+    else if (c.type === 'escape_sequence') {
+      flush();
+      parts.push(text(decodeEscapes(c.text, 'kotlin')));
+    } else if (c.type === 'interpolation') {
+      flush();
+      const expr = c.namedChildren[0];
+      // `${'$'}` writes a dollar sign.
+      if (expr?.type === 'character_literal' || expr?.type === 'string_literal') parts.push(text(expr.text.slice(1, -1)));
+      else parts.push(hole(expr?.text ?? 'value'));
+    }
+  }
+  flush();
+  return parts;
+}
+
+/** Kotlin's `trimIndent()`: blank first and last lines dropped, the common indentation of the others removed. */
+function trimIndent(s: string): string {
+  const lines = s.split('\n');
+  if (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
+  if (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop();
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);
+  const cut = indents.length > 0 ? Math.min(...indents) : 0;
+  return lines.map((l) => l.slice(cut)).join('\n');
+}
+
+/** Kotlin's `trimMargin()`: blank first and last lines dropped, each line's text up to and with its `|` removed. */
+function trimMargin(s: string): string {
+  const lines = s.split('\n');
+  if (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
+  if (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop();
+  return lines.map((l) => l.replace(/^[ \t]*\|/, '')).join('\n');
+}
+
+/** The callee and the arguments of a call: `X(a, b)`, `a.b.X(...)`, with any trailing lambda. */
+function callOf(n: Node): { callee: Node; args: Node[]; lambda: Node | null } | null {
+  if (n.type !== 'call_expression') return null;
+  const callee = n.namedChildren[0];
+  if (!callee) return null;
+  const valueArgs = n.namedChildren.find((c) => c?.type === 'value_arguments');
+  const args = (valueArgs?.namedChildren ?? []).filter((a): a is Node => a?.type === 'value_argument').map((a) => a.namedChildren.at(-1)!).filter(Boolean);
+  const lambda = n.namedChildren.find((c) => c?.type === 'annotated_lambda')?.namedChildren.find((c) => c?.type === 'lambda_literal') ?? null;
+  return { callee, args, lambda };
+}
+
+const lastName = (callee: Node): string | null => (callee.type === 'identifier' ? callee.text : callee.type === 'navigation_expression' ? (callee.namedChildren.at(-1)?.text ?? null) : null);
+
+function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): MessagePart[] | null {
+  if (depth > 6) return null;
+  const read = (m: Node) => messageParts(m, scope, site, depth + 1);
+  // A long `a + b + c` chain is a deep tree: its operands count for little towards the look-up depth (600 of them for one look-up).
+  const sameDepth = (m: Node) => messageParts(m, scope, site, depth + 0.01);
+  const literal = stringParts(n);
+  if (literal) return literal;
+  switch (n.type) {
+    case 'parenthesized_expression':
+      return n.namedChildren[0] ? read(n.namedChildren[0]) : null;
+    case 'binary_expression': {
+      const left = n.childForFieldName('left');
+      const right = n.childForFieldName('right');
+      if (!left || !right || !n.children.some((c) => c?.type === '+')) return null;
+      return concatParts(left, right, sameDepth);
+    }
+    case 'call_expression': {
+      const call = callOf(n);
+      if (!call || call.callee.type !== 'navigation_expression') return null;
+      const method = lastName(call.callee);
+      if ((method === 'trimIndent' || method === 'trimMargin') && call.args.length === 0 && call.callee.namedChildren[0]) {
+        const parts = read(call.callee.namedChildren[0]);
+        return parts ? linesTransformed(parts, method === 'trimIndent' ? trimIndent : trimMargin) : null;
+      }
+      if (method !== 'format') return null;
+      const receiver = call.callee.namedChildren[0];
+      if (!receiver) return null;
+      // `"...".format(args)` or `String.format("...", args)` (a Locale may come first).
+      const candidates = receiver.text === 'String' ? call.args.slice(0, 2) : [receiver];
+      for (const [i, c] of candidates.entries()) {
+        const format = read(c);
+        if (!format) continue;
+        if (format.some((p) => p.kind === 'hole')) return null;
+        const rest = receiver.text === 'String' ? call.args.slice(i + 1) : call.args;
+        return printfParts(format.map((p) => (p.kind === 'text' ? p.text : '')).join(''), rest.map((a) => a.text), 'java');
+      }
+      return null;
+    }
+    case 'identifier': {
+      const value = scope
+        ? lastAssignedValue(n.text, scope, site, ['property_declaration', 'assignment'], (a) =>
+            a.type === 'property_declaration'
+              ? { target: a.namedChildren.find((c) => c?.type === 'variable_declaration')?.namedChildren[0], value: a.namedChildren.at(-1) }
+              : { target: a.namedChildren[0], value: a.namedChildren.at(-1) },
+          )
+        : null;
+      if (value) return messageParts(value, null, site, depth + 1);
+      const constant = fileConstant(
+        site,
+        'property_declaration',
+        (d) => (d.namedChildren.find((c) => c?.type === 'variable_declaration')?.namedChildren[0]?.text === n.text ? (d.namedChildren.at(-1) ?? null) : null),
+        FUNCTIONS,
+      );
+      return constant ? messageParts(constant, null, site, depth + 1) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function enclosingFunction(n: Node): Node | null {
+  for (let a = n.parent; a; a = a.parent) if (FUNCTIONS.has(a.type) && a.type !== 'lambda_literal') return a;
+  return null;
+}
+
+/** A lambda's value: its last statement. */
+const lambdaValue = (lambda: Node): Node | null => lambda.namedChildren.filter((c) => c && c.type !== 'line_comment' && c.type !== 'block_comment' && c.type !== 'lambda_parameters').at(-1) ?? null;
+
+export function kotlinSites(root: Node): FileSites {
+  const out = new SiteCollector();
+  const context = (at: Node) => () => siteContext(at, shapes);
+  for (const n of root.descendantsOfType(['throw_expression', 'call_expression'])) {
+    if (!n) continue;
+    const scope = enclosingFunction(n);
+    const read = (m: Node) => messageParts(m, scope, n);
+    if (n.type === 'throw_expression') {
+      const thrown = n.namedChildren.find((c) => c && c.type !== 'line_comment' && c.type !== 'block_comment');
+      if (!thrown) continue;
+      const call = callOf(thrown);
+      if (!call) {
+        out.skip(thrown.type === 'identifier' || thrown.type === 'navigation_expression' ? 'rethrow' : 'not-literal', n);
+        continue;
+      }
+      const name = lastName(call.callee);
+      out.exception(n, call.args, read, name && /^[A-Z]/.test(name) ? name : null, 'throw', context(n));
+      continue;
+    }
+    const call = callOf(n);
+    if (!call) continue;
+    if (call.callee.type === 'identifier' && call.callee.text === 'error' && !call.lambda) {
+      out.exception(n, call.args.slice(0, 1), read, 'IllegalStateException', 'error()', context(n));
+      continue;
+    }
+    // `require(cond) { "message" }`: the call with the lambda is the site; without one the message is the library's own.
+    const inner = call.callee.type === 'call_expression' ? callOf(call.callee) : call.callee.type === 'identifier' ? call : null;
+    const check = inner?.callee.type === 'identifier' ? CHECKS[inner.callee.text] : undefined;
+    if (!check || !call.lambda) continue;
+    const value = lambdaValue(call.lambda);
+    if (!value) continue;
+    const parts = out.message([value], read, n);
+    if (parts) out.sites.push({ ...siteContext(n, shapes), line: lineOf(n), endLine: endLineOf(n), form: `${inner!.callee.text}()`, kind: 'exception', errorClass: check, parts });
+  }
+  return out.result();
+}
