@@ -95,7 +95,9 @@ function stringParts(n: Node): MessagePart[] | null {
         else if (c.type === 'escape_sequence') parts.push(text(decodeEscapes(c.text, 'csharp')));
         else if (c.type === 'interpolation') {
           const expr = c.namedChildren.find((e) => e && e.type !== 'interpolation_brace' && e.type !== 'interpolation_format_clause' && e.type !== 'interpolation_alignment_clause');
-          parts.push(hole(expr?.text ?? 'value'));
+          // `{nameof(x.Y)}` prints the name itself: `Y`.
+          const name = expr && isNameof(expr) ? /([A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*\)\s*$/.exec(expr.text)?.[1] : undefined;
+          parts.push(name ? text(name) : hole(expr?.text ?? 'value'));
         }
       }
       return parts;
@@ -143,15 +145,17 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
       if (fn?.type !== 'member_access_expression') return null;
       const name = fn.childForFieldName('name')?.text;
       const receiver = fn.childForFieldName('expression');
-      const args = argsOf(n).filter((a) => !isCulture(a));
+      const args = argsOf(n);
       if (name === 'Format' && (receiver?.text === 'string' || receiver?.text === 'String')) {
-        const format = args[0] ? read(args[0]) : null;
-        return format ? composite(format, args.slice(1)) : null;
+        // `string.Format(format, args)` or `string.Format(provider, format, args)`.
+        const at = args[0] && isCulture(args[0]) ? 1 : 0;
+        const format = args[at] ? read(args[at]) : null;
+        return format ? composite(format, args.slice(at + 1)) : null;
       }
-      // `"...".FormatWith(CultureInfo.InvariantCulture, a, b)` (Newtonsoft.Json's helper) and the like.
-      if ((name === 'FormatWith' || name === 'Format') && receiver) {
+      // `"...".FormatWith(CultureInfo.InvariantCulture, a, b)` (Newtonsoft.Json's helper): the first argument is the provider.
+      if (name === 'FormatWith' && receiver) {
         const format = stringParts(receiver) ?? read(receiver);
-        return format ? composite(format, args) : null;
+        return format ? composite(format, args.slice(1)) : null;
       }
       return null;
     }

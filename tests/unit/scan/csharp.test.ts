@@ -17,12 +17,15 @@ describe('scan: C#', async () => {
     expect(r.byMessage('line rejected by the tax rules').errorClass).toBe('BillingException');
     expect(r.byMessage('delivery timed out').triggerScenarios).toContain('handling `TimeoutException`');
     r.byMessage('invoice is locked after sending');
+    // FormatWith's first argument is the provider, whatever the value after it is called; nameof(x) prints `x`.
+    r.byMessage("Cannot read entries from '{provider}'.");
+    r.byMessage('pageSize must be positive, got {pageSize}.');
     expectSound(r.records);
   });
 
   it('skips test projects, designer files and exceptions without a message (nameof alone)', () => {
     expect(r.summary.filesSkipped).toEqual({ test: 1, generated: 1 });
     expect(r.summary.skippedSites).toEqual(['src/Acme.Billing/Invoice.cs:16 no-message', 'src/Acme.Billing/Invoice.cs:50 no-message']);
-    expect(r.records).toHaveLength(7);
+    expect(r.records).toHaveLength(9);
   });
 });
