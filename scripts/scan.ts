@@ -21,7 +21,8 @@ Options:
   --skipped <file>    write every skipped raise site (path:line reason) to a file, to check by hand
   --history <range>   instead of a catalog: when each site was introduced, had its message changed,
                       moved or was removed, over a range (A..B: A and each first-parent commit after
-                      it) or every tag (--history --tags); the report goes to --history-out
+                      it) or the tags HEAD contains, oldest first (--history --tags); the report
+                      goes to --history-out
   --history-out <f>   the history as JSON (default: {owner}-{name}.history.json here)
   --quiet             no progress line
   --help              this text

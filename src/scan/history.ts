@@ -1,6 +1,6 @@
 /**
  * `--history`: when each raise site appeared, had its message changed and went away. Scans the
- * revisions of a range (oldest first) or every tag (in version order), pairs each scan with the one
+ * revisions of a range (oldest first) or the tags on HEAD's line (oldest first), pairs each scan with the one
  * before as `--merge` does (same id; or same file and similar wording: changed; or same message in
  * a renamed file: moved), and reports every site's events. A blob seen in the previous revision is
  * not parsed again, so each step costs about what changed.
@@ -42,16 +42,28 @@ export interface HistoryResult {
   seconds: number;
 }
 
-/** The revisions of `spec`: `tags` (every tag, in version order) or a range `A..B` (its first-parent commits, oldest first; A itself is the baseline). */
+/**
+ * The revisions of `spec`: `tags` (the tags on HEAD's line, oldest first) or a range `A..B` (its
+ * first-parent commits, oldest first; A itself is the baseline).
+ */
 export function listRevisions(dir: string, spec: string): Revision[] {
-  const git = (args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+  const git = (args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).trim();
   if (spec === 'tags') {
-    // Version order (v1.9 before v1.10) follows one line of releases; dates would interleave maintenance branches.
-    const tags = git(['for-each-ref', '--sort=v:refname', '--format=%(refname:short)', 'refs/tags']).split('\n').filter(Boolean);
-    return tags.map((name) => {
+    // Only the tags HEAD contains, in the order of their commits: tags of maintenance or release
+    // branches, and version order across naming schemes (LANG_3_8 < STRUTS_1_1 < rel/3.10), would
+    // interleave lines that never held each other's changes, and every step would remove and re-add
+    // their differences. Version order breaks ties (several tags on one commit).
+    const line = git(['rev-list', '--date-order', '--reverse', 'HEAD']).split('\n');
+    const position = new Map(line.map((sha, i) => [sha, i]));
+    const tags = git(['for-each-ref', '--merged=HEAD', '--sort=v:refname', '--format=%(refname:short)', 'refs/tags']).split('\n').filter(Boolean);
+    const revisions = tags.map((name) => {
       const sha = resolveCommit(dir, `refs/tags/${name}`);
       return { name, sha, date: commitDate(dir, sha) };
     });
+    return revisions
+      .map((r, i) => ({ r, at: position.get(r.sha) ?? -1, i }))
+      .sort((a, b) => a.at - b.at || a.i - b.i)
+      .map(({ r }) => r);
   }
   const m = /^(.+?)\.\.(.+)$/.exec(spec);
   if (!m) {

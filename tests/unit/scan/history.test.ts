@@ -63,6 +63,38 @@ describe('scan: --history', () => {
     expect(h.revisions.map((r) => r.name)).toEqual(['v1.0', 'v1.1', 'v1.10']);
   });
 
+  it("walks the tags of HEAD's line in the order of their commits, whatever their names, and leaves other lines' tags out", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-scan-history-lines-'));
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'remote', 'add', 'origin', 'https://github.com/acme/history-lines.git');
+    const write = (text: string) => writeFileSync(join(dir, 'app.py'), text);
+    write('raise ValueError("first wording of the message")\n');
+    commitAll(dir, 'first');
+    // An old naming scheme: by name it sorts after every v tag.
+    git(dir, 'tag', 'zz_release_1');
+    write('raise ValueError("second wording of the message")\n');
+    commitAll(dir, 'second');
+    git(dir, 'tag', 'v2.0');
+    git(dir, 'tag', 'v2.0-rc1');
+    // A maintenance branch: its tag never reaches main.
+    git(dir, 'checkout', '-q', '-b', 'maint', 'zz_release_1');
+    write('raise ValueError("a wording main never had")\n');
+    commitAll(dir, 'maint');
+    git(dir, 'tag', 'v1.9');
+    git(dir, 'checkout', '-q', 'main');
+    write('raise ValueError("third wording of the message")\n');
+    commitAll(dir, 'third');
+    git(dir, 'tag', 'v3.0');
+    const h = await history({ dir, spec: 'tags' });
+    expect(h.revisions.map((r) => r.name)).toEqual(['zz_release_1', 'v2.0', 'v2.0-rc1', 'v3.0']);
+    expect(h.sites).toHaveLength(1);
+    expect(h.sites[0]!.events.map((e) => [e.kind, e.at.name])).toEqual([
+      ['introduced', 'zz_release_1'],
+      ['changed', 'v2.0'],
+      ['changed', 'v3.0'],
+    ]);
+  });
+
   it('gives the same records when files are reused from an earlier scan as when every file is read', async () => {
     const cache = new Map<string, CachedFile>();
     await scan({ dir: repo.dir, rev: repo.shas[1], cache });
