@@ -23,6 +23,7 @@ import { scan, type ScanResult } from '../src/scan/scan.ts';
 import { matchPaste } from '../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../src/search/message-index.ts';
 import { parseTemplate } from '../src/schema/message-template.ts';
+import { messagePath } from '../src/catalog/derive/message-groups.ts';
 
 const WORK = resolve('.errdex/bench-scan');
 const VALUES = ['42', "'alpha'", '/srv/data/input.csv', 'user_id', '3.5'];
@@ -38,7 +39,7 @@ const PYTHON_BUILTINS = new Set(
   'ArithmeticError AssertionError AttributeError BlockingIOError BrokenPipeError BufferError ConnectionError ConnectionRefusedError ConnectionResetError EOFError EnvironmentError Exception FileExistsError FileNotFoundError FloatingPointError IOError ImportError IndexError InterruptedError IsADirectoryError KeyError LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PermissionError RecursionError ReferenceError RuntimeError StopIteration SyntaxError SystemError TimeoutError TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError ValueError ZeroDivisionError'.split(' '),
 );
 
-/** The message as a program prints it: Python's last traceback line, a Rust or Go panic, Ruby's `file:line:in 'm': message (Class)`, `Class: message` otherwise. */
+/** The message as a program prints it: Python's last traceback line, a Rust or Go panic, Ruby's `file:line:in 'm': message (Class)` (the class after a message's first line), `Class: message` otherwise. */
 function paste(r: ErrorRecord): string {
   const message = filled(r.errorMessage);
   const lang = r.filePath.slice(r.filePath.lastIndexOf('.') + 1);
@@ -48,8 +49,12 @@ function paste(r: ErrorRecord): string {
     const module = r.filePath.replace(/\.py$/, '').replace(/\/__init__$/, '').split('/').join('.');
     return `${PYTHON_BUILTINS.has(r.errorClass) ? '' : `${module}.`}${r.errorClass}: ${message}`;
   }
-  // Ruby prints the message before the class: `lib/x.rb:12:in 'deliver': message (ArgumentError)`.
-  if (lang === 'rb') return `${r.filePath}:${r.lineNumber}:in 'method': ${message} (${r.errorClass ?? 'RuntimeError'})`;
+  // Ruby prints the message before the class: `lib/x.rb:12:in 'deliver': message (ArgumentError)`,
+  // and a message of several lines with the class after its first line, the rest below.
+  if (lang === 'rb') {
+    const [first, ...rest] = message.split('\n');
+    return [`${r.filePath}:${r.lineNumber}:in 'method': ${first} (${r.errorClass ?? 'RuntimeError'})`, ...rest].join('\n');
+  }
   return r.errorClass ? `${r.errorClass.split('::').at(-1)}: ${message}` : `Error: ${message}`;
 }
 
@@ -106,6 +111,11 @@ async function browserTop1(file: string, records: ErrorRecord[], n: number): Pro
   const pathOf = (r: { repo: string; slug: string }) => `/${r.repo}/${r.slug}/`;
   const same = new Map<string, Set<string>>();
   for (const r of records) same.set(filled(r.errorMessage), (same.get(filled(r.errorMessage)) ?? new Set()).add(pathOf(r)));
+  // A message raised in several places has a page listing them, shown first when the paste names no
+  // raise site (these pastes have no stack frame): right too, as in bench:search-real.
+  const sites = new Map<string, number>();
+  for (const r of records) sites.set(messagePath(r), (sites.get(messagePath(r)) ?? 0) + 1);
+  for (const r of records) if (sites.get(messagePath(r))! > 1) same.get(filled(r.errorMessage))!.add(messagePath(r));
   const step = Math.max(1, records.length / n);
   const picked = Array.from({ length: Math.min(n, records.length) }, (_, i) => records[Math.floor(i * step)]!);
   const server = await serveStatic(dist);
