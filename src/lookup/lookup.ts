@@ -71,7 +71,8 @@ export type LookupAnswer = (FoundAnswer | NoEntryAnswer) & {
 export async function lookup(paste: string, site: Site): Promise<LookupAnswer> {
   const started = performance.now();
   const index = indexSource((path) => site.readJson(`${MESSAGE_INDEX_PATH}${path}`));
-  const { results } = await index.match(paste, MATCH_LIMIT);
+  // Trimmed as the search page trims what it is given, so that both match the same text.
+  const { results } = await index.match(paste.trim(), MATCH_LIMIT);
   const answer = pageAnswer(results);
   // A folder's pages have the site's public URL only if the build wrote one down (its API manifest).
   const siteUrl = site.kind === 'folder' ? await configuredSiteUrl(site) : null;
