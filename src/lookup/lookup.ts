@@ -6,6 +6,7 @@
  */
 import type { FilledHole } from '../schema/message-template.ts';
 import { indexSource } from '../search/index-source.ts';
+import { warmUp } from '../search/warm-up.ts';
 import type { MatchResult } from '../search/matcher.ts';
 import { matchAttribute } from '../search/results.ts';
 import { API_MANIFEST_PATH, MESSAGE_INDEX_PATH } from '../util/urls.ts';
@@ -72,7 +73,9 @@ export async function lookup(paste: string, site: Site): Promise<LookupAnswer> {
   const started = performance.now();
   const index = indexSource((path) => site.readJson(`${MESSAGE_INDEX_PATH}${path}`));
   // Trimmed as the search page trims what it is given, so that both match the same text.
-  const { results } = await index.match(paste.trim(), MATCH_LIMIT);
+  // Over HTTP, while the shards come, the matcher's code is warmed as the page's worker warms it for
+  // a first paste (warm-up.ts): a lookup is always a first paste.
+  const { results } = await index.match(paste.trim(), MATCH_LIMIT, site.kind === 'url' ? warmUp : undefined);
   const answer = pageAnswer(results);
   // A folder's pages have the site's public URL only if the build wrote one down (its API manifest).
   const siteUrl = site.kind === 'folder' ? await configuredSiteUrl(site) : null;
