@@ -48,7 +48,7 @@ export async function runLookup(argv: readonly string[], io: LookupIo): Promise<
   }
   if (args.values.help) {
     io.stdout(`${HELP}\n`);
-    return EXIT.found;
+    return 0;
   }
   const json = args.values.json === true;
   const fail = (message: string, usage = false) => {

@@ -8,10 +8,11 @@ import type { FilledHole } from '../schema/message-template.ts';
 import { indexSource } from '../search/index-source.ts';
 import { warmUp } from '../search/warm-up.ts';
 import type { MatchResult } from '../search/matcher.ts';
+import { INDEX_FORMAT, type MessageIndexManifest } from '../search/message-index.ts';
 import { matchAttribute } from '../search/results.ts';
 import { API_MANIFEST_PATH, MESSAGE_INDEX_PATH } from '../util/urls.ts';
 import { pageAnswer } from './answer.ts';
-import type { Site, SiteRead } from './site.ts';
+import { SiteError, type Site, type SiteRead } from './site.ts';
 import { twinFacts, twinPath, type TwinFacts } from './twin.ts';
 
 /** Results the matcher ranks: as many as the search page's worker asks for, so both answer alike. */
@@ -72,6 +73,10 @@ export type LookupAnswer = (FoundAnswer | NoEntryAnswer) & {
 export async function lookup(paste: string, site: Site): Promise<LookupAnswer> {
   const started = performance.now();
   const index = indexSource((path) => site.readJson(`${MESSAGE_INDEX_PATH}${path}`));
+  // Read first, so that a wrong address or an index of another format is said as such.
+  checkManifest(await index.manifest().catch((e: unknown) => {
+    throw new SiteError(`${e instanceof Error ? e.message : String(e)} (an errdex site's root, the folder or URL it is served from with its base path, holds search-index/manifest.json)`);
+  }));
   // Trimmed as the search page trims what it is given, so that both match the same text.
   // Over HTTP, while the shards come, the matcher's code is warmed as the page's worker warms it for
   // a first paste (warm-up.ts): a lookup is always a first paste.
@@ -121,6 +126,14 @@ export async function lookup(paste: string, site: Site): Promise<LookupAnswer> {
     firstSolution: facts?.firstSolution ?? null,
     note,
   });
+}
+
+/**
+ * The site may have been built by another errdex than this one: an index of another format would be
+ * misread, so it is refused with both formats named.
+ */
+function checkManifest(m: MessageIndexManifest): void {
+  if (m?.format !== INDEX_FORMAT) throw new SiteError(`the site's message index is format ${JSON.stringify(m?.format ?? null)}; this errdex reads format ${INDEX_FORMAT} (look it up with the errdex version that built the site)`);
 }
 
 const place = (r: MatchResult): Place => ({ file: r.entry.file, line: r.entry.line, scope: r.entry.scope });

@@ -1,10 +1,11 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagePath } from '../../../src/catalog/derive/message-groups.ts';
 import { EXIT, HELP, runLookup, cut, MAX_PASTE } from '../../../src/lookup/cli.ts';
 import type { LookupAnswer } from '../../../src/lookup/lookup.ts';
+import { INDEX_FORMAT } from '../../../src/search/message-index.ts';
 import { readRecords, writeIndexSite } from '../../support/index-site.ts';
 import { serveStatic, type StaticServer } from '../../support/static-server.ts';
 
@@ -184,6 +185,19 @@ describe('errdex lookup, usage', () => {
       const r = await run([...args], stdin, tty);
       expect(r.code, args.join(' ')).toBe(EXIT.error);
       expect(r.err, args.join(' ')).toContain(says);
+    }
+  });
+
+  it('refuses a message index of another format, naming both', async () => {
+    const other = writeIndexSite(records);
+    const file = join(other, 'search-index/manifest.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), format: 99 }));
+    try {
+      const r = await run(['--site', other, POOL_PASTE]);
+      expect(r.code).toBe(EXIT.error);
+      expect(r.err).toContain(`the site's message index is format 99; this errdex reads format ${INDEX_FORMAT}`);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
     }
   });
 
