@@ -24,6 +24,7 @@ import type { EntryTuple, MessageIndexManifest } from '../src/search/message-ind
 import { NEGATIVE_PASTES } from '../bench/lib/negatives.ts';
 import { baseSite, pageOutcomes, type PageOutcome } from '../bench/lib/real-chromium.ts';
 import { coldOutcomes } from '../bench/lib/cold-queries.ts';
+import { checkSite, lookupCheck } from '../bench/lib/lookup-check.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex } from '../src/build/search-index.ts';
 import { syntheticRecords } from '../bench/lib/synthetic.ts';
 import { messagePath } from '../src/catalog/derive/message-groups.ts';
@@ -245,6 +246,36 @@ async function chromiumTable(options: BenchRealOptions, records: ErrorRecord[], 
   ];
 }
 
+async function lookupTable(options: BenchRealOptions, records: ErrorRecord[], full: string, partial: string, queries: { file: string; q: RealQuery }[], negatives: { file: string; q: RealQuery }[]): Promise<string[]> {
+  const t = performance.now();
+  const base = baseSite(options.work, records.slice(-20));
+  const sets = [
+    { label: 'pastes (whole catalog)', index: full, pastes: spread(queries, options.lookupCheck!).map(({ q }) => q.query) },
+    { label: 'negatives (held-out repositories left out, other tools)', index: partial, pastes: spread(negatives, options.lookupCheck!).map(({ q }) => q.query) },
+  ];
+  const kb = (b: number) => `${(b / 1024).toFixed(0)} KB`;
+  const msText = (m: number) => `${m.toFixed(0)} ms`;
+  const q3 = (xs: number[], f: (n: number) => string) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))} / ${f(Math.max(...xs))}`;
+  const lines = [
+    'errdex lookup against the search page in Chromium (the same served site; one page, the pastes one after another; each lookup fresh over HTTP: manifest, shards and the one twin fetched again; its time in process, from the paste to the answer, without starting Node): the first answer, no entry or the first page, must be the same.',
+    '',
+    row(['pastes', 'queries', 'same first answer', 'different', 'page past its deadline', 'lookup bytes (median / p95 / max)', 'of them, the index (median / p95 / max)', 'lookup time (median / p95 / max)']),
+    row(Array(8).fill('---')),
+  ];
+  const differing: string[] = [];
+  for (const set of sets) {
+    const dir = checkSite(base, options.work, set.index, records);
+    const rows = await lookupCheck(dir, set.pastes, (n) => n % 200 === 0 && console.log(`  lookup check, ${set.label}: ${n}/${set.pastes.length}`));
+    const late = rows.filter((r) => r.late);
+    const judged = rows.filter((r) => !r.late);
+    const differ = judged.filter((r) => r.page !== r.lookup);
+    for (const r of differ) differing.push(`- page ${r.page ?? 'no entry'}, lookup ${r.lookup ?? 'no entry'}: \`${r.paste.slice(0, 100).replace(/[\u0000-\u001f|`]/g, ' ')}\``);
+    lines.push(row([set.label, String(rows.length), `${judged.length - differ.length} of ${judged.length}`, String(differ.length), String(late.length), q3(rows.map((r) => r.bytes), kb), q3(rows.map((r) => r.indexBytes), kb), q3(rows.map((r) => r.ms), msText)]));
+  }
+  console.log(`  lookup check: ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  return [...lines, '', ...(differing.length ? ['Different first answers:', '', ...differing, ''] : [])];
+}
+
 export interface BenchRealOptions {
   dev: string;
   distractors: number[];
@@ -261,6 +292,8 @@ export interface BenchRealOptions {
   slowest?: number;
   /** Pastes run cold in Node (a fresh thread each, as a fresh page's worker), on the largest catalog. */
   cold?: number;
+  /** Pastes (and as many negatives, spread over their files; Infinity: all) looked up by `errdex lookup` and on the search page, on the largest catalog. */
+  lookupCheck?: number;
 }
 
 /**
@@ -305,7 +338,7 @@ export async function benchReal(options: BenchRealOptions): Promise<string> {
   const largest = Math.max(...options.distractors);
   for (const size of options.distractors) {
     const chromium = options.chromium > 0 && size === largest;
-    if (options.chromiumOnly && !chromium) continue;
+    if (options.chromiumOnly && size !== largest) continue;
     const label = size > 0 ? `Real records (${all.length.toLocaleString('en-US')}) among ${size.toLocaleString('en-US')} synthetic` : `Real records alone (${all.length.toLocaleString('en-US')})`;
     console.log(label);
     const full = join(options.work, `real-${size}`);
@@ -325,6 +358,7 @@ export async function benchReal(options: BenchRealOptions): Promise<string> {
     }
     if (options.cold && size === largest) report.push(...(await coldTable(options.cold, full, queries)));
     if (chromium) report.push(...(await chromiumTable(options, all, full, partial, queries, [...heldQueries, ...written])));
+    if (options.lookupCheck && size === largest) report.push(...(await lookupTable(options, all, full, partial, queries, [...heldQueries, ...written])));
   }
   return report.join('\n');
 }
@@ -336,10 +370,12 @@ The paste matcher on the search-dev folder's real records and pastes (docs/bench
   --distractors N,M     synthetic records mixed in, one run per size (default 0,100000; 0: the real records alone)
   --hold-out A,B        repositories left out of the catalog for the negatives (default encode/httpx,prettier/prettier)
   --chromium N          also N pastes in Chromium on the largest catalog (default 0)
-  --chromium-only       only the Chromium pass on the largest catalog (no Node tables)
+  --chromium-only       only the Chromium passes on the largest catalog (no Node tables): --chromium, --lookup-check
   --only F,...          score only these query files in Node (clean, damaged, real); the negatives too
   --cold N              also N pastes run cold in Node (a new thread each, after the warm-up match) on the largest catalog
   --slowest N           list the N slowest queries in Node, with the time of each phase (and in Chromium)
+  --lookup-check [N]    errdex lookup over HTTP against the search page in Chromium, on the largest catalog: every
+                        paste and negative (or N of each, spread), the same first answer (no entry, or the same page)
   --misses D,...        print the misses of these damages (plain, drift, …), or all, site, neg, fp, chromium
   --dump                write each query's top results to .errdex/bench-search-real/top-results.jsonl
 The message index of each catalog is written once and reused while what it is made from is unchanged
@@ -361,6 +397,7 @@ if (import.meta.url === `file://${process.argv[1]}` && (process.argv.includes('-
     only: new Set(arg('only', '').split(',').filter(Boolean)),
     slowest: Number(arg('slowest', '0')),
     cold: Number(arg('cold', '0')),
+    lookupCheck: process.argv.includes('--lookup-check') ? Number(/^\d+$/.test(arg('lookup-check', '')) ? arg('lookup-check', '') : Infinity) : 0,
   });
   writeFileSync(join(work, 'results.md'), text);
   if (DUMP) writeFileSync(join(work, 'top-results.jsonl'), `${dumped.join('\n')}\n`);

@@ -6,8 +6,8 @@
  * or `{ seq, error }`; `{ warm, indexUrl }` (no answer) fetches the manifest and warms the matcher's code
  * (warm-up.ts `warmUpFully`).
  */
-import { matchPaste, type MatchResult, type MatchTimings } from '../search/matcher.ts';
-import type { EntryTuple, MessageIndexManifest } from '../search/message-index.ts';
+import type { MatchResult, MatchTimings } from '../search/matcher.ts';
+import { indexSource, type IndexSource } from '../search/index-source.ts';
 import { warmUp, warmUpFully } from '../search/warm-up.ts';
 
 export interface MatchRequest {
@@ -27,58 +27,35 @@ export type MatchResponse =
   | { seq: number; results: MatchResult[]; timings: MatchTimings; shards: number; candidates: number; fullTextWords: string[] }
   | { seq: number; error: string };
 
-let manifest: Promise<MessageIndexManifest> | null = null;
 let warmed = false;
 const warm = () => {
   warmed = true;
   return warmUp();
 };
-const shards = new Map<string, Promise<EntryTuple[]>>();
+const sources = new Map<string, IndexSource>();
 
-async function getJson<T>(url: string): Promise<T> {
+async function getJson(url: string): Promise<unknown> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-  return (await res.json()) as T;
+  return res.json();
 }
 
-function loadManifest(indexUrl: string): Promise<MessageIndexManifest> {
-  manifest ??= getJson<MessageIndexManifest>(`${indexUrl}manifest.json`);
-  return manifest;
+function sourceOf(indexUrl: string): IndexSource {
+  let source = sources.get(indexUrl);
+  if (!source) sources.set(indexUrl, (source = indexSource((path) => getJson(`${indexUrl}${path}`))));
+  return source;
 }
 
 async function run(req: MatchRequest): Promise<MatchResponse> {
-  let m: MessageIndexManifest;
-  try {
-    m = await loadManifest(req.indexUrl);
-  } catch (e) {
-    manifest = null;
-    throw e;
-  }
-  const load = (n: number) => {
-    const url = `${req.indexUrl}${m.version}/${n}.json`;
-    let p = shards.get(url);
-    if (!p) {
-      p = getJson<EntryTuple[]>(url);
-      p.catch(() => shards.delete(url));
-      shards.set(url, p);
-    }
-    return p;
-  };
-  try {
-    // A first query the page could not warm up for (it opened with ?q=): warm while the shards come.
-    const r = await matchPaste(req.query, m, load, 20, warmed ? undefined : warm);
-    return { seq: req.seq, results: r.results, timings: r.timings, shards: r.shards.length, candidates: r.candidates, fullTextWords: r.fullTextWords };
-  } catch (e) {
-    // A new build replaced the shards this manifest names: read the manifest again next time.
-    manifest = null;
-    throw e;
-  }
+  // A first query the page could not warm up for (it opened with ?q=): warm while the shards come.
+  const r = await sourceOf(req.indexUrl).match(req.query, 20, warmed ? undefined : warm);
+  return { seq: req.seq, results: r.results, timings: r.timings, shards: r.shards.length, candidates: r.candidates, fullTextWords: r.fullTextWords };
 }
 
 self.addEventListener('message', (event: MessageEvent<MatchRequest | WarmRequest>) => {
   const req = event.data;
   if ('warm' in req) {
-    loadManifest(req.indexUrl).catch(() => (manifest = null));
+    sourceOf(req.indexUrl).manifest().catch(() => undefined); // a head start only
     if (!warmed) {
       warmed = true;
       warmUpFully().catch(() => undefined); // a head start only

@@ -6,9 +6,12 @@
 import type { Node } from 'web-tree-sitter';
 
 export interface Guard {
-  /** `if`: the condition holds; `else`: the condition does not hold; `catch`: handling an error; `case`: a value matches. */
-  kind: 'if' | 'else' | 'catch' | 'case';
-  /** The condition, handled type or pattern as written, on one line (may be empty for a bare `catch`). */
+  /**
+   * `if`: the condition holds; `else`: the condition does not hold; `catch`: handling an error;
+   * `case`: a value matches; `default`: no other branch of a `when`/`switch` matches.
+   */
+  kind: 'if' | 'else' | 'catch' | 'case' | 'default';
+  /** The condition, handled type or pattern as written, on one line (may be empty for a bare `catch`; for `default`, the construct's keyword). */
   code: string;
 }
 

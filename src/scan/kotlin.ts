@@ -46,7 +46,7 @@ const shapes: Shapes = {
       const arrow = a.children.find((t) => t?.type === '->');
       const conditions = arrow ? a.namedChildren.filter((c) => c && c.endIndex <= arrow.startIndex) : [];
       if (conditions.length > 0 && !conditions.some((c) => c && contains(c, child))) return { kind: 'case', code: oneLine(conditions.map((c) => c!.text).join(', ')) };
-      if (conditions.length === 0) return { kind: 'else', code: 'the other `when` branches' };
+      if (conditions.length === 0) return { kind: 'default', code: 'when' };
     }
     if (a.type === 'catch_block') return { kind: 'catch', code: oneLine(a.namedChildren.find((c) => c?.type === 'user_type')?.text ?? '') };
     return null;

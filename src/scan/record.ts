@@ -94,6 +94,8 @@ function guardSentence(site: Site): string | null {
       return g.code ? `The code raises it while handling \`${g.code}\`.` : 'The code raises it while handling another error.';
     case 'case':
       return `The code raises it when the value matches \`${g.code}\`.`;
+    case 'default':
+      return `The code raises it when no other branch of the \`${g.code}\` matches.`;
   }
 }
 

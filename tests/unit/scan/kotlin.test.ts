@@ -16,6 +16,8 @@ describe('scan: Kotlin', async () => {
     // ${'$'} writes a dollar sign.
     expect(r.byMessage('connection {id} is idle, price $5').triggerScenarios).toContain('matches `"idle"`');
     expect(r.byMessage('connection {id} is busy').triggerScenarios).toContain('`conn.busy` holds');
+    // A `when`'s else branch: no other branch matched.
+    expect(r.byMessage('connection {id} is in an unknown state').triggerScenarios).toMatch(/^The code raises it when no other branch of the `when` matches in `Pool.take`\. /);
     r.byMessage('pool is exhausted, no connection left');
     // trimIndent() drops the first and last lines and the common indentation.
     expect(r.byMessage('{count} connections leaked:\n    close every response body.').lineNumber).toBe(39);
@@ -25,6 +27,6 @@ describe('scan: Kotlin', async () => {
   it('skips a jvmTest source set and a rethrow', () => {
     expect(r.summary.filesSkipped).toEqual({ test: 1 });
     expect(r.summary.skippedSites).toEqual(['src/main/kotlin/acme/Pool.kt:28 rethrow']);
-    expect(r.records).toHaveLength(9);
+    expect(r.records).toHaveLength(10);
   });
 });
