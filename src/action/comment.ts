@@ -66,7 +66,8 @@ function item(m: PageMatch): string {
   ];
   if (m.meaning) lines.push(`  ${plain(cut(m.meaning, PROSE_CHARS))}`);
   if (m.firstSolution) lines.push(`  **Fix:** ${plain(cut(m.firstSolution, PROSE_CHARS))}`);
-  return lines.join('\n');
+  // Lines of one list item would run together as one paragraph: a hard break (CommonMark's backslash) keeps them apart.
+  return lines.join('\\\n');
 }
 
 /** The comment for these matches (one per page, in the order found); null when there are none. */

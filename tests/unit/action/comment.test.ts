@@ -20,7 +20,9 @@ describe('action: the comment', () => {
     expect(body.startsWith(`${MARKER}\n`)).toBe(true);
     expect(body).toContain('The errors in this issue have pages in Acme errors:');
     expect(body.match(/unknown-numeric-column-type-1a2b3c/g)).toHaveLength(1);
-    expect(body).toContain('- **[Unknown numeric column type: {code}](https://errors.example.org/acme/widgets/unknown-numeric-column-type-1a2b3c/)**\n');
+    expect(body).toContain('- **[Unknown numeric column type: {code}](https://errors.example.org/acme/widgets/unknown-numeric-column-type-1a2b3c/)**\\\n');
+    // One item's lines end in a hard break, so that they do not run together as one paragraph.
+    expect(body).toContain("(`load`)\\\n  The column type code read from the file is not one the importer knows.\\\n  **Fix:** Upgrade");
     expect(body).toContain('raised in [`widgets/importer.py:88`](https://github.com/acme/widgets/blob/0123abc/widgets/importer.py#L88) (`load`)');
     expect(body).toContain('**Fix:** Upgrade the database driver');
     expect(body).toContain('(close match)');
