@@ -10,7 +10,7 @@
  * `/search-index/manifest.json`; the version in the path keeps a cached manifest and its shards together.
  */
 import { languageForPath, languageLabel } from '../highlight/languages.ts';
-import { describe } from '../util/text.ts';
+import { describe, plainProse } from '../util/text.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { raiseSite, raiseSites, type RaiseSite } from './raise-site.ts';
 import { classKey, fileableKeys, hashKey, isPrefixPart, keyWords, shardOf, templateKeys, templateLeadingWord } from './keys.ts';
@@ -115,7 +115,8 @@ export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r), messa
     errorType: r.errorType,
     language: languageLabel(languageForPath(r.filePath)),
     tags: r.tags,
-    summary: describe(r.documentation, SUMMARY_MAX),
+    // Shown as plain text in the results: `code` spans keep their text, not their backticks (as meta descriptions).
+    summary: describe(plainProse(r.documentation), SUMMARY_MAX),
     ...site,
     messagePage,
   };
