@@ -1,11 +1,14 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { history } from '../../../src/scan/history.ts';
+import { catalogReport, loadCatalog } from '../../../src/catalog/catalog.ts';
+import type { ErrorRecord } from '../../../src/schema/record.ts';
+import { history, recordHistory, type HistoryEvent, type SiteHistory } from '../../../src/scan/history.ts';
+import { runHistory } from '../../../src/scan/run.ts';
 import { scan, type CachedFile } from '../../../src/scan/scan.ts';
-import { commitAll, git } from './fixture-repo.ts';
+import { commitAll, FIXED_DATE, git } from './fixture-repo.ts';
 
 /** A repository whose three commits add, edit, move and remove raise sites. */
 function evolvingRepo(): { dir: string; shas: string[] } {
@@ -103,5 +106,57 @@ describe('scan: --history', () => {
     const fresh = await scan({ dir: repo.dir, rev: repo.shas[2] });
     expect(reused.records).toEqual(fresh.records);
     expect(reused.summary.filesRead).toEqual(fresh.summary.filesRead);
+  });
+});
+
+describe("scan: --history --out, the catalog with each record's history", () => {
+  const repo = evolvingRepo();
+  const revision = (i: number) => ({ name: ['v1.0', 'v1.1', 'v1.10'][i]!, sha: repo.shas[i]!, date: new Date(FIXED_DATE).toISOString() });
+  const [v1, v2, v3] = [revision(0), revision(1), revision(2)];
+
+  it("writes the last revision's sites and the removed ones, each with since, earlier messages and removal, all valid", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'errdex-history-out-')), 'catalog');
+    const { file, records } = await runHistory({ dir: repo.dir, spec: 'tags', out, log: () => {} });
+    const catalog = loadCatalog(out);
+    expect(catalogReport(catalog)).not.toMatch(/error/);
+    expect(catalog.problems).toEqual([]);
+    const byId = (rs: ErrorRecord[]) => [...rs].sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(byId(catalog.entries.map((e) => e.record))).toEqual(byId(records));
+    expect(file).toBe(join(out, 'acme-history-demo.jsonl'));
+    const byMessage = new Map(records.map((r) => [r.errorMessage, r]));
+    expect([...byMessage.keys()].sort()).toEqual(['item must not be None or empty', 'pool is empty, nothing to take', 'pop from an empty queue', 'queue is full']);
+    expect(byMessage.get('item must not be None or empty')!.history).toEqual({
+      scannedFrom: v1,
+      introduced: v1,
+      messageChanges: [{ at: v2, errorMessage: 'item must not be None', messagePattern: 'item must not be None' }],
+    });
+    expect(byMessage.get('pop from an empty queue')!.history).toEqual({ scannedFrom: v1, introduced: v2, messageChanges: [] });
+    // The removed site stays, as last seen (at v1.1, the last revision that had it), after the present ones.
+    const removed = byMessage.get('queue is full')!;
+    expect(removed.history).toEqual({ scannedFrom: v1, introduced: v1, messageChanges: [], removed: v3 });
+    expect(removed.analyzedSha).toBe(repo.shas[1]);
+    expect(records.at(-1)).toBe(removed);
+    // A moved file is no message change.
+    expect(byMessage.get('pool is empty, nothing to take')!.history!.messageChanges).toEqual([]);
+  });
+
+  it("keeps person-written prose with --merge, and each record's history", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'errdex-history-merge-')), 'catalog');
+    const first = await runHistory({ dir: repo.dir, spec: 'tags', out, log: () => {} });
+    const lines = readFileSync(first.file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { record: ErrorRecord; datasetVersion: string });
+    for (const l of lines) l.record.documentation = `Written by a person about ${l.record.id}.`;
+    writeFileSync(first.file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const again = await runHistory({ dir: repo.dir, spec: 'tags', out, merge: out, log: () => {} });
+    expect(again.merge!.keptProse).toBe(4);
+    expect(again.records.map((r) => r.documentation)).toEqual(first.records.map((r) => `Written by a person about ${r.id}.`));
+    expect(again.records.map((r) => r.history)).toEqual(first.records.map((r) => r.history));
+  });
+
+  it("folds a site's events into its history field: the last introduction, every change, a removal only when last", () => {
+    const site = (events: HistoryEvent[]): SiteHistory => ({ id: 'a'.repeat(16), errorMessage: 'm', filePath: 'f.py', errorClass: null, events });
+    const back = recordHistory(site([{ kind: 'introduced', at: v1 }, { kind: 'removed', at: v2 }, { kind: 'introduced', at: v3 }]), v1);
+    expect(back).toEqual({ scannedFrom: v1, introduced: v3, messageChanges: [] });
+    const gone = recordHistory(site([{ kind: 'introduced', at: v1 }, { kind: 'changed', at: v2, from: 'a {x}', fromPattern: 'a (.+?)', to: 'b {x}' }, { kind: 'moved', at: v3, from: 'f.py', to: 'g.py' }, { kind: 'removed', at: v3 }]), v1);
+    expect(gone).toEqual({ scannedFrom: v1, introduced: v1, messageChanges: [{ at: v2, errorMessage: 'a {x}', messagePattern: 'a (.+?)' }], removed: v3 });
   });
 });
