@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import type { ErrorRecord, HistoryRevision, RecordHistory } from '../schema/record.ts';
 import { commitDate, resolveCommit } from './git.ts';
+import { slugOf } from './ids.ts';
 import { mergeRecords } from './merge.ts';
 import { resolveRepo, scan, type CachedFile } from './scan.ts';
 
@@ -98,7 +99,10 @@ export async function history(options: { dir: string; spec: string; repo?: strin
   for (const [i, revision] of revisions.entries()) {
     options.onRevision?.(revision, i, revisions.length);
     const fresh = (await scan({ dir: options.dir, rev: revision.sha, repo, cache })).records;
-    const scanned = fresh.map((r) => (firstId.has(r.id) ? { ...r, id: firstId.get(r.id)! } : r));
+    const scanned = fresh.map((r) => {
+      const id = firstId.get(r.id);
+      return id ? { ...r, id, slug: slugOf(r.errorMessage, id) } : r;
+    });
     const remember = (r: ErrorRecord) => {
       const s = sites.get(r.id) ?? { id: r.id, errorMessage: r.errorMessage, filePath: r.filePath, errorClass: r.errorClass, events: [] };
       Object.assign(s, { errorMessage: r.errorMessage, filePath: r.filePath, errorClass: r.errorClass });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogReport, loadCatalog } from '../../../src/catalog/catalog.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
 import { history, recordHistory, type HistoryEvent, type SiteHistory } from '../../../src/scan/history.ts';
+import { slugOf } from '../../../src/scan/ids.ts';
 import { runHistory } from '../../../src/scan/run.ts';
 import { scan, type CachedFile } from '../../../src/scan/scan.ts';
 import { commitAll, FIXED_DATE, git } from './fixture-repo.ts';
@@ -136,6 +137,8 @@ describe("scan: --history --out, the catalog with each record's history", () => 
     expect(removed.history).toEqual({ scannedFrom: v1, introduced: v1, messageChanges: [], removed: v3 });
     expect(removed.analyzedSha).toBe(repo.shas[1]);
     expect(records.at(-1)).toBe(removed);
+    // Each slug goes with the id the site is known by (a slug made from a later id collides with other pages).
+    expect(records.filter((r) => r.slug !== slugOf(r.errorMessage, r.id))).toEqual([]);
     // A moved file is no message change.
     expect(byMessage.get('pool is empty, nothing to take')!.history!.messageChanges).toEqual([]);
   });
