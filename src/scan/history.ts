@@ -187,3 +187,33 @@ export function historyLines(h: HistoryResult, limit = 20): string[] {
   if (changed.length > limit) lines.push(`  … ${changed.length - limit} more changes in the JSON report`);
   return lines;
 }
+
+/** A commit as a history names it: its newest tag in version order, else its short sha (as a range's commits are named). */
+export function revisionAt(dir: string, sha: string): Revision {
+  const tags = execFileSync('git', ['-C', dir, 'tag', '--points-at', sha, '--sort=-v:refname'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  return { name: tags[0] ?? sha.slice(0, 12), sha, date: commitDate(dir, sha) };
+}
+
+/**
+ * A plain scan merged (`--merge`) into a catalog written with `--history`: the histories go on
+ * rather than being dropped. A paired record keeps its history and, when its message changed, gains
+ * the change at `revision`; a site back after its removal is introduced again there; a new site is
+ * introduced there; a site gone from the scan stays, removed at `revision` (one removed before stays
+ * as it was). A catalog without histories is left to the merge alone.
+ */
+export function carryHistory(records: readonly ErrorRecord[], previous: readonly ErrorRecord[], gone: readonly ErrorRecord[], revision: Revision): ErrorRecord[] {
+  const scannedFrom = previous.find((r) => r.history)?.history?.scannedFrom;
+  if (!scannedFrom) return [...records];
+  const at = revisionOf(revision);
+  const before = new Map(previous.map((r) => [r.id, r]));
+  const carried = records.map((r): ErrorRecord => {
+    const b = before.get(r.id);
+    if (!b) return { ...r, history: { scannedFrom, introduced: at, messageChanges: [] } };
+    if (!b.history) return r;
+    const { removed, ...h } = b.history;
+    const messageChanges = b.errorMessage === r.errorMessage ? h.messageChanges : [...h.messageChanges, { at, errorMessage: b.errorMessage, messagePattern: b.messagePattern }];
+    return { ...r, history: { ...h, introduced: removed ? at : h.introduced, messageChanges } };
+  });
+  const kept = gone.filter((g) => g.history).map((g): ErrorRecord => (g.history!.removed ? g : { ...g, history: { ...g.history!, removed: at } }));
+  return [...carried, ...kept];
+}

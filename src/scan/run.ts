@@ -9,7 +9,7 @@ import { catalogReport, loadCatalog } from '../catalog/catalog.ts';
 import { LEDGER_FILE } from '../catalog/ledger.ts';
 import { catalogFolder } from '../catalog/load.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import { history, historyLines, type HistoryResult, type Revision } from './history.ts';
+import { carryHistory, history, historyLines, revisionAt, type HistoryResult, type Revision } from './history.ts';
 import { mergeRecords, mergeReportLines, type MergeReport } from './merge.ts';
 import { summaryLines } from './report.ts';
 import { scan, type ScanSummary } from './scan.ts';
@@ -52,7 +52,7 @@ export async function runScan(o: RunOptions): Promise<RunResult> {
   const result = await scan({ dir: o.dir, rev: o.rev, repo: o.repo, onProgress: o.progress });
   const { summary } = result;
   for (const line of summaryLines(summary)) o.log(line);
-  return { ...writeCatalog(o, summary.repo, result.records, result.analyzedAt, previous), summary };
+  return { ...writeCatalog(o, summary.repo, result.records, result.analyzedAt, previous, () => revisionAt(o.dir, summary.sha)), summary };
 }
 
 export interface HistoryRunResult {
@@ -74,7 +74,8 @@ export async function runHistory(o: Omit<RunOptions, 'rev' | 'progress'> & { spe
   return { ...writeCatalog(o, h.repo, h.records, h.revisions.at(-1)!.date, previous), history: h };
 }
 
-function writeCatalog(o: Pick<RunOptions, 'out' | 'merge' | 'log'>, repo: string, scanned: ErrorRecord[], datasetVersion: string, previous: Previous | null): Omit<RunResult, 'summary'> {
+/** `revision`: the scanned commit, for a plain scan: the earlier catalog's histories go on there (history.ts `carryHistory`). */
+function writeCatalog(o: Pick<RunOptions, 'out' | 'merge' | 'log'>, repo: string, scanned: ErrorRecord[], datasetVersion: string, previous: Previous | null, revision?: () => Revision): Omit<RunResult, 'summary'> {
   const file = outputFile(o.out, repo);
   let records = scanned;
   let merge: MergeReport | null = null;
@@ -91,6 +92,11 @@ function writeCatalog(o: Pick<RunOptions, 'out' | 'merge' | 'log'>, repo: string
     records = merged.records;
     merge = merged.report;
     for (const line of mergeReportLines(merge)) o.log(line);
+    if (revision && mine.some((e) => e.record.history)) {
+      const at = revision();
+      records = carryHistory(records, mine.map((e) => e.record), merge.gone, at);
+      o.log(`merge: histories carried on to ${at.name}; ${merge.gone.filter((g) => g.history).length} gone sites kept, marked removed.`);
+    }
     if (others.length > 0) o.log(`merge: ${others.length} records of other repositories in ${file} written back as they were.`);
   }
 

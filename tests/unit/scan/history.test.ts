@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogReport, loadCatalog } from '../../../src/catalog/catalog.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
-import { history, recordHistory, type HistoryEvent, type SiteHistory } from '../../../src/scan/history.ts';
+import { carryHistory, history, recordHistory, type HistoryEvent, type SiteHistory } from '../../../src/scan/history.ts';
 import { slugOf } from '../../../src/scan/ids.ts';
-import { runHistory } from '../../../src/scan/run.ts';
+import { runHistory, runScan } from '../../../src/scan/run.ts';
+import { sampleWrapped } from '../../support/records.ts';
 import { scan, type CachedFile } from '../../../src/scan/scan.ts';
 import { commitAll, FIXED_DATE, git } from './fixture-repo.ts';
 
@@ -153,6 +154,33 @@ describe("scan: --history --out, the catalog with each record's history", () => 
     expect(again.merge!.keptProse).toBe(4);
     expect(again.records.map((r) => r.documentation)).toEqual(first.records.map((r) => `Written by a person about ${r.id}.`));
     expect(again.records.map((r) => r.history)).toEqual(first.records.map((r) => r.history));
+  });
+
+  it('goes on with the histories when a later commit is scanned with --merge: the same histories as one history run over all of it', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'errdex-history-carry-')), 'catalog');
+    await runHistory({ dir: repo.dir, spec: `${repo.shas[0]}..${repo.shas[1]}`, out, log: () => {} });
+    const { records } = await runScan({ dir: repo.dir, rev: repo.shas[2], out, merge: out, log: () => {} });
+    const whole = await runHistory({ dir: repo.dir, spec: `${repo.shas[0]}..${repo.shas[2]}`, out: join(mkdtempSync(join(tmpdir(), 'errdex-history-whole-')), 'whole.jsonl'), log: () => {} });
+    // Revisions by commit: the range names them by short sha, the scan names the tagged commit by its tag.
+    const shas = (r: ErrorRecord) => JSON.stringify(r.history, (k, v) => (k === 'name' ? undefined : v));
+    const byMessage = (rs: ErrorRecord[]) => Object.fromEntries(rs.map((r) => [r.errorMessage, shas(r)]));
+    expect(byMessage(records)).toEqual(byMessage(whole.records));
+    expect(records.find((r) => r.errorMessage === 'queue is full')!.history!.removed).toEqual(v3);
+    expect(loadCatalog(out).problems).toEqual([]);
+  });
+
+  it('carries an edited message into the history at the scanned revision, and brings a removed site back', () => {
+    const base = (sampleWrapped()[0]!.record as unknown) as ErrorRecord;
+    const old: ErrorRecord = { ...base, id: 'a'.repeat(16), errorMessage: 'old {x}', messagePattern: 'old (.+?)', history: { scannedFrom: v1, introduced: v1, messageChanges: [] } };
+    const back: ErrorRecord = { ...base, id: 'b'.repeat(16), history: { scannedFrom: v1, introduced: v1, messageChanges: [], removed: v2 } };
+    const out = carryHistory([{ ...old, errorMessage: 'new {x}', messagePattern: 'new (.+?)', history: undefined }, { ...back, history: undefined }, { ...base, id: 'c'.repeat(16) }], [old, back], [], v3);
+    expect(out.map((r) => r.history)).toEqual([
+      { scannedFrom: v1, introduced: v1, messageChanges: [{ at: v3, errorMessage: 'old {x}', messagePattern: 'old (.+?)' }] },
+      { scannedFrom: v1, introduced: v3, messageChanges: [] },
+      { scannedFrom: v1, introduced: v3, messageChanges: [] },
+    ]);
+    // A catalog without histories is left alone.
+    expect(carryHistory([base], [{ ...base, history: undefined }], [], v3)).toEqual([base]);
   });
 
   it("folds a site's events into its history field: the last introduction, every change, a removal only when last", () => {
