@@ -1,16 +1,20 @@
 /**
  * Records scanned with --history (tests/fixtures/catalogs/history): a site whose message changed in
- * v2.0, one removed in v3.0 and one without a history. The page says since when, the earlier wording
+ * v2.0, one removed in v3.0 (its message raised in another file since), and one without a history. The page says since when, the earlier wording
  * and the removal; a paste of the earlier wording lands on the record; a page without a history shows none of it.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, siteInBrowser } from '../support/site.ts';
+import { axeViolations } from '../support/axe.ts';
+import { htmlErrors } from '../support/html-check.ts';
+import { FIXTURES, listFiles, siteInBrowser } from '../support/site.ts';
 
 const CHANGED = '/acme/pool-demo/connection-pool-exhausted-after-n-retries-c0ffee/';
 const REMOVED = '/acme/pool-demo/lease-lease-id-expired-before-commit-c0ffe2/';
 const PLAIN = '/acme/pool-demo/frame-checksum-mismatch-in-segment-c0ffe3/';
+/** Raises the removed site's message in another file. */
+const SAME_MESSAGE = '/acme/pool-demo/lease-lease-id-expired-before-commit-c0ffe4/';
 
 describe('a raise site’s history on its page and in the paste search', () => {
   const s = siteInBrowser('history', join(FIXTURES, 'history'));
@@ -38,11 +42,21 @@ describe('a raise site’s history on its page and in the paste search', () => {
     expect(await page.locator('h1').innerText()).toBe('lease {lease_id} expired before commit');
     expect(await page.locator('.facts').innerText()).toContain('removed');
     expect(await page.locator('[data-history-removed]').innerText()).toMatch(/^Removed in v3\.0 2025-02-20: the code no longer raises this error\./);
-    expect(await page.locator('.raised-at').first().innerText()).toBe('Was raised in pool/lease.py:3, in commit · since v1.0 or earlier');
+    expect(await page.locator('.raised-at').first().innerText()).toBe('Was raised in pool/lease.py:3, in commit · also raised in 1 other place · since v1.0 or earlier');
     expect(await page.locator('section:has(#history) [data-history="removed"]').innerText()).toBe('Removed in v3.0 (2025-02-20): the code no longer raises it.');
     // Its short link still leads to it.
     await page.goto(`${s.server.url}/e/c0ffee0000000002/`);
     await page.waitForURL((url) => url.pathname === REMOVED);
+    await page.close();
+  });
+
+  it('marks a removed place among the places that raise a message', async () => {
+    const page = await open(SAME_MESSAGE);
+    expect(await page.locator('.raise-sites li').innerText()).toBe('pool/lease.py:3 in commit · LeaseError · removed in v3.0');
+    await page.getByRole('link', { name: 'All 2 places that raise this message' }).click();
+    const places = await page.locator('ol.places > li').allInnerTexts();
+    expect(places.filter((p) => p.includes('removed in v3.0'))).toHaveLength(1);
+    expect(places.find((p) => p.includes('removed in v3.0'))).toContain('pool/lease.py:3');
     await page.close();
   });
 
@@ -81,6 +95,22 @@ describe('a raise site’s history on its page and in the paste search', () => {
     expect(now.kind).toBe('Exact template');
     // A removed site's message still finds its page.
     const gone = await search('LeaseError: lease 42 expired before commit');
-    expect(gone.paths[0]).toBe(REMOVED);
+    expect(gone.paths).toContain(REMOVED);
+  });
+
+  it('is valid HTML, and axe finds nothing serious or critical on the history pages, light and dark, at both widths', async () => {
+    const files = listFiles(s.site.dist).filter((f) => f.endsWith('.html'));
+    expect(await htmlErrors(s.site.dist, files)).toEqual([]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const width of [1280, 360]) {
+        const context = await s.browser.newContext({ colorScheme, bypassCSP: true, viewport: { width, height: 800 } });
+        const page = await context.newPage();
+        for (const path of [CHANGED, REMOVED, SAME_MESSAGE]) {
+          await page.goto(s.server.url + path);
+          expect(await axeViolations(page, 'serious'), `${path} ${colorScheme} ${width}`).toEqual([]);
+        }
+        await context.close();
+      }
+    }
   });
 });
