@@ -1,6 +1,7 @@
 /**
  * Records scanned with --history (tests/fixtures/catalogs/history): a site whose message changed in
- * v2.0, one removed in v3.0 (its message raised in another file since), and one without a history. The page says since when, the earlier wording
+ * v2.0, one whose message changed in v2.0 and that was removed in v3.0 (its message raised in another
+ * file since), and one without a history. The page says since when, the earlier wording
  * and the removal; a paste of the earlier wording lands on the record; a page without a history shows none of it.
  */
 import { join } from 'node:path';
@@ -42,8 +43,12 @@ describe('a raise site’s history on its page and in the paste search', () => {
     expect(await page.locator('h1').innerText()).toBe('lease {lease_id} expired before commit');
     expect(await page.locator('.facts').innerText()).toContain('removed');
     expect(await page.locator('[data-history-removed]').innerText()).toMatch(/^Removed in v3\.0 2025-02-20: the code no longer raises this error\./);
-    expect(await page.locator('.raised-at').first().innerText()).toBe('Was raised in pool/lease.py:3, in commit · also raised in 1 other place · since v1.0 or earlier');
-    expect(await page.locator('section:has(#history) [data-history="removed"]').innerText()).toBe('Removed in v3.0 (2025-02-20): the code no longer raises it.');
+    expect(await page.locator('.raised-at').first().innerText()).toBe('Was raised in pool/lease.py:3, in commit · also raised in 1 other place · since v1.0 or earlier · message changed in v2.0');
+    expect(await page.locator('section:has(#history) li').allInnerTexts()).toEqual([
+      'Removed in v3.0 (2025-02-20): the code no longer raises it.',
+      'Message changed in v2.0 (2024-09-12). Before, it read:\nlease {lease_id} timed out before commit',
+      'Present since v1.0 (2024-01-05), the first revision scanned, or earlier.',
+    ]);
     // Its short link still leads to it.
     await page.goto(`${s.server.url}/e/c0ffee0000000002/`);
     await page.waitForURL((url) => url.pathname === REMOVED);
@@ -96,6 +101,10 @@ describe('a raise site’s history on its page and in the paste search', () => {
     // A removed site's message still finds its page.
     const gone = await search('LeaseError: lease 42 expired before commit');
     expect(gone.paths).toContain(REMOVED);
+    // And so does its earlier wording.
+    const goneOld = await search('LeaseError: lease 42 timed out before commit');
+    expect(goneOld.paths[0]).toBe(REMOVED);
+    expect(goneOld.kind).toBe('Exact template');
   });
 
   it('is valid HTML, and axe finds nothing serious or critical on the history pages, light and dark, at both widths', async () => {
