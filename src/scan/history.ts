@@ -6,6 +6,7 @@
  * not parsed again, so each step costs about what changed.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import type { ErrorRecord, HistoryRevision, RecordHistory } from '../schema/record.ts';
 import { commitDate, resolveCommit } from './git.ts';
 import { slugOf } from './ids.ts';
@@ -99,8 +100,11 @@ export async function history(options: { dir: string; spec: string; repo?: strin
   for (const [i, revision] of revisions.entries()) {
     options.onRevision?.(revision, i, revisions.length);
     const fresh = (await scan({ dir: options.dir, rev: revision.sha, repo, cache })).records;
+    // A new site whose own id is the first id of a site followed here (it raises that site's earlier
+    // message in its place) is set aside under an id derived from it, or the catalog would hold one id twice.
+    const followed = new Set(fresh.flatMap((r) => (firstId.has(r.id) ? [firstId.get(r.id)!] : [])));
     const scanned = fresh.map((r) => {
-      const id = firstId.get(r.id);
+      const id = firstId.get(r.id) ?? (followed.has(r.id) ? asideId(r.id) : undefined);
       return id ? { ...r, id, slug: slugOf(r.errorMessage, id) } : r;
     });
     const remember = (r: ErrorRecord) => {
@@ -133,6 +137,9 @@ export async function history(options: { dir: string; spec: string; repo?: strin
   const all = [...sites.values()];
   return { repo, revisions, sites: all, presentAtStart, seconds: (performance.now() - started) / 1000, records: withHistory(revisions, all, previous ?? [], lastSeen) };
 }
+
+/** The same for the same id, so that the site set aside keeps it from one revision to the next. */
+const asideId = (id: string): string => createHash('sha256').update(`${id}\nhistory`).digest('hex').slice(0, 16);
 
 const revisionOf = (r: Revision): HistoryRevision => ({ name: r.name, sha: r.sha, date: r.date });
 

@@ -183,6 +183,28 @@ describe("scan: --history --out, the catalog with each record's history", () => 
     expect(carryHistory([base], [{ ...base, history: undefined }], [], v3)).toEqual([base]);
   });
 
+  it("gives a new site that raises a followed site's earlier message in its place an id of its own", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-scan-history-reuse-'));
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'remote', 'add', 'origin', 'https://github.com/acme/reuse-demo.git');
+    const write = (text: string) => writeFileSync(join(dir, 'check.py'), text);
+    write('def check(x):\n    if x < 0:\n        raise ValueError("x is out of range")\n');
+    const first = commitAll(dir, 'first');
+    // The message is edited: the site is followed under its first id.
+    write('def check(x):\n    if x < 0:\n        raise ValueError("x is out of the allowed range")\n');
+    commitAll(dir, 'second');
+    // A new site in the same function raises the first wording again: its natural id is the followed site's.
+    write('def check(x):\n    if x < 0:\n        raise ValueError("x is out of the allowed range")\n    if x > 9:\n        raise ValueError("x is out of range")\n');
+    const third = commitAll(dir, 'third');
+    const out = join(mkdtempSync(join(tmpdir(), 'errdex-history-reuse-out-')), 'catalog');
+    const { records } = await runHistory({ dir, spec: `${first}..${third}`, out, log: () => {} });
+    expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
+    expect(loadCatalog(out).problems).toEqual([]);
+    const byMessage = new Map(records.map((r) => [r.errorMessage, r]));
+    expect(byMessage.get('x is out of the allowed range')!.history!.messageChanges.map((c) => c.errorMessage)).toEqual(['x is out of range']);
+    expect(byMessage.get('x is out of range')!.history!.introduced.sha).toBe(third);
+  });
+
   it("folds a site's events into its history field: the last introduction, every change, a removal only when last", () => {
     const site = (events: HistoryEvent[]): SiteHistory => ({ id: 'a'.repeat(16), errorMessage: 'm', filePath: 'f.py', errorClass: null, events });
     const back = recordHistory(site([{ kind: 'introduced', at: v1 }, { kind: 'removed', at: v2 }, { kind: 'introduced', at: v3 }]), v1);
