@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { importedFiles } from '../../../src/scan/imports.ts';
+import { scan } from '../../../src/scan/scan.ts';
+import { fixtureRepo } from './fixture-repo.ts';
+import { expectSound } from './records.ts';
+
+describe('scan: messages held in another file’s constant', () => {
+  it('follows Python imports (relative, absolute, aliased, two levels up) to the constant’s value', async () => {
+    const r = await scan({ dir: fixtureRepo('python-imports') });
+    const at = (m: string) => r.records.filter((x) => x.errorMessage === m).map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass}`);
+    expect(at('no entry with that key')).toEqual(['acme/store.py:8 KeyError']);
+    expect(at('the value is larger than the store allows')).toEqual(['acme/store.py:9 ValueError']);
+    expect(at('the store is read-only')).toEqual(['acme/store.py:13 PermissionError', 'acme/sub/deep.py:5 PermissionError']);
+    // A parameter of that name, a constant that is not literal, a module the tree lacks: not read.
+    expect(r.summary.skippedSites).toEqual(['acme/store.py:17 not-literal', 'acme/store.py:21 not-literal', 'acme/store.py:25 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('follows JavaScript/TypeScript imports of a path (`.js` naming a `.ts` source), not a package’s', async () => {
+    const r = await scan({ dir: fixtureRepo('typescript-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/router.ts:5 Error no route matches the request',
+      'src/router.ts:6 RangeError too many open connections',
+    ]);
+    expect(r.summary.skippedSites).toEqual(['src/router.ts:10 not-literal', 'src/router.ts:14 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('names the files an import can come from', () => {
+    const paths = new Set(['a/b/errors.py', 'a/__init__.py', 'src/pkg/errors.py', 'web/msg.ts', 'web/lib/index.ts']);
+    expect(importedFiles('a/b/c.py', { name: 'X', spec: '.errors', language: 'python' }, paths)).toEqual(['a/b/errors.py']);
+    expect(importedFiles('a/b/c.py', { name: 'X', spec: '..', language: 'python' }, paths)).toEqual(['a/__init__.py']);
+    expect(importedFiles('tools/x.py', { name: 'X', spec: 'pkg.errors', language: 'python' }, paths)).toEqual(['src/pkg/errors.py']);
+    expect(importedFiles('web/app/x.ts', { name: 'X', spec: '../msg.js', language: 'javascript' }, paths)).toEqual(['web/msg.ts']);
+    expect(importedFiles('web/x.ts', { name: 'X', spec: './lib', language: 'javascript' }, paths)).toEqual(['web/lib/index.ts']);
+    expect(importedFiles('web/x.ts', { name: 'X', spec: 'lodash', language: 'javascript' }, paths)).toEqual([]);
+  });
+});
