@@ -1,6 +1,8 @@
 /**
- * Messages held in another file's constant: `from .messages import NOT_FOUND` (Python) or
- * `import { NOT_FOUND } from './messages'` (JavaScript/TypeScript), then `raise KeyError(NOT_FOUND)`.
+ * Messages held in another file's constant: `from .messages import NOT_FOUND` (Python),
+ * `import { NOT_FOUND } from './messages'` (JavaScript/TypeScript), `Messages.NOT_FOUND` or a static
+ * import of it (Java, Kotlin, C#, and Ruby's and PHP's `Messages::NOT_FOUND`), a constant of another
+ * file of the package (Go); then `raise KeyError(NOT_FOUND)`.
  * A reader sees the import but not the other file; the scan has read every file, so it resolves
  * the site here: the files the import can name (by the language's own rules, among the files of the
  * tree), and the constant's value there. Only a value every candidate file agrees on is taken.
@@ -14,6 +16,11 @@ const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.c
 /** The tree's files an import in `from` (a path in the tree) can name. */
 export function importedFiles(from: string, m: ImportedMessage, paths: ReadonlySet<string>): string[] {
   const exists = (p: string) => paths.has(p);
+  // A class's constant may be declared in any file of the tree in its language (Java's packages,
+  // C#'s namespaces, Ruby's autoloading and PHP's autoloaders do not follow one file layout).
+  if (m.language === 'class') return [...paths].filter((p) => sameLanguage(p, from));
+  // Go: a package is the files of one folder.
+  if (m.language === 'package') return [...paths].filter((p) => p !== from && dirname(p) === dirname(from) && p.endsWith('.go'));
   if (m.language === 'javascript') {
     // Only paths: a bare specifier names a package, not a file of this tree.
     if (!m.spec.startsWith('./') && !m.spec.startsWith('../')) return [];
@@ -38,12 +45,24 @@ export function importedFiles(from: string, m: ImportedMessage, paths: ReadonlyS
   return [...paths].filter((p) => p === `${tail}.py` || p.endsWith(`/${tail}.py`) || p === `${tail}/__init__.py` || p.endsWith(`/${tail}/__init__.py`));
 }
 
+const extension = (p: string) => p.slice(p.lastIndexOf('.'));
+const FAMILIES = [['.java', '.kt', '.kts'], ['.cs'], ['.rb', '.rake'], ['.php']];
+/** Two files whose classes can name each other's constants: one language, or Java and Kotlin. */
+function sameLanguage(a: string, b: string): boolean {
+  const family = FAMILIES.find((f) => f.includes(extension(b)));
+  return family ? family.includes(extension(a)) : extension(a) === extension(b);
+}
+
 /** The imported constant's parts, when the files it can come from declare it with one value; else null. */
 export function importedParts(from: string, m: ImportedMessage, paths: ReadonlySet<string>, constantsOf: (path: string) => Record<string, MessagePart[]> | undefined): MessagePart[] | null {
-  const values = importedFiles(from, m, paths)
-    .map((p) => constantsOf(p)?.[m.name])
-    .filter((v): v is MessagePart[] => v !== undefined);
-  if (values.length === 0) return null;
-  const key = JSON.stringify(values[0]);
-  return values.every((v) => JSON.stringify(v) === key) ? values[0]! : null;
+  const files = importedFiles(from, m, paths);
+  // A class's constant: the first of the classes named (the class around the site, then its bases) that declares it.
+  const keys = m.language === 'class' ? m.spec.split(' ').map((cls) => `${cls}.${m.name}`) : [m.name];
+  for (const key of keys) {
+    const values = files.map((p) => constantsOf(p)?.[key]).filter((v): v is MessagePart[] => v !== undefined);
+    if (values.length === 0) continue;
+    const first = JSON.stringify(values[0]);
+    return values.every((v) => JSON.stringify(v) === first) ? values[0]! : null;
+  }
+  return null;
 }

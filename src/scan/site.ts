@@ -28,9 +28,15 @@ export interface Site extends SiteContext {
 export interface ImportedMessage {
   /** The constant's name in the file that declares it. */
   name: string;
-  /** Python: the module as written (`.messages`, `pkg.errors`); JavaScript/TypeScript: the import's path (`./messages`). */
+  /**
+   * Python: the module as written (`.messages`, `pkg.errors`); JavaScript/TypeScript: the import's
+   * path (`./messages`); `class`: the class or module that declares it (`Messages` of
+   * `Messages.NOT_FOUND`, `Errors::NOT_FOUND`, a static import), or several apart by spaces, tried in
+   * turn (a bare name: the class around the site, then its bases); `package`: unused (Go: the files
+   * of the importing file's folder).
+   */
   spec: string;
-  language: 'python' | 'javascript';
+  language: 'python' | 'javascript' | 'class' | 'package';
 }
 
 /** Why a raise site gives no record. */
@@ -48,7 +54,10 @@ export const SITE_SKIPS: Record<SiteSkip, string> = {
 
 export interface FileSites {
   sites: Site[];
-  /** The file's module-level constants with a literal message-like value, by name: what other files may import. */
+  /**
+   * The file's constants with a literal value, as other files name them: module-level ones by name,
+   * class-level ones as `Class.NAME` (whatever the language writes between them).
+   */
   constants?: Record<string, MessagePart[]>;
   skipped: Partial<Record<SiteSkip, number>>;
   /** Where each skipped site is (line), for the `--skipped` list. */

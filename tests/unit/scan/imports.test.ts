@@ -26,6 +26,31 @@ describe('scan: messages held in another file’s constant', () => {
     expectSound(r.records);
   });
 
+  it('reads a Java class constant of another file, by `Class.NAME` or a static import', async () => {
+    const r = await scan({ dir: fixtureRepo('java-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/main/java/acme/Store.java:7 IllegalArgumentException no ledger entry with that id',
+      'src/main/java/acme/Store.java:8 IllegalStateException the ledger is closed',
+      'src/main/java/acme/Store.java:12 IllegalStateException too many open ledgers',
+    ]);
+    // A constant computed at run time; an instance's field.
+    expect([...r.summary.skippedSites].sort()).toEqual(['src/main/java/acme/Store.java:16 not-literal', 'src/main/java/acme/Store.java:20 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('reads a C# constant of another class, of a partial class declared in its other file, or of a base class', async () => {
+    const r = await scan({ dir: fixtureRepo('csharp-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/Acme.Ledger/Ledger.Conversion.cs:13 NotSupportedException Converting a ledger is not supported.',
+      'src/Acme.Ledger/Ledger.cs:9 ArgumentException No ledger entry has that id.',
+      'src/Acme.Ledger/Ledger.cs:10 InvalidOperationException The ledger is closed.',
+      'src/Acme.Ledger/Ledger.cs:13 NotSupportedException Converting a ledger is not supported.',
+    ]);
+    // A static field that is not read-only can change: not a constant.
+    expect(r.summary.skippedSites).toEqual(['src/Acme.Ledger/Ledger.cs:15 not-literal']);
+    expectSound(r.records);
+  });
+
   it('names the files an import can come from', () => {
     const paths = new Set(['a/b/errors.py', 'a/__init__.py', 'src/pkg/errors.py', 'web/msg.ts', 'web/lib/index.ts']);
     expect(importedFiles('a/b/c.py', { name: 'X', spec: '.errors', language: 'python' }, paths)).toEqual(['a/b/errors.py']);
