@@ -72,8 +72,9 @@ export function isParameter(site: Node, name: string, functions: ReadonlySet<str
 export function classConstants(root: Node, classTypes: string[], constantsIn: (member: Node) => [string, Node][], read: (value: Node) => MessagePart[] | null): Record<string, MessagePart[]> {
   const out: Record<string, MessagePart[]> = {};
   for (const cls of root.descendantsOfType(classTypes)) {
-    const name = cls?.childForFieldName('name')?.text;
-    const body = cls?.childForFieldName('body');
+    // `class Acme::Errors` is known as `Errors`, as `Errors::X` names it.
+    const name = cls?.childForFieldName('name')?.text.split(/::|\.|\\/).at(-1);
+    const body = cls?.childForFieldName('body') ?? cls?.namedChildren.find((c) => c?.type === 'class_body');
     if (!name || !body) continue;
     for (const member of members(body)) {
       for (const [constant, value] of constantsIn(member)) {

@@ -51,6 +51,47 @@ describe('scan: messages held in another file’s constant', () => {
     expectSound(r.records);
   });
 
+  it('reads a PHP class constant of another file (`Messages::NOT_FOUND`, qualified or not)', async () => {
+    const r = await scan({ dir: fixtureRepo('php-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/Ledger.php:10 InvalidArgumentException No ledger entry has that id.',
+      'src/Ledger.php:12 LogicException The ledger is closed.',
+    ]);
+    expect(r.summary.skippedSites).toEqual(['src/Ledger.php:17 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('reads a Ruby constant of another module (`Errors::NOT_FOUND`, nested or not)', async () => {
+    const r = await scan({ dir: fixtureRepo('ruby-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'lib/acme/ledger.rb:4 ArgumentError no ledger entry with that id',
+      'lib/acme/ledger.rb:5 LedgerError the ledger is closed',
+    ]);
+    expect(r.summary.skippedSites).toEqual(['lib/acme/ledger.rb:9 not-literal']);
+    expectSound(r.records);
+  });
+
+  it("reads a Kotlin constant of another file's object or companion object (`Messages.NOT_FOUND`)", async () => {
+    const r = await scan({ dir: fixtureRepo('kotlin-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/main/kotlin/acme/Pool.kt:5 IllegalArgumentException no pool with that name',
+      'src/main/kotlin/acme/Pool.kt:6 IllegalStateException too many open pools',
+    ]);
+    // A `val` that is not `const`: computed when the object is made.
+    expect(r.summary.skippedSites).toEqual(['src/main/kotlin/acme/Pool.kt:7 not-literal']);
+    expectSound(r.records);
+  });
+
+  it("reads a Go constant of another file of the same package, not another package's", async () => {
+    const r = await scan({ dir: fixtureRepo('go-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'store/store.go:7 null no entry with that key',
+      'store/store.go:9 panic the store is closed',
+    ]);
+    expect([...r.summary.skippedSites].sort()).toEqual(['store/store.go:13 not-literal', 'store/store.go:17 not-literal']);
+    expectSound(r.records);
+  });
+
   it('names the files an import can come from', () => {
     const paths = new Set(['a/b/errors.py', 'a/__init__.py', 'src/pkg/errors.py', 'web/msg.ts', 'web/lib/index.ts']);
     expect(importedFiles('a/b/c.py', { name: 'X', spec: '.errors', language: 'python' }, paths)).toEqual(['a/b/errors.py']);
