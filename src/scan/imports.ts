@@ -19,6 +19,7 @@ export function importedFiles(from: string, m: ImportedMessage, paths: ReadonlyS
   // A class's constant may be declared in any file of the tree in its language (Java's packages,
   // C#'s namespaces, Ruby's autoloading and PHP's autoloaders do not follow one file layout).
   if (m.language === 'class') return [...paths].filter((p) => sameLanguage(p, from));
+  if (m.language === 'rust') return rustModuleFiles(from, m.spec, paths);
   // Go: a package is the files of one folder.
   if (m.language === 'package') return [...paths].filter((p) => p !== from && dirname(p) === dirname(from) && p.endsWith('.go'));
   if (m.language === 'javascript') {
@@ -43,6 +44,35 @@ export function importedFiles(from: string, m: ImportedMessage, paths: ReadonlyS
   if (rest.length === 0) return [];
   const tail = rest.join('/');
   return [...paths].filter((p) => p === `${tail}.py` || p.endsWith(`/${tail}.py`) || p === `${tail}/__init__.py` || p.endsWith(`/${tail}/__init__.py`));
+}
+
+/**
+ * Rust: the file of a module path from `from`: `crate::a::b` below the crate's root (the folder of the
+ * nearest `lib.rs` or `main.rs` above), `self::a` below this module, `super::a` beside it; each
+ * module `x` is `x.rs` or `x/mod.rs`. Other paths name other crates, or modules declared inline.
+ */
+function rustModuleFiles(from: string, spec: string, paths: ReadonlySet<string>): string[] {
+  const [head, ...rest] = spec.split('::');
+  const dir = dirname(from);
+  const file = from.slice(dir.length + 1);
+  // The folder holding this module's own submodules.
+  const own = /^(lib|main|mod)\.rs$/.test(file) ? dir : posix.join(dir, file.replace(/\.rs$/, ''));
+  let base: string | null = null;
+  if (head === 'self') base = own;
+  else if (head === 'super') base = dirname(own);
+  else if (head === 'crate') {
+    for (let d = dir; ; d = dirname(d)) {
+      const at = (name: string) => (d === '.' ? name : `${d}/${name}`);
+      if (paths.has(at('lib.rs')) || paths.has(at('main.rs'))) {
+        base = d;
+        break;
+      }
+      if (d === '.' || d === '/' || d === '') break;
+    }
+  }
+  if (base === null) return [];
+  const mod = posix.join(base === '.' ? '' : base, ...rest);
+  return rest.length === 0 ? [] : [`${mod}.rs`, `${mod}/mod.rs`].filter((p) => paths.has(p));
 }
 
 const extension = (p: string) => p.slice(p.lastIndexOf('.'));

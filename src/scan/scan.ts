@@ -173,7 +173,10 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
       for (const asRead of found.sites.sort((a, b) => a.line - b.line)) {
         let site = asRead;
         if (site.imported) {
-          const parts = importedParts(path, site.imported, paths, constantsOf);
+          const value = importedParts(path, site.imported, paths, constantsOf);
+          const local = site.imported.local;
+          // The constant is the whole message, or fills the placeholder named for it.
+          const parts = value && local !== undefined ? site.parts.flatMap((p) => (p.kind === 'hole' && p.name === local ? value : [p])) : value;
           // The checks a reader makes of a message it reads itself (SiteCollector.message).
           const reason: SiteSkip | null = !parts ? 'not-literal' : !hasLiteralWords(parts) ? 'no-words' : !site.errorClass && !hasLiteralPhrase(parts) ? 'not-literal' : null;
           if (reason) {

@@ -17,9 +17,10 @@ export interface Site extends SiteContext {
   errorClass: string | null;
   parts: MessagePart[];
   /**
-   * A message held whole in a constant of another file (`from .messages import NOT_FOUND`;
-   * `raise KeyError(NOT_FOUND)`): `parts` is empty until the scan, which has read every file, puts
-   * the constant's value there (scan.ts), or skips the site as not literal.
+   * A message held in a constant of another file (`from .messages import NOT_FOUND`;
+   * `raise KeyError(NOT_FOUND)`): `parts` is empty (or holds the placeholder the constant fills)
+   * until the scan, which has read every file, puts the constant's value there (scan.ts), or skips
+   * the site as not literal.
    */
   imported?: ImportedMessage;
 }
@@ -33,10 +34,15 @@ export interface ImportedMessage {
    * path (`./messages`); `class`: the class or module that declares it (`Messages` of
    * `Messages.NOT_FOUND`, `Errors::NOT_FOUND`, a static import), or several apart by spaces, tried in
    * turn (a bare name: the class around the site, then its bases); `package`: unused (Go: the files
-   * of the importing file's folder).
+   * of the importing file's folder); Rust: the module path (`crate::util::error`, `super::errors`).
    */
   spec: string;
-  language: 'python' | 'javascript' | 'class' | 'package';
+  language: 'python' | 'javascript' | 'class' | 'package' | 'rust';
+  /**
+   * The placeholder of `parts` the constant fills, by its name as written (Rust's
+   * `panic!("{}", crate::util::error::DESTROYED)`); absent, the constant is the whole message.
+   */
+  local?: string;
 }
 
 /** Why a raise site gives no record. */

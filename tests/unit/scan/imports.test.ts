@@ -92,6 +92,17 @@ describe('scan: messages held in another file’s constant', () => {
     expectSound(r.records);
   });
 
+  it('reads a Rust constant of another module that fills a format placeholder (a `crate::` path or a `use`d name)', async () => {
+    const r = await scan({ dir: fixtureRepo('rust-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/runtime/mod.rs:5 panic the thread-local runtime context was destroyed',
+      'src/runtime/mod.rs:7 panic there is no reactor running, must be called from the context of a runtime',
+      'src/runtime/mod.rs:11 panic the thread-local runtime context was destroyed (code {code})',
+    ]);
+    expect(r.summary.skippedSites).toEqual(['src/runtime/mod.rs:15 not-literal']);
+    expectSound(r.records);
+  });
+
   it('names the files an import can come from', () => {
     const paths = new Set(['a/b/errors.py', 'a/__init__.py', 'src/pkg/errors.py', 'web/msg.ts', 'web/lib/index.ts']);
     expect(importedFiles('a/b/c.py', { name: 'X', spec: '.errors', language: 'python' }, paths)).toEqual(['a/b/errors.py']);
@@ -100,5 +111,10 @@ describe('scan: messages held in another file’s constant', () => {
     expect(importedFiles('web/app/x.ts', { name: 'X', spec: '../msg.js', language: 'javascript' }, paths)).toEqual(['web/msg.ts']);
     expect(importedFiles('web/x.ts', { name: 'X', spec: './lib', language: 'javascript' }, paths)).toEqual(['web/lib/index.ts']);
     expect(importedFiles('web/x.ts', { name: 'X', spec: 'lodash', language: 'javascript' }, paths)).toEqual([]);
+    const rust = new Set(['tokio/src/lib.rs', 'tokio/src/util/error.rs', 'tokio/src/runtime/mod.rs', 'tokio/src/runtime/handle.rs', 'tokio/src/runtime/context.rs']);
+    expect(importedFiles('tokio/src/runtime/handle.rs', { name: 'X', spec: 'crate::util::error', language: 'rust' }, rust)).toEqual(['tokio/src/util/error.rs']);
+    expect(importedFiles('tokio/src/runtime/handle.rs', { name: 'X', spec: 'super::context', language: 'rust' }, rust)).toEqual(['tokio/src/runtime/context.rs']);
+    expect(importedFiles('tokio/src/runtime/mod.rs', { name: 'X', spec: 'self::context', language: 'rust' }, rust)).toEqual(['tokio/src/runtime/context.rs']);
+    expect(importedFiles('tokio/src/runtime/mod.rs', { name: 'X', spec: 'other_crate::errors', language: 'rust' }, rust)).toEqual([]);
   });
 });
