@@ -56,7 +56,8 @@ try {
   const maxIndexFiles = parseMaxIndexFiles(values['max-index-files']);
   const host = parseHostBudget(values.host, values['host-limit'] ?? [], values['trim-redirects']);
   const flags = { skipReport: values['skip-invalid'] ?? null, strict: values.strict, noCache: values['no-cache'], noLedgerUpdate: values['no-ledger-update'], report: values.report ?? null, maxFragments, maxIndexFiles, host };
-  settings = { ...buildSettings(flags), waitForLock: values['wait-for-lock'], allowMassRemoval: values['allow-mass-removal'] };
+  // The environment is read here, once, and handed down (settings.ts).
+  settings = { ...buildSettings(flags, process.env, process.stdout), waitForLock: values['wait-for-lock'], allowMassRemoval: values['allow-mass-removal'] };
 } catch (e) {
   fail((e as Error).message);
 }

@@ -12,7 +12,9 @@
 import { parseArgs } from 'node:util';
 import { catalogReport, loadCatalog } from '../src/catalog/catalog.ts';
 import { catalogPath, displayPath } from '../src/catalog/load.ts';
-import { addBacktrackingWarnings, analysePatterns, readVerdicts, redosFile, writeVerdicts } from '../src/catalog/redos.ts';
+import { addBacktrackingWarnings, analysePatterns, readVerdicts, redosCacheFile, redosFile, writeVerdicts } from '../src/catalog/redos.ts';
+import { buildDatasetVersion } from '../src/catalog/validate.ts';
+import { buildCacheDir } from '../src/highlight/cache.ts';
 import { githubAnnotations, reportFileText, summaryLine } from '../src/catalog/report.ts';
 import { writeFileAtomic } from '../src/util/files.ts';
 
@@ -25,16 +27,18 @@ if (values.format !== 'text' && values.format !== 'github') {
   process.exit(2);
 }
 
-const root = catalogPath();
+// The environment is read here, once: the catalog folder, the build cache, SOURCE_DATE_EPOCH.
+const env = process.env;
+const root = catalogPath(env);
 const started = performance.now();
-const catalog = loadCatalog(root);
+const catalog = loadCatalog(root, { datasetVersion: buildDatasetVersion(env) });
 let verdicts = readVerdicts(redosFile(root));
 if (values.redos) {
   const patterns = catalog.entries.map((e) => e.record.messagePattern);
   const progress = (done: number, todo: number) => {
     if (done % 25 === 0 || done === todo) process.stderr.write(`ReDoS analysis: ${done}/${todo} new patterns\n`);
   };
-  ({ verdicts } = await analysePatterns(patterns, { onVerdict: progress }));
+  ({ verdicts } = await analysePatterns(patterns, { cacheFile: redosCacheFile(buildCacheDir(env)), onVerdict: progress }));
   writeVerdicts(redosFile(root), verdicts);
 }
 const redos = addBacktrackingWarnings(catalog, verdicts);

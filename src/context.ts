@@ -15,10 +15,12 @@ import { deriveCatalog, ledgerPlanFor, type Derived } from './catalog/derive/ind
 import { relatedErrors } from './catalog/derive/related.ts';
 import type { LedgerPlan } from './catalog/ledger.ts';
 import { catalogPath } from './catalog/load.ts';
+import { buildDatasetVersion } from './catalog/validate.ts';
 import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
 import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
 import { readHead, readRelated, type SnapshotHead } from './catalog/snapshot.ts';
 import { CONTEXT_ENV } from './context-env.ts';
+import { buildCacheDir, highlightCacheFile } from './highlight/cache.ts';
 import { recordScopes } from './views/places.ts';
 
 
@@ -32,6 +34,8 @@ export const RenderContext = z.strictObject({
   /** Astro's output folder and cache folder for this process. */
   outDir: z.string(),
   astroCacheDir: z.string(),
+  /** The highlight cache the build filled before the render (src/highlight/cache.ts). */
+  highlightCache: z.string(),
   /** The last published site and its pages' keys (a JSON file), when its unchanged pages may be reused (src/catalog/page-cache.ts). */
   reuse: z.strictObject({ site: z.string(), keys: z.string() }).nullable(),
   /** Where this process appends each error page's key and whether it was reused. */
@@ -64,6 +68,11 @@ export function buildContext(): RenderContext | null {
   return (context = file ? readRenderContext(file) : null);
 }
 
+/** The highlight cache code blocks are read from: the build's, or outside the build the one ERRDEX_CACHE_DIR names. */
+export function highlightCache(): string {
+  return buildContext()?.highlightCache ?? highlightCacheFile(buildCacheDir(process.env));
+}
+
 /** The render partition of this process: everything, outside the build. */
 export function partition(): Partition {
   return buildContext()?.partition ?? { index: 0, count: 1 };
@@ -83,7 +92,8 @@ export function getCatalog(): Catalog {
   if (catalog) return catalog;
   const ctx = buildContext();
   if (!ctx) {
-    const loaded = loadCatalog(catalogPath());
+    // Outside the build (`astro dev`), this module is the entry: the catalog folder and dataset version from the environment.
+    const loaded = loadCatalog(catalogPath(process.env), { datasetVersion: buildDatasetVersion(process.env) });
     if (loaded.problems.length > 0) throw new CatalogError(catalogReport(loaded), loaded.problems);
     return (catalog = loaded);
   }

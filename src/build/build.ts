@@ -107,7 +107,7 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   const facts = { bytes: catalogBytes(settings.catalog), records: null };
   const machine = { cores: availableParallelism() };
   const memory = new MemorySampler();
-  const board = new Board(STAGES, LABELS, new Progress(STAGES.length), () => memory.reset());
+  const board = new Board(STAGES, LABELS, new Progress(STAGES.length, { interactive: settings.interactive }), () => memory.reset());
   const dirs = workDirs(outDir);
   const snapshots = dirs.snapshots;
   // What the published site holds that this build may link instead of making again (its error pages,
@@ -136,6 +136,7 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
       logDir: resolve('.errdex/logs'),
       reuse: reuseFiles(published, dirs.root),
       onPages: (n) => board.stage('render').update(n),
+      env: settings.env,
     }),
   };
   const stages: Stage<BuildState>[] = first.stages.map((st) => ({

@@ -7,7 +7,7 @@
  */
 
 /** Redraw in place only on a terminal, and never in CI (whose log viewers show every redraw). */
-export function isInteractive(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+export function isInteractive(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
   return Boolean(stream.isTTY) && !env.CI;
 }
 
@@ -38,6 +38,7 @@ export function countLine(p: { done: number; total: number; unit: string; rate: 
 }
 
 export interface ProgressOptions {
+  /** Redraw one line in place (a terminal, not CI: isInteractive); else a line a step. */
   interactive?: boolean;
   write?: (text: string) => void;
   /** Where warnings go (stderr by default). */
@@ -68,7 +69,7 @@ export class Progress {
 
   constructor(stages: number, options: ProgressOptions = {}) {
     this.stages = stages;
-    this.interactive = options.interactive ?? isInteractive();
+    this.interactive = options.interactive ?? false;
     this.write = options.write ?? ((t) => process.stdout.write(t));
     this.writeError = options.writeError ?? ((t) => process.stderr.write(t));
     this.now = options.now ?? (() => performance.now());

@@ -62,7 +62,8 @@ export interface Child {
 export function startChild(file: string, args: string[], onMessage: (m: ChildMessage) => void, what: string, options: ChildOptions = {}): Child {
   const child = fork(file, args, {
     execArgv: [...process.execArgv, ...(options.nodeFlags ?? [])],
-    env: options.env ?? process.env,
+    // Unset, the child inherits this process's environment (fork's own default).
+    env: options.env,
     stdio: options.output ? ['ignore', 'pipe', 'pipe', 'ipc'] : 'inherit',
   });
   if (options.output) {

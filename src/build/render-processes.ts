@@ -10,6 +10,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSyn
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTEXT_ENV } from '../context-env.ts';
+import { highlightCacheFile } from '../highlight/cache.ts';
 import type { RenderContext } from '../context.ts';
 import { readPageLogs } from './page-reuse.ts';
 import { readRenderedLogs, renderedLogOf, type RenderedPages } from './rendered-pages.ts';
@@ -44,6 +45,8 @@ export interface RenderOptions {
   reuse: RenderContext['reuse'];
   /** Called with the number of error pages rendered so far by all partitions together. */
   onPages?: (done: number) => void;
+  /** The environment the build was started with (settings.env): Astro reads the site's settings from it (errdex.config.mjs). */
+  env: NodeJS.ProcessEnv;
 }
 
 export interface RenderResult {
@@ -199,6 +202,7 @@ export class RenderProcesses {
       ...(p.twinsSha256 ? { twinsSha256: p.twinsSha256 } : {}),
       outDir: renderSiteDir(p),
       astroCacheDir: join(this.options.cacheDir, 'astro', `partition-${p.index}-of-${p.count}`),
+      highlightCache: highlightCacheFile(this.options.cacheDir),
       reuse: this.options.reuse,
       pageLog: pageLogOf(p),
       gated,
@@ -207,7 +211,7 @@ export class RenderProcesses {
     const logFile = join(this.options.logDir, `astro-partition-${p.index}.log`);
     const log = createWriteStream(logFile);
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...this.options.env,
       [CONTEXT_ENV]: contextFileOf(p),
       ASTRO_TELEMETRY_DISABLED: '1',
       // Plain text, so that the log can be read.

@@ -38,6 +38,8 @@ export interface PagefindIndexOptions {
    * `pagefind/part-1/`): a part whose key is unchanged is linked from there instead of indexed again.
    */
   previous?: { site: string; keys: Record<string, string> } | undefined;
+  /** Records per Pagefind index, at most (PAGEFIND_PART_RECORDS unless a setting says otherwise). */
+  partRecords?: number | undefined;
 }
 
 /**
@@ -45,10 +47,10 @@ export interface PagefindIndexOptions {
  * Pagefind holds a whole index in memory while it writes it: about 6 GB for 100,000 of our documents,
  * measured here. A larger catalog is indexed in parts, one after the other (each Pagefind process ends
  * before the next starts); the search page merges them at query time (Pagefind's `mergeIndex`;
- * src/client/pagefind-client.ts). ERRDEX_PAGEFIND_PART_RECORDS changes the size (tests use it to
- * make parts of a small catalog).
+ * src/client/pagefind-client.ts). The ERRDEX_PAGEFIND_PART_RECORDS setting changes the size (tests use
+ * it to make parts of a small catalog; src/build/settings.ts).
  */
-export const PAGEFIND_PART_RECORDS = Number(process.env.ERRDEX_PAGEFIND_PART_RECORDS) || 25_000;
+export const PAGEFIND_PART_RECORDS = 25_000;
 /**
  * A catalog of 10,000 records or more is indexed in at least 4 parts (of at least 2,500 records) so
  * that a rebuild after an edit indexes again only the part that holds the edited record, a quarter
@@ -104,7 +106,7 @@ export async function writePagefindIndex(
   const source: PagefindSource = isSource(input) ? input : { count: input.length, part: (p, n) => input.filter((r) => pagefindPartOf(r.id, n) === p) };
   const root = join(outDir, PAGEFIND_DIR);
   rmSync(root, { recursive: true, force: true });
-  const parts = pagefindPartCount(source.count);
+  const parts = pagefindPartCount(source.count, options.partRecords);
   // --max-fragments bounds the fragment files of all parts together.
   const perPart = options.maxFragments === undefined ? undefined : Math.max(1, Math.floor(options.maxFragments / parts));
   if (options.maxFragments !== undefined && options.maxFragments < parts) {

@@ -10,7 +10,9 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { catalogPath } from '../catalog/load.ts';
 import { buildCacheDir } from '../highlight/cache.ts';
+import { buildDatasetVersion } from '../catalog/validate.ts';
 import type { HostBudget } from './hosts.ts';
+import { isInteractive } from './progress.ts';
 import type { PlanSettings } from './plan.ts';
 import type { BuildSettings } from './state.ts';
 
@@ -28,7 +30,7 @@ export interface BuildFlags {
 }
 
 /** ERRDEX_WORKERS, ERRDEX_PARTITION_RECORDS, ERRDEX_EARLY_HIGHLIGHT_BYTES (src/build/plan.ts); throws on a wrong value. */
-export function planSettings(env: NodeJS.ProcessEnv = process.env): PlanSettings {
+export function planSettings(env: NodeJS.ProcessEnv): PlanSettings {
   const number = (name: keyof typeof NUMBERS) => {
     const n = wholeNumber(env, name, NUMBERS[name]);
     if (typeof n === 'string') throw new Error(n);
@@ -37,8 +39,11 @@ export function planSettings(env: NodeJS.ProcessEnv = process.env): PlanSettings
   return { workers: number('ERRDEX_WORKERS'), partitionRecords: number('ERRDEX_PARTITION_RECORDS'), earlyHighlightBytes: number('ERRDEX_EARLY_HIGHLIGHT_BYTES') };
 }
 
-/** Every setting checked (settingProblems), then read; throws one Error that lists every problem. */
-export function buildSettings(flags: BuildFlags, env: NodeJS.ProcessEnv = process.env): BuildSettings {
+/**
+ * Every setting checked (settingProblems), then read; throws one Error that lists every problem.
+ * `env` is the environment the entry (scripts/build.ts) was started with: no module below reads its own.
+ */
+export function buildSettings(flags: BuildFlags, env: NodeJS.ProcessEnv, stdout: { isTTY?: boolean } = {}): BuildSettings {
   const problems = settingProblems(env);
   if (problems.length > 0) {
     throw new Error(`${problems.length === 1 ? 'A setting is' : `${problems.length} settings are`} wrong:\n${problems.map((p) => `  ${p}`).join('\n')}`);
@@ -56,6 +61,10 @@ export function buildSettings(flags: BuildFlags, env: NodeJS.ProcessEnv = proces
     host: flags.host ?? null,
     reportFile: flags.report === null ? null : resolve(flags.report),
     plan: planSettings(env),
+    pagefindPartRecords: (wholeNumber(env, 'ERRDEX_PAGEFIND_PART_RECORDS', NUMBERS.ERRDEX_PAGEFIND_PART_RECORDS) as number | null) ?? undefined,
+    datasetVersion: buildDatasetVersion(env),
+    interactive: isInteractive(stdout, env),
+    env,
   };
 }
 

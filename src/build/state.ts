@@ -36,6 +36,14 @@ export interface BuildSettings {
   /** --report: where the measurements go. */
   reportFile: string | null;
   plan: PlanSettings;
+  /** Records per Pagefind index, at most (ERRDEX_PAGEFIND_PART_RECORDS); unset, search-index.ts's PAGEFIND_PART_RECORDS. */
+  pagefindPartRecords: number | undefined;
+  /** The dataset version of records that carry none: SOURCE_DATE_EPOCH's time, or the build's start (src/catalog/validate.ts). */
+  datasetVersion: string;
+  /** Progress redrawn in place (a terminal, not CI), or printed a line a step. */
+  interactive: boolean;
+  /** The environment the build was started with: what its child processes are given. */
+  env: NodeJS.ProcessEnv;
   /** --wait-for-lock: wait while another build writes to the output folder, rather than fail (src/build/lock.ts). */
   waitForLock?: boolean;
   /** --allow-mass-removal: publish even when most of the published error pages go (src/build/publish-checks.ts). */

@@ -7,7 +7,7 @@ import type { CatalogEntry } from './entry.ts';
 import { recordOf } from '../schema/input-forms.ts';
 import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
-import { catalogPath, loadCatalogFiles } from './load.ts';
+import { loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
 export type { CatalogEntry } from './entry.ts';
 import { readHead, readSnapshot, type SnapshotKeep } from './snapshot.ts';
@@ -59,13 +59,14 @@ export class CatalogError extends Error {
   }
 }
 
-export function loadCatalog(root: string = catalogPath()): Catalog {
+/** `datasetVersion`: of records that carry none (default: now; the build gives SOURCE_DATE_EPOCH's, validate.ts `buildDatasetVersion`). */
+export function loadCatalog(root: string, options: { datasetVersion?: string } = {}): Catalog {
   const loaded = loadCatalogFiles(root);
   const problems = [...loaded.problems];
   const classes = loadClasses(root, problems);
   const ledger = readLedger(root);
   problems.push(...ledger.problems);
-  const validation = validateEntries(loaded.entries, { classIds: new Set(classes.classes.map((c) => c.id)), classesFile: classes.file });
+  const validation = validateEntries(loaded.entries, { classIds: new Set(classes.classes.map((c) => c.id)), classesFile: classes.file, buildDatasetVersion: options.datasetVersion });
   problems.push(...validation.problems);
 
   const entries: CatalogEntry[] = validation.valid.map((v) => ({

@@ -47,7 +47,7 @@ export interface LoadResult {
 }
 
 /** The catalog location: `ERRDEX_DATA` or `data/`, relative to the working directory. */
-export function catalogPath(env: NodeJS.ProcessEnv = process.env): string {
+export function catalogPath(env: NodeJS.ProcessEnv): string {
   return resolve(env.ERRDEX_DATA && env.ERRDEX_DATA.trim() !== '' ? env.ERRDEX_DATA : 'data');
 }
 

@@ -15,7 +15,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { buildCacheDir } from '../highlight/cache.ts';
 import type { CatalogEntry } from './catalog.ts';
 import { catalogFolder } from './load.ts';
 import type { Problem } from './problems.ts';
@@ -60,7 +59,8 @@ const RECHECK_VERSION = (createRequire(import.meta.url)('recheck/package.json') 
 export const CHECKER_KEY = `recheck ${RECHECK_VERSION} ${JSON.stringify(RECHECK_PARAMS)}`;
 
 export const REDOS_FILE = 'redos.json';
-export const redosCacheFile = (env: NodeJS.ProcessEnv = process.env): string => join(buildCacheDir(env), 'redos.json');
+/** The memo of verdicts in the build cache folder. */
+export const redosCacheFile = (cacheDir: string): string => join(cacheDir, REDOS_FILE);
 /** The catalog's verdicts file, beside its url-ledger.json. */
 export const redosFile = (catalogRoot: string): string => join(catalogFolder(catalogRoot), REDOS_FILE);
 
@@ -92,15 +92,15 @@ export function verdictOf(d: Diagnostics): PatternVerdict {
 }
 
 export interface AnalysisOptions {
-  /** The memo of verdicts already computed (default: redos.json in the build cache). */
-  cacheFile?: string;
+  /** The memo of verdicts already computed: redos.json in the build cache (redosCacheFile). */
+  cacheFile: string;
   /** Called after each pattern analysed, for progress. */
   onVerdict?: (done: number, todo: number) => void;
 }
 
 /** The verdict of every pattern: memoised, or analysed now. Returns how many were analysed now. */
-export async function analysePatterns(patterns: Iterable<string>, options: AnalysisOptions = {}): Promise<{ verdicts: Map<string, PatternVerdict>; analysed: number }> {
-  const file = options.cacheFile ?? redosCacheFile();
+export async function analysePatterns(patterns: Iterable<string>, options: AnalysisOptions): Promise<{ verdicts: Map<string, PatternVerdict>; analysed: number }> {
+  const file = options.cacheFile;
   const memo = readVerdicts(file);
   const distinct = [...new Set(patterns)];
   const todo = distinct.filter((p) => !memo.has(p));

@@ -40,8 +40,8 @@ export interface ValidateOptions {
   classIds?: ReadonlySet<string>;
   /** The classes file as shown in reports, or null when the catalog has none (named in the problem). */
   classesFile?: string | null;
-  /** The dataset version of bare records when no wrapped record gives one (default buildDatasetVersion()). */
-  buildDatasetVersion?: string;
+  /** The dataset version of bare records when no wrapped record gives one (default: now). */
+  buildDatasetVersion?: string | undefined;
 }
 
 const RECORD_FIELDS = Object.keys(wrappedRecordSchema.shape.record.shape);
@@ -147,7 +147,7 @@ interface Finding {
 }
 
 /** The build's dataset version, for bare records when no wrapped record gives one: SOURCE_DATE_EPOCH (reproducible builds) or now. */
-export function buildDatasetVersion(env: NodeJS.ProcessEnv = process.env): string {
+export function buildDatasetVersion(env: NodeJS.ProcessEnv): string {
   const epoch = Number(env.SOURCE_DATE_EPOCH);
   return new Date(env.SOURCE_DATE_EPOCH && Number.isFinite(epoch) ? epoch * 1000 : Date.now()).toISOString();
 }
@@ -279,7 +279,7 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
   }
   // A duplicate taints both sides' pages, but only the later one is rejected: the first stays valid.
   const valid = candidates.filter((c) => !hasErrors(c.entry));
-  datasetVersionsOfBareRecords(valid, options.buildDatasetVersion ?? buildDatasetVersion());
+  datasetVersionsOfBareRecords(valid, options.buildDatasetVersion ?? buildDatasetVersion({}));
   for (const { bare: _, ...c } of valid) result.valid.push(c);
   for (const [entry, problems] of perEntry) {
     const errors = problems.filter((p) => p.severity !== 'warning');

@@ -14,11 +14,12 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
-export function buildCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+/** The build cache folder: ERRDEX_CACHE_DIR of the environment given (an entry's), or `.errdex/cache`. */
+export function buildCacheDir(env: NodeJS.ProcessEnv): string {
   return resolve(env.ERRDEX_CACHE_DIR && env.ERRDEX_CACHE_DIR.trim() !== '' ? env.ERRDEX_CACHE_DIR : '.errdex/cache');
 }
 
-export function highlightCacheFile(cacheDir: string = buildCacheDir()): string {
+export function highlightCacheFile(cacheDir: string): string {
   return join(cacheDir, 'highlight.sqlite');
 }
 

@@ -17,7 +17,7 @@ import {
   type HighlighterGeneric,
 } from 'shiki';
 import { showBidiControls } from '../schema/text-safety.ts';
-import { HighlightStore, highlightCacheFile, highlightKey, storedText } from './cache.ts';
+import { HighlightStore, highlightKey, storedText } from './cache.ts';
 import { PLAIN_TEXT } from './languages.ts';
 import { escapeHtml } from '../util/text.ts';
 
@@ -103,6 +103,8 @@ export interface CodeBlockOptions {
   /** Accessible name of the scrollable code region. */
   label: string;
   lang: string;
+  /** The highlight cache file (cache.ts `highlightCacheFile`; pages get it from src/context.ts `highlightCache`). */
+  cache: string;
   /**
    * The lines (in file numbering) shown before the block is expanded: the others get the class `far`,
    * which the page hides until the reader asks for the whole excerpt (styles/code.css).
@@ -269,9 +271,10 @@ export const blockKey = (code: string, lang: string): string => highlightKey(cod
  * A block's lines from the highlight cache; on a miss, highlighted here and stored, so that the
  * next build finds them.
  */
-let store: HighlightStore | undefined;
-export async function cachedLines(code: string, lang: string): Promise<string[]> {
-  store ??= new HighlightStore(highlightCacheFile());
+const stores = new Map<string, HighlightStore>();
+export async function cachedLines(code: string, lang: string, cacheFile: string): Promise<string[]> {
+  let store = stores.get(cacheFile);
+  if (!store) stores.set(cacheFile, (store = new HighlightStore(cacheFile)));
   const key = blockKey(code, lang);
   const cached = store.get(key);
   if (cached) return cached;
@@ -306,7 +309,7 @@ function blockLines(lines: readonly string[], mark: { index: number; html: strin
  * beside the code, with the thrown line marked in both.
  */
 export async function renderCodeBlock(code: string, options: CodeBlockOptions): Promise<string> {
-  const lines = await cachedLines(code, options.lang);
+  const lines = await cachedLines(code, options.lang, options.cache);
   const { startLine, markLine, near } = options;
   const far = (i: number) => near !== undefined && startLine !== undefined && (startLine + i < near.from || startLine + i > near.to);
   const marked = startLine !== undefined && markLine != null && markLine >= startLine && markLine < startLine + lines.length ? markLine - startLine : null;

@@ -9,6 +9,7 @@ const good: RenderContext = {
   partition: { index: 1, count: 2 },
   outDir: '/r/partition-1',
   astroCacheDir: '/cache/astro/partition-1-of-2',
+  highlightCache: '/cache/highlight.sqlite',
   reuse: null,
   pageLog: '/r/pages-1.jsonl',
   gated: false,

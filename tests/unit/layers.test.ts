@@ -101,3 +101,10 @@ describe('imports under src/', () => {
     expect(loops).toEqual([]);
   });
 });
+
+describe('the environment under src/', () => {
+  it('is read by no module but src/context.ts, the Astro side’s entry: the entries read it once and hand settings down', () => {
+    const readers = sourceFiles(SRC).filter((f) => /\bprocess\.env\b/.test(readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+    expect(readers.map((f) => relative(SRC, f))).toEqual(['context.ts']);
+  });
+});

@@ -22,6 +22,8 @@ interface FullTextOptions {
   outDir: string;
   /** `--max-fragments` (src/build/pagefind-bundle.ts). */
   maxFragments: number | undefined;
+  /** Records per Pagefind index, at most (the ERRDEX_PAGEFIND_PART_RECORDS setting). */
+  partRecords: number | undefined;
   /** The published site and its parts' keys (PagefindIndexOptions.previous). */
   previous: PagefindIndexOptions['previous'];
 }
@@ -33,7 +35,7 @@ async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> 
     import('../../catalog/snapshot.ts'),
     import('../search-index.ts'),
   ]);
-  function* partRecords(part: number, parts: number): Generator<ErrorRecord> {
+  function* recordsOfPart(part: number, parts: number): Generator<ErrorRecord> {
     for (const entry of snapshotEntries(options.snapshot, { text: false, entry: (id) => pagefindPartOf(id, parts) === part })) yield entry.record;
   }
   // Ended by the build (it failed): Pagefind's own process goes too, or it would go on writing the
@@ -41,8 +43,8 @@ async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> 
   process.once('SIGTERM', () => void pagefind.close().finally(() => process.exit(1)));
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
-  const source = { count: options.count, part: partRecords };
-  return writePagefindIndex(source, options.outDir, undefined, { maxFragments: options.maxFragments, previous: options.previous });
+  const source = { count: options.count, part: recordsOfPart };
+  return writePagefindIndex(source, options.outDir, undefined, { maxFragments: options.maxFragments, partRecords: options.partRecords, previous: options.previous });
 }
 
 export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void> {
@@ -50,7 +52,7 @@ export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void
   const { published, settings } = s;
   // Only the parts' keys: the child gets its options on its command line.
   const previous = published ? { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) } : undefined;
-  const options: FullTextOptions = { snapshot: s.snapshot, count: s.plan.facts.records!, outDir: s.dirs.fullText, maxFragments: settings.maxFragments, previous };
+  const options: FullTextOptions = { snapshot: s.snapshot, count: s.plan.facts.records!, outDir: s.dirs.fullText, maxFragments: settings.maxFragments, partRecords: settings.pagefindPartRecords, previous };
   const priority = s.plan.stages.find((st) => st.name === 'full-text')!.priority;
   const child = startStageChild<PagefindIndexResult>(import.meta.url, options, () => {}, 'the full-text index (Pagefind)', { priority });
   ctx.onCancel(child.kill);

@@ -19,6 +19,8 @@ import type { BuildState } from '../state.ts';
 
 interface ValidateOptions {
   catalog: string;
+  /** Of records that carry none (settings.datasetVersion). */
+  datasetVersion: string;
   skipReport: string | null;
   /** --strict: warnings fail the build like errors. */
   strict: boolean;
@@ -50,7 +52,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
       import('../../catalog/report.ts'),
       import('../../catalog/redos.ts'),
     ]);
-  const catalog = loadCatalog(options.catalog);
+  const catalog = loadCatalog(options.catalog, { datasetVersion: options.datasetVersion });
   // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2):
   // the verdicts of the catalog's redos.json, an input like the records (npm run validate -- --redos).
   const redos = addBacktrackingWarnings(catalog, readVerdicts(redosFile(catalog.root)));
@@ -126,7 +128,7 @@ export async function validate(ctx: StageContext<BuildState>): Promise<void> {
   const validated = new Promise<number | null>((resolve) => (counted = resolve));
   const started = startStageChild<ValidateResult | null>(
     import.meta.url,
-    { catalog: s.settings.catalog, skipReport: s.settings.skipReport, strict: s.settings.strict, snapshotDir: s.dirs.snapshots, snapshot: s.snapshot, head: s.head, related: s.related } satisfies ValidateOptions,
+    { catalog: s.settings.catalog, datasetVersion: s.settings.datasetVersion, skipReport: s.settings.skipReport, strict: s.settings.strict, snapshotDir: s.dirs.snapshots, snapshot: s.snapshot, head: s.head, related: s.related } satisfies ValidateOptions,
     (m) => {
       if (m.type === 'validated') {
         if (m.records !== null) {

@@ -68,22 +68,17 @@ describe('the highlight cache', () => {
   });
 
   it('serves pages the same lines as highlighting afresh, and stores a miss for the next build', async () => {
-    const dir = tempDir();
-    process.env.ERRDEX_CACHE_DIR = dir;
-    try {
-      const code = 'if x is None:\n    raise ValueError(f"bad {x}")';
-      const fresh = await highlightLines(code, 'python');
-      expect(fresh.join('\n')).toContain('<span class="tk">');
-      expect(await cachedLines(code, 'python')).toEqual(fresh); // a miss: highlighted and stored
-      const store = new HighlightStore(join(dir, 'highlight.sqlite'));
-      expect(store.get(blockKey(code, 'python'))).toEqual(fresh);
-      // A hit is read, not highlighted: prove it by planting different lines under the key.
-      store.putMany([{ key: blockKey(code, 'python'), text: 'planted' }]);
-      store.close();
-      expect(await cachedLines(code, 'python')).toEqual(['planted']);
-    } finally {
-      delete process.env.ERRDEX_CACHE_DIR;
-    }
+    const file = join(tempDir(), 'highlight.sqlite');
+    const code = 'if x is None:\n    raise ValueError(f"bad {x}")';
+    const fresh = await highlightLines(code, 'python');
+    expect(fresh.join('\n')).toContain('<span class="tk">');
+    expect(await cachedLines(code, 'python', file)).toEqual(fresh); // a miss: highlighted and stored
+    const store = new HighlightStore(file);
+    expect(store.get(blockKey(code, 'python'))).toEqual(fresh);
+    // A hit is read, not highlighted: prove it by planting different lines under the key.
+    store.putMany([{ key: blockKey(code, 'python'), text: 'planted' }]);
+    store.close();
+    expect(await cachedLines(code, 'python', file)).toEqual(['planted']);
   });
 });
 

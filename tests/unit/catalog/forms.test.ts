@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../src/catalog/catalog.ts';
+import { buildDatasetVersion } from '../../../src/catalog/validate.ts';
 import { readTwin } from '../../../src/schema/input-forms.ts';
 
 const FORMS = resolve('tests/fixtures/catalogs/forms');
@@ -52,15 +53,9 @@ describe('the forms that exist', () => {
   it("gives the build's dataset version (SOURCE_DATE_EPOCH) when no record has one", () => {
     const dir = mkdtempSync(join(tmpdir(), 'errdex-bare-'));
     writeFileSync(join(dir, 'only.json'), readFileSync(join(FORMS, 'axios-bare.json')));
-    const saved = process.env.SOURCE_DATE_EPOCH;
-    process.env.SOURCE_DATE_EPOCH = '1767225600';
-    try {
-      const only = loadCatalog(dir).entries[0]!;
-      expect(only).toMatchObject({ datasetVersion: '2026-01-01T00:00:00.000Z', datasetVersionFrom: 'build' });
-    } finally {
-      if (saved === undefined) delete process.env.SOURCE_DATE_EPOCH;
-      else process.env.SOURCE_DATE_EPOCH = saved;
-    }
+    // The entry reads SOURCE_DATE_EPOCH once (buildDatasetVersion) and hands the version down.
+    const only = loadCatalog(dir, { datasetVersion: buildDatasetVersion({ SOURCE_DATE_EPOCH: '1767225600' }) }).entries[0]!;
+    expect(only).toMatchObject({ datasetVersion: '2026-01-01T00:00:00.000Z', datasetVersionFrom: 'build' });
   });
 
   it('reports an excerpt longer than its span as a warning on its line, and builds the record', () => {

@@ -1,4 +1,7 @@
 import { type BundledLanguage, createCssVariablesTheme, createHighlighter, createJavaScriptRegexEngine, createOnigurumaEngine, type ThemedToken } from 'shiki';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapeCode, highlightLines, lineMemoStats, ONIGURUMA_LANGS, renderCodeBlock, resetLineMemos, TOKEN_CLASS } from '../../../src/highlight/highlighter.ts';
 import { languageForPath } from '../../../src/highlight/languages.ts';
@@ -19,9 +22,12 @@ describe('languageForPath', () => {
   });
 });
 
+/** A highlight cache of the tests' own. */
+const CACHE = join(mkdtempSync(join(tmpdir(), 'errdex-highlight-')), 'highlight.sqlite');
+
 describe('renderCodeBlock', () => {
   it('numbers lines from the start line, marks the thrown line and escapes the code', async () => {
-    const html = await renderCodeBlock('if x < 1:\n    raise ValueError("<b>")\nreturn', { lang: 'python', label: 'excerpt', startLine: 10, markLine: 11 });
+    const html = await renderCodeBlock('if x < 1:\n    raise ValueError("<b>")\nreturn', { lang: 'python', label: 'excerpt', startLine: 10, markLine: 11, cache: CACHE });
     expect(html).toContain('<pre class="gutter" aria-hidden="true">10<span class="marked">11</span>12</pre>');
     expect(html).toContain('<span class="line marked" id="L11">');
     // Lines are text between newlines; no newline beside the marked line's block.
@@ -33,14 +39,14 @@ describe('renderCodeBlock', () => {
   });
 
   it('falls back to plain text for an unknown language, without a gutter when unnumbered', async () => {
-    const html = await renderCodeBlock('a <- b\n', { lang: 'text', label: 'fix' });
+    const html = await renderCodeBlock('a <- b\n', { lang: 'text', label: 'fix', cache: CACHE });
     expect(html).not.toContain('gutter');
     expect(html).toContain('<code>a &lt;- b\n</code>');
   });
 
   it('puts the lines outside `near` in a far span on each side, with the newlines next to them, so hiding them leaves no empty line', async () => {
     const code = ['a = 1', 'b = 2', 'c = 3', 'raise X("d")', 'e = 5', 'f = 6'].join('\n');
-    const html = await renderCodeBlock(code, { lang: 'text', label: 'x', startLine: 1, markLine: 4, near: { from: 3, to: 5 } });
+    const html = await renderCodeBlock(code, { lang: 'text', label: 'x', startLine: 1, markLine: 4, near: { from: 3, to: 5 }, cache: CACHE });
     const inner = (tag: string) => new RegExp(`<pre class="${tag}"[^>]*>(?:<code>)?(.*?)(?:</code>)?</pre>`, 's').exec(html)![1]!;
     const text = (s: string) => s.replace(/<span class="line marked"[^>]*>(.*?)<\/span>/, '\n$1\n').replace(/<span class="marked">(.*?)<\/span>/, '\n$1\n').replace(/<[^>]+>/g, '').replace(/\n+/g, '\n').trim();
     const shown = (s: string) => text(s.replace(/<span class="far">.*?<\/span>/gs, ''));
