@@ -24,6 +24,7 @@ import { matchPaste } from '../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../src/search/message-index.ts';
 import { parseTemplate } from '../src/schema/message-template.ts';
 import { messagePath } from '../src/catalog/derive/message-groups.ts';
+import { searchAnswered } from '../tests/support/search-page.ts';
 
 const WORK = resolve('.errdex/bench-scan');
 const VALUES = ['42', "'alpha'", '/srv/data/input.csv', 'user_id', '3.5'];
@@ -127,14 +128,7 @@ async function browserTop1(file: string, records: ErrorRecord[], n: number): Pro
     for (const r of picked) {
       const q = paste(r);
       await page.goto(`${server.url}/search/?q=${encodeURIComponent(q)}`);
-      await page.waitForFunction(
-        (text) => {
-          const list = document.querySelector<HTMLElement>('[data-search-results]');
-          return list?.dataset.state === 'done' && list.dataset.query === text.trim();
-        },
-        q,
-        { timeout: 30_000 },
-      );
+      await searchAnswered(page, q, 30_000);
       const top = await page.locator('[data-search-results] a').first().evaluate((a) => new URL((a as HTMLAnchorElement).href).pathname).catch(() => null);
       if (top && same.get(filled(r.errorMessage))!.has(top)) found++;
       else misses.push(`${JSON.stringify(q.slice(0, 160))} -> ${top ?? 'nothing'}`);

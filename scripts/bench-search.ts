@@ -31,6 +31,7 @@ import { launchChromium } from '../tests/support/browser.ts';
 import { serveStatic, type StaticServer } from '../tests/support/static-server.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex, writePagefindIndex } from '../src/build/search-index.ts';
 import { syntheticRecords } from '../bench/lib/synthetic.ts';
+import { searchAnswered } from '../tests/support/search-page.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -170,14 +171,7 @@ async function runQuery(page: Page, text: string) {
 
 /** The ranked result list once the page has answered `text`. */
 async function resultsOf(page: Page, text: string) {
-  await page.waitForFunction(
-    (t) => {
-      const list = document.querySelector<HTMLElement>('[data-search-results]')!;
-      return list.dataset.state === 'done' && list.dataset.query === t.trim();
-    },
-    text,
-    { timeout: 30_000 },
-  );
+  await searchAnswered(page, text, 30_000);
   return page.evaluate(() => {
     const list = document.querySelector<HTMLElement>('[data-search-results]')!;
     const paths = [...list.querySelectorAll('a')].map((a) => new URL(a.href).pathname);

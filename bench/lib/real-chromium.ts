@@ -12,6 +12,7 @@ import type { ErrorRecord } from '../../src/schema/record.ts';
 import { launchChromium } from '../../tests/support/browser.ts';
 import { MESSAGE_INDEX_DIR } from '../../src/build/search-index.ts';
 import { serveStatic } from '../../tests/support/static-server.ts';
+import { searchAnswered } from '../../tests/support/search-page.ts';
 
 /** How long the visitor takes to paste after the page opened. */
 const PASTE_PAUSE_MS = 1_000;
@@ -23,14 +24,7 @@ export async function submitPaste(page: Page, paste: string): Promise<void> {
     box.value = t;
     box.form!.requestSubmit();
   }, paste);
-  await page.waitForFunction(
-    (t) => {
-      const list = document.querySelector<HTMLElement>('[data-search-results]')!;
-      return list.dataset.state === 'done' && list.dataset.query === t.trim();
-    },
-    paste,
-    { timeout: 30_000 },
-  );
+  await searchAnswered(page, paste, 30_000);
 }
 
 export interface PageOutcome {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import { htmlErrors } from '../support/html-check.ts';
 import { FIXTURES, listFiles, siteInBrowser } from '../support/site.ts';
+import { searchAnswered } from '../support/search-page.ts';
 
 const CHANGED = '/acme/pool-demo/connection-pool-exhausted-after-n-retries-c0ffee/';
 const REMOVED = '/acme/pool-demo/lease-lease-id-expired-before-commit-c0ffe2/';
@@ -76,14 +77,7 @@ describe('a raise site’s history on its page and in the paste search', () => {
   async function search(query: string): Promise<{ paths: string[]; kind: string }> {
     const page = await s.browser.newPage();
     await page.goto(`${s.server.url}/search/?q=${encodeURIComponent(query)}`);
-    await page.waitForFunction(
-      (q) => {
-        const list = document.querySelector<HTMLElement>('[data-search-results]');
-        return list?.dataset.state === 'done' && list.dataset.query === q.trim();
-      },
-      query,
-      { timeout: 20_000 },
-    );
+    await searchAnswered(page, query);
     const paths = await page.locator('[data-search-results] a').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
     const kind = paths.length > 0 ? await page.locator('[data-search-results] > li').first().locator('.match-kind').innerText() : '';
     await page.close();

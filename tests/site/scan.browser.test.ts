@@ -12,6 +12,7 @@ import { runScan } from '../../src/scan/run.ts';
 import { fixtureRepo } from '../unit/scan/fixture-repo.ts';
 import { filled } from '../unit/scan/records.ts';
 import { siteInBrowser } from '../support/site.ts';
+import { searchAnswered } from '../support/search-page.ts';
 
 const CATALOG = resolve('.errdex/test-sites/scan-catalog');
 const records: ErrorRecord[] = [];
@@ -31,14 +32,7 @@ describe('a scanned catalog, built and searched in Chromium', () => {
   async function firstResult(query: string, reuse?: Page): Promise<string | undefined> {
     const page = reuse ?? (await ctx.browser.newPage());
     await page.goto(`${ctx.server.url}/search/?q=${encodeURIComponent(query)}`);
-    await page.waitForFunction(
-      (q) => {
-        const list = document.querySelector<HTMLElement>('[data-search-results]');
-        return list?.dataset.state === 'done' && list.dataset.query === q.trim();
-      },
-      query,
-      { timeout: 20_000 },
-    );
+    await searchAnswered(page, query);
     const paths = await page.locator('[data-search-results] a').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
     if (!reuse) await page.close();
     return paths[0];

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, siteInBrowser } from '../support/site.ts';
+import { searchAnswered } from '../support/search-page.ts';
 
 // One message raised in three places (the `search-sites` catalog), and two other errors.
 const PSYCOPG = '/dbkit/core/unknown-numeric-column-type-psycopg-b00000/';
@@ -27,14 +28,7 @@ describe('search on real pastes, in Chromium', () => {
 
   /** The result rows once the page has answered `query`. */
   async function rows(page: Page, query: string) {
-    await page.waitForFunction(
-      (q) => {
-        const list = document.querySelector<HTMLElement>('[data-search-results]');
-        return list?.dataset.state === 'done' && list.dataset.query === q.trim();
-      },
-      query,
-      { timeout: 20_000 },
-    );
+    await searchAnswered(page, query);
     return page.locator('[data-search-results] a').evaluateAll((as) =>
       as.map((a) => ({ path: new URL((a as HTMLAnchorElement).href).pathname, hash: new URL((a as HTMLAnchorElement).href).hash, match: (a as HTMLElement).dataset.match, text: (a as HTMLElement).innerText })),
     );

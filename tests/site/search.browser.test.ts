@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, listFiles, siteInBrowser } from '../support/site.ts';
+import { searchAnswered } from '../support/search-page.ts';
 
 const AUX = '/engine-labs/infer/expected-frames-got-a00000/';
 const AUX_STAGE = '/engine-labs/infer/expected-frames-got-in-stage-a00000/';
@@ -15,14 +16,7 @@ describe('search by pasted error text, in Chromium', () => {
 
   /** Paths of the results, in rank order, once the page has answered `query`. */
   async function results(page: Page, query: string): Promise<string[]> {
-    await page.waitForFunction(
-      (q) => {
-        const list = document.querySelector<HTMLElement>('[data-search-results]');
-        return list?.dataset.state === 'done' && list.dataset.query === q.trim();
-      },
-      query,
-      { timeout: 20_000 },
-    );
+    await searchAnswered(page, query);
     return page.locator('[data-search-results] a').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
   }
 
