@@ -1,0 +1,67 @@
+/**
+ * A local S3-compatible server for the deploy tests: s3rver (an S3 API over the file system) behind an
+ * HTTP server of ours on 127.0.0.1 with a free port, which records each request as it arrives and as
+ * its answer ends, so a test can check what was written, and in which order, over real HTTP. s3rver
+ * takes the access key S3RVER (any secret) and refuses others, as a store refuses a wrong key.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const S3RVER_KEY = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+
+export interface Recorded {
+  method: string;
+  /** Path and query, as sent (`/bucket/key`, `/bucket?delete`). */
+  url: string;
+  /** Order numbers of the request's arrival and of its answer's end, on one counter. */
+  arrived: number;
+  ended: number;
+  status: number;
+}
+
+export interface LocalS3 {
+  endpoint: string;
+  requests: Recorded[];
+  close(): Promise<void>;
+}
+
+interface S3rverInstance {
+  configureBuckets(): Promise<void>;
+  callback(): (req: unknown, res: unknown) => void;
+}
+type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
+
+/** Starts the server with `buckets` made; throws when it cannot start (the caller says why and skips). */
+export async function startLocalS3(buckets: string[]): Promise<LocalS3> {
+  const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
+  const directory = mkdtempSync(join(tmpdir(), 'errdex-s3rver-'));
+  const s3 = new S3rver({ directory, silent: true, configureBuckets: buckets.map((name) => ({ name })) });
+  await s3.configureBuckets();
+  const handle = s3.callback();
+  const requests: Recorded[] = [];
+  let clock = 0;
+  const server: Server = createServer((req, res) => {
+    const entry: Recorded = { method: req.method ?? '', url: req.url ?? '', arrived: ++clock, ended: -1, status: 0 };
+    requests.push(entry);
+    res.on('finish', () => {
+      entry.ended = ++clock;
+      entry.status = res.statusCode;
+    });
+    handle(req, res);
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
