@@ -77,6 +77,7 @@ export async function deploy(store: ObjectStore, options: DeployOptions): Promis
   }
 
   const plan = planDeploy(site.files, remote, manifest);
+  for (const folder of plan.otherDeploys) notes.push(`${prefix}${folder} holds another deploy (its own manifest): its objects are left alone.`);
   const upload = [...plan.uploadFirst, ...plan.uploadThen];
   const report: DeployReport = {
     dryRun: options.dryRun,

@@ -3,7 +3,8 @@
  * anything is written (and all that --dry-run does). A file is unchanged when the bucket holds its key
  * with the ETag the manifest recorded, and the manifest's SHA-256 and headers are the file's own;
  * every other file is uploaded. Objects under the prefix that the site no longer has are removed, but
- * only after every upload succeeded. Uploads come in two waves: files named by their content (cached
+ * only after every upload succeeded, except those of another deploy below the prefix (a folder holding
+ * its own manifest: a preview deployed under the site's prefix). Uploads come in two waves: files named by their content (cached
  * for good) first, then the pages and indexes that refer to them, so a page is never served before
  * the assets it names.
  */
@@ -26,6 +27,8 @@ export interface DeployPlan {
   unchanged: SiteFile[];
   /** Objects the site no longer has, removed last. */
   remove: RemoteObject[];
+  /** Folders below the prefix that hold another deploy (its manifest), whose objects are left alone. */
+  otherDeploys: string[];
 }
 
 /** An ETag as compared: without the quotes stores put around it. */
@@ -35,7 +38,7 @@ const contentNamed = (f: SiteFile): boolean => /\bimmutable\b/.test(f.headers.ca
 
 export function planDeploy(files: readonly SiteFile[], remote: readonly RemoteObject[], manifest: Manifest | null): DeployPlan {
   const stored = new Map(remote.map((o) => [o.key, o]));
-  const plan: DeployPlan = { uploadFirst: [], uploadThen: [], unchanged: [], remove: [] };
+  const plan: DeployPlan = { uploadFirst: [], uploadThen: [], unchanged: [], remove: [], otherDeploys: [] };
   for (const file of files) {
     const object = stored.get(file.key);
     const recorded = manifest?.get(file.key);
@@ -50,6 +53,8 @@ export function planDeploy(files: readonly SiteFile[], remote: readonly RemoteOb
     else (contentNamed(file) ? plan.uploadFirst : plan.uploadThen).push(file);
   }
   const keys = new Set(files.map((f) => f.key));
-  plan.remove = remote.filter((o) => o.key !== MANIFEST_KEY && !keys.has(o.key));
+  plan.otherDeploys = remote.filter((o) => o.key.endsWith(`/${MANIFEST_KEY}`)).map((o) => o.key.slice(0, -MANIFEST_KEY.length));
+  const ours = (key: string) => key !== MANIFEST_KEY && !plan.otherDeploys.some((folder) => key.startsWith(folder));
+  plan.remove = remote.filter((o) => ours(o.key) && !keys.has(o.key));
   return plan;
 }

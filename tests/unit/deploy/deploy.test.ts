@@ -175,7 +175,7 @@ describe('deploy to an S3-compatible server', () => {
     expect((await head(server, 'site', `dry/${RECORD_TWIN}`))?.ContentLength).toBe(Buffer.byteLength(SITE_FILES[RECORD_TWIN]!));
   });
 
-  it('keeps a deploy under a prefix to its prefix', async (ctx) => {
+  it('keeps a deploy under a prefix to its prefix, and leaves another deploy below it alone', async (ctx) => {
     const server = need(ctx);
     const site = newSite();
     await run(server, site, 'site', { prefix: 'a/' });
@@ -188,6 +188,12 @@ describe('deploy to an S3-compatible server', () => {
     const again = await run(server, small, 'site', { prefix: 'a/' });
     expect(again.report.deleted.files).toBe(deployedKeys().length - 1);
     expect(await head(server, 'site', 'b/index.html')).not.toBeNull();
+    // A deploy below the prefix (a preview under a/preview/) is another site's: left alone.
+    await run(server, small, 'site', { prefix: 'a/preview/' });
+    const outer = await run(server, newSite(), 'site', { prefix: 'a/' });
+    expect(outer.report.deleted.files).toBe(0);
+    expect(outer.report.notes).toContain('a/preview/ holds another deploy (its own manifest): its objects are left alone.');
+    expect(await head(server, 'site', 'a/preview/index.html')).not.toBeNull();
   });
 
   it('uploads again a file whose headers changed, or whose object something else replaced', async (ctx) => {

@@ -37,6 +37,18 @@ describe('planDeploy', () => {
     expect(plan.remove.map((o) => o.key)).toEqual(['old/index.html']);
   });
 
+  it('leaves alone the objects of another deploy below the prefix', () => {
+    const nested = [
+      ...remote,
+      { key: `preview/${MANIFEST_KEY}`, etag: '"p"', size: 9 },
+      { key: 'preview/index.html', etag: '"q"', size: 3 },
+      { key: 'previews.html', etag: '"r"', size: 3 },
+    ];
+    const plan = planDeploy([page, asset], nested, manifest());
+    expect(plan.otherDeploys).toEqual(['preview/']);
+    expect(plan.remove.map((o) => o.key)).toEqual(['old/index.html', 'previews.html']);
+  });
+
   it('uploads everything without a manifest, content-named files in the first wave', () => {
     const plan = planDeploy([page, asset], remote, null);
     expect(keys(plan.uploadFirst)).toEqual(['_astro/a.css']);
