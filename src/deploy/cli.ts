@@ -34,6 +34,8 @@ export function formatReport(r: DeployReport, target: string): string {
   lines.push(`  ${verb[0]!.padEnd(13)}${n(r.uploaded.files)} files, ${n(r.uploaded.bytes)} bytes`);
   lines.push(`  ${verb[1]!.padEnd(13)}${n(r.unchanged.files)} files, ${n(r.unchanged.bytes)} bytes`);
   lines.push(`  ${verb[2]!.padEnd(13)}${n(r.deleted.files)} files, ${n(r.deleted.bytes)} bytes`);
+  if (r.kept.files > 0)
+    lines.push(`  ${'kept'.padEnd(13)}${n(r.kept.files)} files, ${n(r.kept.bytes)} bytes (content-named files the site replaced: --keep-old-assets)`);
   if (r.dryRun) {
     const list = (what: string, keys: string[]) => {
       if (keys.length === 0) return;
@@ -84,6 +86,8 @@ export async function runDeploy(
       prefix: settings.prefix,
       basePath: inputs.basePath,
       dryRun: settings.dryRun,
+      keepOldAssetsMs: settings.keepOldAssetsMs,
+      now: Date.now(),
       concurrency: settings.concurrency,
       log: (line) => io.stderr(`${line}\n`),
     });

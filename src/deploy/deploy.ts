@@ -1,10 +1,10 @@
 /**
  * One deploy of a built site folder to a bucket: read and hash the site, list the bucket under the
  * prefix, read the manifest, plan (plan.ts), then upload the changed files (content-named ones first),
- * write the manifest, and only when every upload succeeded remove what the site no longer has. A
- * failed upload stops the deploy before any removal and is reported; the manifest then records the
- * uploads that did succeed, so the next deploy does not send them again. --dry-run stops after the
- * plan and writes nothing.
+ * write the manifest, and only when every upload succeeded remove what the site no longer has (but
+ * the content-named files it replaced, kept a while: plan.ts). A failed upload stops the deploy
+ * before any removal and is reported; the manifest then records the uploads that did succeed, so the
+ * next deploy does not send them again. --dry-run stops after the plan and writes nothing.
  */
 import { readFileSync } from 'node:fs';
 import { decodeManifest, encodeManifest, entryFor, MANIFEST_KEY, type Manifest } from './manifest.ts';
@@ -20,6 +20,10 @@ export interface DeployOptions {
   /** The site's base path ('' or '/sub'), which the `_headers` patterns carry. */
   basePath: string;
   dryRun: boolean;
+  /** How long content-named files the site replaced stay in the bucket (0: removed at once). */
+  keepOldAssetsMs: number;
+  /** The deploy's time (ms since 1970). */
+  now: number;
   /** Uploads at a time. */
   concurrency: number;
   log: (line: string) => void;
@@ -35,6 +39,8 @@ export interface DeployReport {
   uploaded: Counts;
   unchanged: Counts;
   deleted: Counts;
+  /** Content-named files the site replaced, kept for now. */
+  kept: Counts;
   failed: Array<{ key: string; reason: string }>;
   /** Header names of `_headers` rules that objects cannot carry. */
   notStored: string[];
@@ -76,7 +82,7 @@ export async function deploy(store: ObjectStore, options: DeployOptions): Promis
     notes.push(`no manifest ${prefix}${MANIFEST_KEY} in the bucket: every file is uploaded (once).`);
   }
 
-  const plan = planDeploy(site.files, remote, manifest);
+  const plan = planDeploy(site.files, remote, manifest, { keepMs: options.keepOldAssetsMs, now: options.now });
   for (const folder of plan.otherDeploys) notes.push(`${prefix}${folder} holds another deploy (its own manifest): its objects are left alone.`);
   const upload = [...plan.uploadFirst, ...plan.uploadThen];
   const report: DeployReport = {
@@ -84,6 +90,7 @@ export async function deploy(store: ObjectStore, options: DeployOptions): Promis
     uploaded: count(upload),
     unchanged: count(plan.unchanged),
     deleted: count(plan.remove),
+    kept: count(plan.kept.map((k) => k.object)),
     failed: [],
     notStored: site.notStored,
     notes,
@@ -93,6 +100,7 @@ export async function deploy(store: ObjectStore, options: DeployOptions): Promis
 
   const next: Manifest = new Map();
   for (const f of plan.unchanged) next.set(f.key, manifest!.get(f.key)!);
+  for (const { object, retiredAt } of plan.kept) next.set(object.key, { ...manifest!.get(object.key)!, retiredAt });
   const sent: SiteFile[] = [];
   const wave = async (files: SiteFile[], what: string) => {
     if (files.length === 0) return;
@@ -114,8 +122,9 @@ export async function deploy(store: ObjectStore, options: DeployOptions): Promis
   else if (plan.uploadThen.length > 0) notes.push(`${plan.uploadThen.length} other changed files were not sent: content-named files they may name failed.`);
   report.uploaded = count(sent);
 
-  const changed = manifest === null || next.size !== manifest.size || sent.length > 0 || [...next.keys()].some((k) => !manifest!.has(k));
-  if (changed) await store.put(prefix + MANIFEST_KEY, encodeManifest(next), { contentType: 'application/gzip', cacheControl: 'no-store' });
+  const encoded = encodeManifest(next);
+  if (!manifestBytes || !Buffer.from(encoded).equals(Buffer.from(manifestBytes)))
+    await store.put(prefix + MANIFEST_KEY, encoded, { contentType: 'application/gzip', cacheControl: 'no-store' });
 
   if (report.failed.length > 0) {
     report.deleted = { files: 0, bytes: 0 };

@@ -41,6 +41,9 @@ _headers rules; then removes the objects the site no longer has.
                       AWS_ENDPOINT_URL, else AWS S3 itself
   --region <r>        default AWS_REGION, AWS_DEFAULT_REGION; us-east-1 with an endpoint of one's own
   --dry-run           list what would be uploaded and removed; write nothing
+  --keep-old-assets <hours>
+                      keep content-named files the site replaced this long, for pages loaded
+                      before the deploy (default 24; 0 removes them at once)
   --concurrency <n>   uploads at a time (default 16)
   -h, --help          this text
 
@@ -52,6 +55,7 @@ export interface DeploySettings {
   prefix: string;
   site: string;
   dryRun: boolean;
+  keepOldAssetsMs: number;
   concurrency: number;
 }
 
@@ -123,6 +127,10 @@ export function deploySettings(argv: readonly string[], aws: AwsEnv, site: strin
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
     problems.push(`--concurrency ${JSON.stringify(args.values.concurrency)} is not a whole number from 1 to 256`);
 
+  const keepHours = Number(args.values['keep-old-assets'] ?? '24');
+  if (!(keepHours >= 0 && keepHours <= 8760))
+    problems.push(`--keep-old-assets ${JSON.stringify(args.values['keep-old-assets'])} is not a number of hours from 0 to 8760`);
+
   if (!existsSync(site)) problems.push(`the site folder ${site} does not exist: build the site first (npm run build), or set ERRDEX_DIST`);
   else if (!statSync(site).isDirectory()) problems.push(`the site folder ${site} is not a folder`);
 
@@ -138,6 +146,7 @@ export function deploySettings(argv: readonly string[], aws: AwsEnv, site: strin
       prefix: normalisePrefix(prefix),
       site,
       dryRun: args.values['dry-run'] === true,
+      keepOldAssetsMs: keepHours * 3_600_000,
       concurrency,
     },
   };
@@ -153,6 +162,7 @@ function parse(argv: readonly string[]) {
       endpoint: { type: 'string' },
       region: { type: 'string' },
       'dry-run': { type: 'boolean' },
+      'keep-old-assets': { type: 'string' },
       concurrency: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -18,6 +18,7 @@ import { type ObjectStore, s3Store, type StoreSettings } from '../../../src/depl
 import { deployedKeys, RECORD_PAGE, RECORD_TWIN, SITE_FILES, writeSite } from '../../support/deploy-site.ts';
 import { type LocalS3, type Recorded, S3RVER_KEY, startLocalS3 } from '../../support/s3-server.ts';
 
+const DAY = 86_400_000;
 let s3: LocalS3 | null = null;
 let unavailable = '';
 const dirs: string[] = [];
@@ -59,7 +60,17 @@ async function run(server: LocalS3, site: string, bucket: string, more: Partial<
   const from = server.requests.length;
   const s = store ?? s3Store(settings(server, bucket));
   try {
-    const report = await deploy(s, { site, prefix: '', basePath: '', dryRun: false, concurrency: 4, log: () => {}, ...more });
+    const report = await deploy(s, {
+      site,
+      prefix: '',
+      basePath: '',
+      dryRun: false,
+      keepOldAssetsMs: DAY,
+      now: Date.now(),
+      concurrency: 4,
+      log: () => {},
+      ...more,
+    });
     return { report, requests: server.requests.slice(from) };
   } finally {
     if (!store) s.close();
@@ -185,7 +196,7 @@ describe('deploy to an S3-compatible server', () => {
     expect(await head(server, 'site', 'a/index.html')).not.toBeNull();
     expect(await head(server, 'site', 'b/index.html')).not.toBeNull();
     // And within its prefix it removes what left: a/ now deployed with the small site.
-    const again = await run(server, small, 'site', { prefix: 'a/' });
+    const again = await run(server, small, 'site', { prefix: 'a/', keepOldAssetsMs: 0 });
     expect(again.report.deleted.files).toBe(deployedKeys().length - 1);
     expect(await head(server, 'site', 'b/index.html')).not.toBeNull();
     // A deploy below the prefix (a preview under a/preview/) is another site's: left alone.
@@ -212,6 +223,30 @@ describe('deploy to an S3-compatible server', () => {
     expect(sent).toContain('favicon.svg');
     expect((await head(server, 'site', 'h/sitemap.xml'))?.CacheControl).toBe(IMMUTABLE);
     expect((await head(server, 'site', 'h/favicon.svg'))?.ContentLength).toBe(Buffer.byteLength(SITE_FILES['favicon.svg']!));
+  });
+
+  it('keeps a content-named file the site replaced for the time given, then removes it; a page goes at once', async (ctx) => {
+    const server = need(ctx);
+    const site = newSite();
+    const t = Date.UTC(2026, 11, 1);
+    await run(server, site, 'site', { prefix: 'k/', now: t });
+    rmSync(join(site, '_astro/site.Bq3x9.css'));
+    writeFileSync(join(site, '_astro/site.Dz7y2.css'), 'body{margin:2px}');
+    rmSync(join(site, 'sitemap.xml'));
+
+    const replaced = await run(server, site, 'site', { prefix: 'k/', now: t + 1000 });
+    expect(replaced.report.kept.files).toBe(1);
+    expect(replaced.report.plan.remove.map((o) => o.key)).toEqual(['sitemap.xml']);
+    expect(await head(server, 'site', 'k/_astro/site.Bq3x9.css')).not.toBeNull();
+    expect(await head(server, 'site', 'k/sitemap.xml')).toBeNull();
+    // Still kept a day less a second after it left, and nothing to write.
+    const later = await run(server, site, 'site', { prefix: 'k/', now: t + DAY });
+    expect(later.report.kept.files).toBe(1);
+    expect(writes(later.requests)).toEqual([]);
+    const after = await run(server, site, 'site', { prefix: 'k/', now: t + 1000 + DAY });
+    expect(after.report.kept.files).toBe(0);
+    expect(after.report.deleted.files).toBe(1);
+    expect(await head(server, 'site', 'k/_astro/site.Bq3x9.css')).toBeNull();
   });
 
   it('removes nothing when an upload fails, and sends no page while a content-named file is missing', async (ctx) => {

@@ -49,6 +49,24 @@ describe('planDeploy', () => {
     expect(plan.remove.map((o) => o.key)).toEqual(['old/index.html', 'previews.html']);
   });
 
+  it('keeps a content-named file the site replaced until keepMs after the deploy that found it gone', () => {
+    const gone = { key: '_astro/old.css', etag: '"e4"', size: 3 };
+    const m = manifest();
+    m.set('_astro/old.css', entryFor('s4', 'e4', asset.headers));
+    const at = (now: number, mm: Manifest = m) => planDeploy([page, asset], [...remote, gone], mm, { keepMs: 1000, now });
+    expect(at(5000).kept).toEqual([{ object: gone, retiredAt: 5000 }]);
+    expect(at(5000).remove.map((o) => o.key)).toEqual(['old/index.html']);
+    m.set('_astro/old.css', { ...m.get('_astro/old.css')!, retiredAt: 4500 });
+    expect(at(5499).kept).toEqual([{ object: gone, retiredAt: 4500 }]);
+    expect(at(5500).kept).toEqual([]);
+    expect(at(5500).remove.map((o) => o.key)).toEqual(['old/index.html', '_astro/old.css']);
+    // Not kept: with keepMs 0, when something else replaced it, or when it was not stored as content-named.
+    expect(planDeploy([page, asset], [...remote, gone], m, { keepMs: 0, now: 4600 }).kept).toEqual([]);
+    expect(at(4600, m).kept).toHaveLength(1);
+    expect(planDeploy([page, asset], [...remote, { ...gone, etag: '"other"' }], m, { keepMs: 1000, now: 4600 }).kept).toEqual([]);
+    expect(planDeploy([page, asset], remote, manifest(), { keepMs: 1000, now: 4600 }).remove.map((o) => o.key)).toEqual(['old/index.html']);
+  });
+
   it('uploads everything without a manifest, content-named files in the first wave', () => {
     const plan = planDeploy([page, asset], remote, null);
     expect(keys(plan.uploadFirst)).toEqual(['_astro/a.css']);

@@ -54,6 +54,10 @@ describe('deploySettings', () => {
     const file = join(site, 'file');
     writeFileSync(file, '');
     expect(problems(['b1b'], { ...KEYS, AWS_REGION: 'x' }, file)).toEqual([`the site folder ${file} is not a folder`]);
+    expect(problems(['b1b', '--keep-old-assets', 'a day'], { ...KEYS, AWS_REGION: 'x' })).toEqual([
+      '--keep-old-assets "a day" is not a number of hours from 0 to 8760',
+    ]);
+    expect(ok(['b1b', '--keep-old-assets', '0.5']).keepOldAssetsMs).toBe(1_800_000);
     expect(problems(['b1b', '--region', 'EU West'], KEYS)).toEqual(['--region "EU West" is not a region name (such as eu-west-1, or auto for R2)']);
   });
 
@@ -63,6 +67,7 @@ describe('deploySettings', () => {
       prefix: 'preview/',
       site,
       dryRun: true,
+      keepOldAssetsMs: 86_400_000,
       concurrency: 16,
     });
     expect(
