@@ -4,7 +4,7 @@
  * read; tests call it with their own. Exit codes: 0 deployed (or planned, with --dry-run), 1 the store
  * refused or failed, 2 usage or settings (every problem named).
  */
-import { DeployError, type DeployReport, deploy } from './deploy.ts';
+import { type Counts, DeployError, type DeployReport, deploy } from './deploy.ts';
 import { type AwsEnv, deploySettings, HELP } from './settings.ts';
 import { describeStoreError, type ObjectStore, type StoreSettings, s3Store } from './store.ts';
 
@@ -31,11 +31,12 @@ export function formatReport(r: DeployReport, target: string): string {
   const lines: string[] = [];
   const verb = r.dryRun ? ['would upload', 'unchanged', 'would delete'] : ['uploaded', 'unchanged', 'deleted'];
   lines.push(`${r.dryRun ? 'Dry run, nothing written: ' : ''}${target}`);
-  lines.push(`  ${verb[0]!.padEnd(13)}${n(r.uploaded.files)} files, ${n(r.uploaded.bytes)} bytes`);
-  lines.push(`  ${verb[1]!.padEnd(13)}${n(r.unchanged.files)} files, ${n(r.unchanged.bytes)} bytes`);
-  lines.push(`  ${verb[2]!.padEnd(13)}${n(r.deleted.files)} files, ${n(r.deleted.bytes)} bytes`);
-  if (r.kept.files > 0)
-    lines.push(`  ${'kept'.padEnd(13)}${n(r.kept.files)} files, ${n(r.kept.bytes)} bytes (content-named files the site replaced: --keep-old-assets)`);
+  const row = (label: string, c: Counts, after = '') =>
+    lines.push(`  ${label.padEnd(13)}${n(c.files)} file${c.files === 1 ? '' : 's'}, ${n(c.bytes)} bytes${after}`);
+  row(verb[0]!, r.uploaded);
+  row(verb[1]!, r.unchanged);
+  row(verb[2]!, r.deleted);
+  if (r.kept.files > 0) row('kept', r.kept, ' (content-named files the site replaced: --keep-old-assets)');
   if (r.dryRun) {
     const list = (what: string, keys: string[]) => {
       if (keys.length === 0) return;

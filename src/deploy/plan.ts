@@ -6,10 +6,9 @@
  * only after every upload succeeded, except those of another deploy below the prefix (a folder holding
  * its own manifest: a preview deployed under the site's prefix), and except content-named files the
  * site replaced, kept for a while since the deploy that first found them gone: a page loaded before
- * that deploy may still ask for the old ones (Pagefind's chunks, the message index's shards). Uploads
- * come in two waves: files named by their content (cached
- * for good) first, then the pages and indexes that refer to them, so a page is never served before
- * the assets it names.
+ * that deploy may still ask for the old ones (Pagefind's chunks, the message index's shards).
+ * Uploads come in two waves: files named by their content (cached for good) first, then the pages and
+ * indexes that refer to them, so a page is never served before the assets it names.
  */
 import { MANIFEST_KEY, type Manifest } from './manifest.ts';
 import { headersKey } from './object-headers.ts';

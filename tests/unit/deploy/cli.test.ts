@@ -86,7 +86,7 @@ describe('npm run deploy:s3', () => {
     const dry = await deployS3(['s3://cli-site/www', '--dry-run'], env);
     expect(dry.status).toBe(0);
     expect(dry.stdout).toMatch(/^Dry run, nothing written: /);
-    expect(dry.stdout).toMatch(/would upload +1 files/);
+    expect(dry.stdout).toMatch(/would upload +1 file, /);
     expect(dry.stdout).toContain(`would upload:\n  ${RECORD_TWIN}\n`);
     expect(server.requests.filter((r) => r.method === 'PUT').length).toBe(puts);
   });
