@@ -35,9 +35,35 @@ interface S3rverInstance {
 }
 type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
+/**
+ * s3rver encrypts its listings' continuation tokens with single DES, which OpenSSL 3 keeps in its legacy
+ * provider only, so a listing of more than one page fails with InternalError. Triple DES with the key
+ * repeated three times is single DES, byte for byte, and is in the default provider: s3rver's DES calls
+ * are routed there. Other ciphers are untouched.
+ */
+function singleDesThroughTripleDes(crypto: typeof import('node:crypto')): void {
+  const cipher = crypto.createCipheriv;
+  const decipher = crypto.createDecipheriv;
+  if ((cipher as { desRouted?: boolean }).desRouted) return;
+  const key3 = (key: unknown) => Buffer.concat([key, key, key] as Buffer[]);
+  const routed = ((algorithm: string, key: Buffer, iv: Buffer, options?: unknown) =>
+    algorithm === 'des'
+      ? cipher.call(crypto, 'des-ede3-cbc', key3(key), iv)
+      : (cipher as (...a: unknown[]) => unknown).call(crypto, algorithm, key, iv, options)) as typeof crypto.createCipheriv;
+  const unrouted = ((algorithm: string, key: Buffer, iv: Buffer, options?: unknown) =>
+    algorithm === 'des'
+      ? decipher.call(crypto, 'des-ede3-cbc', key3(key), iv)
+      : (decipher as (...a: unknown[]) => unknown).call(crypto, algorithm, key, iv, options)) as typeof crypto.createDecipheriv;
+  Object.assign(routed, { desRouted: true });
+  crypto.createCipheriv = routed;
+  crypto.createDecipheriv = unrouted;
+}
+
 /** Starts the server with `buckets` made; throws when it cannot start (the caller says why and skips). */
 export async function startLocalS3(buckets: string[]): Promise<LocalS3> {
-  const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
+  const require = createRequire(import.meta.url);
+  singleDesThroughTripleDes(require('node:crypto'));
+  const S3rver = require('s3rver') as S3rverClass;
   const directory = mkdtempSync(join(tmpdir(), 'errdex-s3rver-'));
   const s3 = new S3rver({ directory, silent: true, configureBuckets: buckets.map((name) => ({ name })) });
   await s3.configureBuckets();

@@ -249,6 +249,19 @@ describe('deploy to an S3-compatible server', () => {
     expect(await head(server, 'site', 'k/_astro/site.Bq3x9.css')).toBeNull();
   });
 
+  it('reads a listing of more than one page (1,000 keys): a second deploy of 1,100 files sends nothing', async (ctx) => {
+    const server = need(ctx);
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 1100; i++) many[`api/errors/${String(i).padStart(16, '0')}.json`] = `{"id":${i}}`;
+    const site = newSite(many);
+    const first = await run(server, site, 'site', { prefix: 'many/', concurrency: 16 });
+    expect(first.report.uploaded.files).toBe(1100);
+    const second = await run(server, site, 'site', { prefix: 'many/' });
+    expect(second.requests.filter((r) => r.method === 'GET' && r.url.includes('list-type=2')).length).toBe(2);
+    expect(writes(second.requests)).toEqual([]);
+    expect(second.report.unchanged.files).toBe(1100);
+  });
+
   it('removes nothing when an upload fails, and sends no page while a content-named file is missing', async (ctx) => {
     const server = need(ctx);
     const site = newSite();
