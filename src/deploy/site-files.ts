@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listFilesBelow } from '../util/files.ts';
 import { parseHeadersFile } from './header-rules.ts';
-import { type ObjectHeaders, objectHeaders } from './object-headers.ts';
+import { headersKey, type ObjectHeaders, objectHeaders } from './object-headers.ts';
 
 export const HOST_FILES = new Set(['_headers', '_redirects']);
 
@@ -40,18 +40,22 @@ export function readSite(dir: string, basePath: string): Site {
   const hasHeadersFile = existsSync(headersPath);
   const { rules, problems } = hasHeadersFile ? parseHeadersFile(readFileSync(headersPath, 'utf8')) : { rules: [], problems: [] };
   const notStored = new Set<string>();
+  // A site of a million files has a handful of distinct header sets: one object each, shared.
+  const shared = new Map<string, ObjectHeaders>();
   const files = listFilesBelow(dir, (rel) => HOST_FILES.has(rel)).map((key): SiteFile => {
     const path = join(dir, key);
     const bytes = readFileSync(path);
     const applied = objectHeaders(rules, key, basePath);
     for (const name of applied.notStored) notStored.add(name);
+    const headersId = headersKey(applied.headers);
+    if (!shared.has(headersId)) shared.set(headersId, applied.headers);
     return {
       key,
       path,
       size: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       md5: createHash('md5').update(bytes).digest('base64'),
-      headers: applied.headers,
+      headers: shared.get(headersId)!,
     };
   });
   return { files, notStored: [...notStored].sort(), problems, hasHeadersFile };
