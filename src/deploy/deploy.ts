@@ -106,6 +106,9 @@ export async function deploy(store: ObjectStore, options: DeployOptions): Promis
     if (files.length === 0) return;
     const c = count(files);
     log(`uploading ${c.files} ${what} (${c.bytes} bytes)`);
+    // A first upload of a large site takes a while: a line per tenth, past a thousand files.
+    const step = Math.max(1000, Math.ceil(files.length / 10));
+    let done = 0;
     await pool(files, options.concurrency, async (f) => {
       try {
         const etag = await store.put(prefix + f.key, readFileSync(f.path), f.headers, f.md5);
@@ -114,6 +117,7 @@ export async function deploy(store: ObjectStore, options: DeployOptions): Promis
       } catch (e) {
         report.failed.push({ key: prefix + f.key, reason: describeStoreError(e) });
       }
+      if (++done % step === 0 && done < files.length) log(`  ${done} of ${files.length}`);
     });
   };
   await wave(plan.uploadFirst, 'content-named files');
@@ -133,7 +137,13 @@ export async function deploy(store: ObjectStore, options: DeployOptions): Promis
   }
   if (plan.remove.length > 0) {
     log(`removing ${plan.remove.length} objects the site no longer has`);
-    const failed = await store.remove(plan.remove.map((o) => prefix + o.key));
+    let failed: Array<{ key: string; reason: string }>;
+    try {
+      failed = await store.remove(plan.remove.map((o) => prefix + o.key));
+    } catch (e) {
+      const reason = describeStoreError(e);
+      failed = plan.remove.map((o) => ({ key: prefix + o.key, reason }));
+    }
     report.failed.push(...failed);
     const gone = new Set(failed.map((f) => f.key));
     report.deleted = count(plan.remove.filter((o) => !gone.has(prefix + o.key)));

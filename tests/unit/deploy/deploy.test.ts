@@ -254,8 +254,11 @@ describe('deploy to an S3-compatible server', () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 1100; i++) many[`api/errors/${String(i).padStart(16, '0')}.json`] = `{"id":${i}}`;
     const site = newSite(many);
-    const first = await run(server, site, 'site', { prefix: 'many/', concurrency: 16 });
+    const said: string[] = [];
+    const first = await run(server, site, 'site', { prefix: 'many/', concurrency: 16, log: (line) => said.push(line) });
     expect(first.report.uploaded.files).toBe(1100);
+    const bytes = Object.values(many).reduce((n, text) => n + Buffer.byteLength(text), 0);
+    expect(said).toEqual([`uploading 1100 files (${bytes} bytes)`, '  1000 of 1100']);
     const second = await run(server, site, 'site', { prefix: 'many/' });
     expect(second.requests.filter((r) => r.method === 'GET' && r.url.includes('list-type=2')).length).toBe(2);
     expect(writes(second.requests)).toEqual([]);
@@ -276,12 +279,22 @@ describe('deploy to an S3-compatible server', () => {
       put: (key, body, headers, md5) => (key.endsWith('.css') ? Promise.reject(new Error('connection reset')) : real.put(key, body, headers, md5)),
     };
     const { report, requests } = await run(server, site, 'site', { prefix: 'f/' }, failing);
-    real.close();
     expect(report.failed).toEqual([{ key: 'f/_astro/site.Bq3x9.css', reason: 'connection reset' }]);
     expect(report.deleted.files).toBe(0);
     expect(requests.filter((r) => r.method === 'DELETE' || r.method === 'POST')).toEqual([]);
     expect(putKeys(requests, 'site')).toEqual([]);
     expect(await head(server, 'site', 'f/sitemap.xml')).not.toBeNull();
+
+    // A store that refuses the removal: every object is named with its reason, and stays.
+    const refusing: ObjectStore = { ...real, remove: () => Promise.reject(new Error('AccessDenied (HTTP 403): no')) };
+    writeFileSync(join(site, 'extra.html'), '<p>extra');
+    await run(server, site, 'site', { prefix: 'r/' });
+    rmSync(join(site, 'extra.html'));
+    const refused = await run(server, site, 'site', { prefix: 'r/' }, refusing);
+    expect(refused.report.failed).toEqual([{ key: 'r/extra.html', reason: 'AccessDenied (HTTP 403): no' }]);
+    expect(refused.report.deleted.files).toBe(0);
+    expect(await head(server, 'site', 'r/extra.html')).not.toBeNull();
+    real.close();
 
     // The next deploy, with the store working again, sends both and then removes.
     const next = await run(server, site, 'site', { prefix: 'f/' });
