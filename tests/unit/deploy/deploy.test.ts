@@ -265,7 +265,7 @@ describe('deploy to an S3-compatible server', () => {
     expect(second.report.unchanged.files).toBe(1100);
   });
 
-  it('removes nothing when an upload fails, and sends no page while a content-named file is missing', async (ctx) => {
+  it('removes nothing when an upload fails, sends no page while a content-named file is missing, and names what a refused removal left', async (ctx) => {
     const server = need(ctx);
     const site = newSite();
     await run(server, site, 'site', { prefix: 'f/' });
