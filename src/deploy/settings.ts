@@ -73,14 +73,9 @@ export type SettingsResult = { help: true } | { settings: DeploySettings } | { p
 
 /** `site`: the folder to deploy (ERRDEX_DIST or dist/), as the entry read it. */
 export function deploySettings(argv: readonly string[], aws: AwsEnv, site: string): SettingsResult {
-  let args: ReturnType<typeof parse>;
-  try {
-    args = parse(argv);
-  } catch (e) {
-    return { problems: [e instanceof Error ? e.message : String(e)] };
-  }
-  if (args.values.help) return { help: true };
   const problems: string[] = [];
+  const args = parse(argv, problems);
+  if (args.values.help) return { help: true };
 
   let bucket = args.positionals[0] ?? '';
   let prefix = args.values.prefix ?? '';
@@ -128,7 +123,7 @@ export function deploySettings(argv: readonly string[], aws: AwsEnv, site: strin
     problems.push(`--concurrency ${JSON.stringify(args.values.concurrency)} is not a whole number from 1 to 256`);
 
   const keepHours = Number(args.values['keep-old-assets'] ?? '24');
-  if (!(keepHours >= 0 && keepHours <= 8760))
+  if (!/^\d+(\.\d+)?$/.test(args.values['keep-old-assets'] ?? '24') || keepHours > 8760)
     problems.push(`--keep-old-assets ${JSON.stringify(args.values['keep-old-assets'])} is not a number of hours from 0 to 8760`);
 
   if (!existsSync(site)) problems.push(`the site folder ${site} does not exist: build the site first (npm run build), or set ERRDEX_DIST`);
@@ -152,19 +147,32 @@ export function deploySettings(argv: readonly string[], aws: AwsEnv, site: strin
   };
 }
 
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      prefix: { type: 'string' },
-      endpoint: { type: 'string' },
-      region: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      'keep-old-assets': { type: 'string' },
-      concurrency: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+const OPTIONS = {
+  prefix: { type: 'string' },
+  endpoint: { type: 'string' },
+  region: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'keep-old-assets': { type: 'string' },
+  concurrency: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface Args {
+  values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
+  positionals: string[];
+}
+
+/** The arguments, read leniently so that a wrong option is one problem among the others, not the only one. */
+function parse(argv: readonly string[], problems: string[]): Args {
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: OPTIONS });
+  const out: Record<string, string | boolean> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const spec = (OPTIONS as Record<string, { type: string }>)[name];
+    const flag = name.length === 1 ? `-${name}` : `--${name}`;
+    if (!spec) problems.push(`unknown option ${flag}`);
+    else if (spec.type === 'string' && typeof value !== 'string') problems.push(`${flag} needs a value`);
+    else if (spec.type === 'boolean' && typeof value !== 'boolean') problems.push(`${flag} takes no value`);
+    else if (value !== undefined) out[name] = value as string | boolean;
+  }
+  return { values: out as Args['values'], positionals };
 }
