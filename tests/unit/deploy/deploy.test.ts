@@ -251,8 +251,10 @@ describe('deploy to an S3-compatible server', () => {
 
   it('reads a listing of more than one page (1,000 keys): a second deploy of 1,100 files sends nothing', async (ctx) => {
     const server = need(ctx);
-    const many: Record<string, string> = {};
-    for (let i = 0; i < 1100; i++) many[`api/errors/${String(i).padStart(16, '0')}.json`] = `{"id":${i}}`;
+    // Folders and files whose names sort differently by path and by bytes, as in a built site.
+    const many: Record<string, string> = { 'api/errors.json': '[]', 'search/index.html': '<p>s', 'search-index/manifest.json': '{}' };
+    for (let i = 0; i < 1097; i++)
+      many[i % 2 ? `api/errors/${String(i).padStart(16, '0')}.json` : `e/${String(i).padStart(16, '0')}/index.html`] = `{"id":${i}}`;
     const site = newSite(many);
     const said: string[] = [];
     const first = await run(server, site, 'site', { prefix: 'many/', concurrency: 16, log: (line) => said.push(line) });
