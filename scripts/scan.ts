@@ -4,9 +4,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { history, historyLines } from '../src/scan/history.ts';
+import { history, historyLines, type HistoryResult } from '../src/scan/history.ts';
 import { reasonLegend } from '../src/scan/report.ts';
-import { runScan } from '../src/scan/run.ts';
+import { runHistory, runScan } from '../src/scan/run.ts';
 
 const HELP = `Usage: npm run scan -- <path> [options]
 
@@ -19,11 +19,12 @@ Options:
   --out <path>        a folder (the file is {owner}-{name}.jsonl inside) or a .jsonl file (default: catalog/)
   --merge <catalog>   an earlier catalog (file or folder): keep its ids, person-written prose and URL ledger
   --skipped <file>    write every skipped raise site (path:line reason) to a file, to check by hand
-  --history <range>   instead of a catalog: when each site was introduced, had its message changed,
-                      moved or was removed, over a range (A..B: A and each first-parent commit after
-                      it) or the tags HEAD contains, oldest first (--history --tags); the report
-                      goes to --history-out
-  --history-out <f>   the history as JSON (default: {owner}-{name}.history.json here)
+  --history <range>   when each site was introduced, had its message changed, moved or was removed,
+                      over a range (A..B: A and each first-parent commit after it) or the tags HEAD
+                      contains, oldest first (--history --tags). With --out: the catalog of the last
+                      revision plus the removed sites, each record with its history (--merge as for
+                      a scan); without: only the report, to --history-out
+  --history-out <f>   the history as JSON (default without --out: {owner}-{name}.history.json here)
   --quiet             no progress line
   --help              this text
 
@@ -47,7 +48,7 @@ try {
       'history-out': { type: 'string' },
       repo: { type: 'string' },
       rev: { type: 'string' },
-      out: { type: 'string', default: 'catalog' },
+      out: { type: 'string' },
       merge: { type: 'string' },
       skipped: { type: 'string' },
       quiet: { type: 'boolean', default: false },
@@ -69,19 +70,28 @@ if (args.positionals.length !== 1) {
 
 const showProgress = !args.values.quiet && process.stderr.isTTY;
 let lastShown = 0;
+const writeHistory = (h: HistoryResult, file: string) => {
+  // The records are the catalog's business, not the report's.
+  const { records: _, ...report } = h;
+  writeFileSync(file, `${JSON.stringify(report, null, 1)}\n`);
+  console.log(`wrote the history of ${h.sites.length} sites to ${file}`);
+};
+if (args.values.history && args.values.merge && !args.values.out) {
+  console.error('scan: --merge with --history needs --out: the catalog it writes (without --out, --history writes only its report).');
+  process.exit(2);
+}
 if (args.values.history) {
   try {
     const spec = args.values.history;
-    const h = await history({
-      dir: args.positionals[0]!,
-      spec,
-      repo: args.values.repo,
-      onRevision: args.values.quiet ? undefined : (r, i, n) => console.error(`history: ${i + 1}/${n} ${r.name}`),
-    });
-    for (const line of historyLines(h)) console.log(line);
-    const file = args.values['history-out'] ?? `${h.repo.replace('/', '-')}.history.json`;
-    writeFileSync(file, `${JSON.stringify(h, null, 1)}\n`);
-    console.log(`wrote the history of ${h.sites.length} sites to ${file}`);
+    const onRevision = args.values.quiet ? undefined : (r: { name: string }, i: number, n: number) => console.error(`history: ${i + 1}/${n} ${r.name}`);
+    if (args.values.out) {
+      const { history: h } = await runHistory({ dir: args.positionals[0]!, spec, repo: args.values.repo, out: args.values.out, merge: args.values.merge, onRevision, log: (line) => console.log(line) });
+      if (args.values['history-out']) writeHistory(h, args.values['history-out']);
+    } else {
+      const h = await history({ dir: args.positionals[0]!, spec, repo: args.values.repo, onRevision });
+      for (const line of historyLines(h)) console.log(line);
+      writeHistory(h, args.values['history-out'] ?? `${h.repo.replace('/', '-')}.history.json`);
+    }
     process.exit(0);
   } catch (e) {
     console.error(`scan: ${(e as Error).message}`);
@@ -93,7 +103,7 @@ try {
     dir: args.positionals[0]!,
     repo: args.values.repo,
     rev: args.values.rev,
-    out: args.values.out,
+    out: args.values.out ?? 'catalog',
     merge: args.values.merge,
     log: (line) => console.log(line),
     progress: args.values.quiet

@@ -13,6 +13,7 @@ import { lookup } from '../../src/lookup/lookup.ts';
 import { openSite } from '../../src/lookup/site.ts';
 import { launchChromium } from '../../tests/support/browser.ts';
 import { serveStatic } from '../../tests/support/static-server.ts';
+import { submitPaste } from './real-chromium.ts';
 
 /** What one side answered: the first page's root-relative path, or null for "no entry". */
 export type FirstAnswer = string | null;
@@ -53,19 +54,7 @@ export async function lookupCheck(dir: string, pastes: readonly string[], onProg
     await page.goto(`${server.url}/search/`);
     await page.waitForSelector('[data-search-results][data-state="done"]', { state: 'attached' });
     for (const [i, paste] of pastes.entries()) {
-      await page.evaluate((t) => {
-        const box = document.querySelector<HTMLTextAreaElement>('#site-search')!;
-        box.value = t;
-        box.form!.requestSubmit();
-      }, paste);
-      await page.waitForFunction(
-        (t) => {
-          const list = document.querySelector<HTMLElement>('[data-search-results]')!;
-          return list.dataset.state === 'done' && list.dataset.query === t.trim();
-        },
-        paste,
-        { timeout: 30_000 },
-      );
+      await submitPaste(page, paste);
       const shown = await page.evaluate(() => {
         const list = document.querySelector<HTMLElement>('[data-search-results]')!;
         const a = list.querySelector('a');

@@ -7,6 +7,7 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
 import type { ErrorRecord } from '../../src/schema/record.ts';
 import { launchChromium } from '../../tests/support/browser.ts';
 import { MESSAGE_INDEX_DIR } from '../../src/build/search-index.ts';
@@ -14,6 +15,23 @@ import { serveStatic } from '../../tests/support/static-server.ts';
 
 /** How long the visitor takes to paste after the page opened. */
 const PASTE_PAUSE_MS = 1_000;
+
+/** Pastes into the open search page's box, submits, and waits until the page has answered that paste. */
+export async function submitPaste(page: Page, paste: string): Promise<void> {
+  await page.evaluate((t) => {
+    const box = document.querySelector<HTMLTextAreaElement>('#site-search')!;
+    box.value = t;
+    box.form!.requestSubmit();
+  }, paste);
+  await page.waitForFunction(
+    (t) => {
+      const list = document.querySelector<HTMLElement>('[data-search-results]')!;
+      return list.dataset.state === 'done' && list.dataset.query === t.trim();
+    },
+    paste,
+    { timeout: 30_000 },
+  );
+}
 
 export interface PageOutcome {
   firstPath: string | null;
@@ -58,19 +76,7 @@ export async function pageOutcomes(base: string, work: string, index: string, pa
       await page.waitForSelector('[data-search-results][data-state="done"]', { state: 'attached' });
       await page.waitForTimeout(PASTE_PAUSE_MS);
       server.bytes.clear();
-      await page.evaluate((t) => {
-        const box = document.querySelector<HTMLTextAreaElement>('#site-search')!;
-        box.value = t;
-        box.form!.requestSubmit();
-      }, paste);
-      await page.waitForFunction(
-        (t) => {
-          const list = document.querySelector<HTMLElement>('[data-search-results]')!;
-          return list.dataset.state === 'done' && list.dataset.query === t.trim();
-        },
-        paste,
-        { timeout: 30_000 },
-      );
+      await submitPaste(page, paste);
       const info = await page.evaluate(() => {
         const list = document.querySelector<HTMLElement>('[data-search-results]')!;
         const a = list.querySelector('a');

@@ -4,6 +4,7 @@
  * the declaration is in the same file and outside any function (a local is the readers' own look-up).
  */
 import type { Node } from 'web-tree-sitter';
+import type { MessagePart } from './message.ts';
 
 const rootOf = (n: Node): Node => {
   let r = n;
@@ -62,4 +63,31 @@ export function isParameter(site: Node, name: string, functions: ReadonlySet<str
     if (functions.has(a.type) && word.test(a.childForFieldName('parameters')?.text ?? a.childForFieldName('parameter')?.text ?? '')) return true;
   }
   return false;
+}
+
+/**
+ * Each class's constants whose value is literal text, as `Class.NAME`: what another file names as
+ * `Class.NAME` (scan.ts resolves it, imports.ts). `constantsIn` gives a class member's constants.
+ */
+export function classConstants(root: Node, classTypes: string[], constantsIn: (member: Node) => [string, Node][], read: (value: Node) => MessagePart[] | null): Record<string, MessagePart[]> {
+  const out: Record<string, MessagePart[]> = {};
+  for (const cls of root.descendantsOfType(classTypes)) {
+    // `class Acme::Errors` is known as `Errors`, as `Errors::X` names it.
+    const name = cls?.childForFieldName('name')?.text.split(/::|\.|\\/).at(-1);
+    const body = cls?.childForFieldName('body') ?? cls?.namedChildren.find((c) => c?.type === 'class_body');
+    if (!name || !body) continue;
+    for (const member of members(body)) {
+      for (const [constant, value] of constantsIn(member)) {
+        const parts = read(value);
+        // Literal text only: a hole would stand for a value of the declaring class, not of the raise.
+        if (parts && parts.every((p) => p.kind === 'text')) out[`${name}.${constant}`] = parts;
+      }
+    }
+  }
+  return out;
+}
+
+/** A class body's members, those inside preprocessor blocks (C#'s `#if`, `#region`) too. */
+function members(body: Node): Node[] {
+  return body.namedChildren.flatMap((m) => (!m ? [] : m.type.startsWith('preproc') ? members(m) : [m]));
 }

@@ -7,11 +7,11 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
-import { fileConstant } from './constants.ts';
+import { classConstants, fileConstant } from './constants.ts';
 import { decodeEscapes } from './escapes.ts';
 import { lastTypeName } from './java.ts';
 import { braceParts, concatParts, hole, text, type MessagePart } from './message.ts';
-import { SiteCollector, type FileSites } from './site.ts';
+import { SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['method_declaration', 'constructor_declaration', 'destructor_declaration', 'operator_declaration', 'conversion_operator_declaration', 'local_function_statement', 'lambda_expression', 'anonymous_method_expression', 'accessor_declaration']);
 const TYPES = new Set(['class_declaration', 'struct_declaration', 'interface_declaration', 'record_declaration', 'enum_declaration']);
@@ -213,7 +213,40 @@ export function csharpSites(root: Node): FileSites {
       continue;
     }
     const scope = enclosingFunction(stmt);
-    out.exception(stmt, args.filter((a) => !isNameof(a)), (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes));
+    out.exception(stmt, args.filter((a) => !isNameof(a)), (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), (a) => classConstantOf(a, stmt));
   }
-  return out.result();
+  return out.result(classConstants(root, ['class_declaration', 'struct_declaration', 'interface_declaration', 'record_declaration'], csharpConstants, (v) => messageParts(v, null, v)));
+}
+
+const CLASSES = new Set(['class_declaration', 'struct_declaration', 'record_declaration', 'interface_declaration']);
+
+/**
+ * `Messages.NotFound` (a class's constant, in any file), or a constant named bare: one of the class
+ * around the throw (which a partial class may declare in its other file), or of a class it derives from.
+ */
+function classConstantOf(n: Node, site: Node): ImportedMessage | null {
+  if (n.type === 'identifier') {
+    if (!/^[A-Z]/.test(n.text)) return null;
+    let cls = site.parent;
+    while (cls && !CLASSES.has(cls.type)) cls = cls.parent;
+    const name = cls?.childForFieldName('name')?.text;
+    const bases = cls?.children.find((c) => c?.type === 'base_list')?.namedChildren.map((b) => (b ? lastTypeName(b.text) : '')) ?? [];
+    return name ? { name: n.text, spec: [name, ...bases].filter(Boolean).join(' '), language: 'class' } : null;
+  }
+  if (n.type !== 'member_access_expression') return null;
+  const cls = n.childForFieldName('expression')?.text.split('.').at(-1);
+  const name = n.childForFieldName('name')?.text;
+  return cls && name && /^[A-Z]/.test(cls) ? { name, spec: cls, language: 'class' } : null;
+}
+
+/** `const string NotFound = "..."` or `static readonly string`: each name and value a field declares. */
+function csharpConstants(field: Node): [string, Node][] {
+  if (field.type !== 'field_declaration') return [];
+  const modifiers = field.children.filter((c) => c?.type === 'modifier').map((c) => c!.text);
+  if (!modifiers.includes('const') && !(modifiers.includes('static') && modifiers.includes('readonly'))) return [];
+  return field.descendantsOfType('variable_declarator').flatMap((v) => {
+    const name = (v?.childForFieldName('name') ?? v?.namedChildren[0])?.text;
+    const value = v && v.namedChildren.length > 1 ? v.namedChildren.at(-1) : null;
+    return name && value ? [[name, value] as [string, Node]] : [];
+  });
 }

@@ -9,7 +9,7 @@ import { fileConstant, isParameter } from './constants.ts';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, printfParts, text, type MessagePart } from './message.ts';
-import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+import { endLineOf, lineOf, SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
 
 const receiverType = (n: Node): string | null => {
   const t = n.childForFieldName('receiver')?.namedChildren[0]?.childForFieldName('type')?.text;
@@ -137,7 +137,11 @@ export function goSites(root: Node): FileSites {
       continue;
     }
     // errors.New and fmt.Errorf read as a whole (the format and its arguments); panic's argument.
-    const parts = out.message([panic ? message : n], (m) => messageParts(m, enclosingFunction(n), n), n);
+    const read = (m: Node) => messageParts(m, enclosingFunction(n), n);
+    // `errors.New(msgNotFound)` with the constant in another file of the package: read once every file is.
+    const wholeName = (panic || isErrorsNew(call)) && message.type === 'identifier' && call.args.length === 1 && !isParameter(n, message.text, GO_FUNCTIONS) && !read(panic ? message : n);
+    const imported: ImportedMessage | null = wholeName ? { name: message.text, spec: '', language: 'package' } : null;
+    const parts = imported ? [] : out.message([panic ? message : n], read, n);
     if (!parts) continue;
     const context = siteContext(n, shapes);
     // A package-level sentinel: `var ErrClosed = errors.New("...")`.
@@ -159,7 +163,26 @@ export function goSites(root: Node): FileSites {
       kind: panic ? 'panic' : 'exception',
       errorClass: panic ? 'panic' : sentinelName,
       parts,
+      ...(imported ? { imported } : {}),
     });
   }
-  return out.result();
+  return out.result(packageConstants(root));
+}
+
+/** The file's package-level `const`/`var` names with a literal string value: the other files of the package see them. */
+function packageConstants(root: Node): Record<string, MessagePart[]> {
+  const out: Record<string, MessagePart[]> = {};
+  for (const declaration of root.namedChildren) {
+    if (declaration?.type !== 'const_declaration' && declaration?.type !== 'var_declaration') continue;
+    for (const spec of declaration.descendantsOfType(['const_spec', 'var_spec'])) {
+      const names = spec?.childrenForFieldName('name') ?? [];
+      const values = spec?.childForFieldName('value')?.namedChildren ?? [];
+      names.forEach((name, i) => {
+        const value = values[i];
+        const parts = name && value ? messageParts(value, null, value) : null;
+        if (name && parts && parts.every((p) => p.kind === 'text')) out[name.text] = parts;
+      });
+    }
+  }
+  return out;
 }

@@ -6,8 +6,10 @@
  * not parsed again, so each step costs about what changed.
  */
 import { execFileSync } from 'node:child_process';
-import type { ErrorRecord } from '../schema/record.ts';
+import { createHash } from 'node:crypto';
+import type { ErrorRecord, HistoryRevision, RecordHistory } from '../schema/record.ts';
 import { commitDate, resolveCommit } from './git.ts';
+import { slugOf } from './ids.ts';
 import { mergeRecords } from './merge.ts';
 import { resolveRepo, scan, type CachedFile } from './scan.ts';
 
@@ -20,7 +22,8 @@ export interface Revision {
 
 export type HistoryEvent =
   | { kind: 'introduced'; at: Revision }
-  | { kind: 'changed'; at: Revision; from: string; to: string }
+  /** `fromPattern`: the earlier message's pattern, which the paste search keeps matching. */
+  | { kind: 'changed'; at: Revision; from: string; fromPattern: string; to: string }
   | { kind: 'moved'; at: Revision; from: string; to: string }
   | { kind: 'removed'; at: Revision };
 
@@ -40,6 +43,11 @@ export interface HistoryResult {
   /** Sites present at the first revision, whose introduction lies before the range. */
   presentAtStart: number;
   seconds: number;
+  /**
+   * The catalog the history makes (`withHistory`): the last revision's records and the removed
+   * sites as last seen, each with its history. Not part of the JSON report.
+   */
+  records: ErrorRecord[];
 }
 
 /**
@@ -87,10 +95,18 @@ export async function history(options: { dir: string; spec: string; repo?: strin
   let presentAtStart = 0;
   // A changed or moved site has a new id of its own; it is known by the id it first had from then on.
   const firstId = new Map<string, string>();
+  // Each site as last seen, for the records of removed sites.
+  const lastSeen = new Map<string, ErrorRecord>();
   for (const [i, revision] of revisions.entries()) {
     options.onRevision?.(revision, i, revisions.length);
     const fresh = (await scan({ dir: options.dir, rev: revision.sha, repo, cache })).records;
-    const scanned = fresh.map((r) => (firstId.has(r.id) ? { ...r, id: firstId.get(r.id)! } : r));
+    // A new site whose own id is the first id of a site followed here (it raises that site's earlier
+    // message in its place) is set aside under an id derived from it, or the catalog would hold one id twice.
+    const followed = new Set(fresh.flatMap((r) => (firstId.has(r.id) ? [firstId.get(r.id)!] : [])));
+    const scanned = fresh.map((r) => {
+      const id = firstId.get(r.id) ?? (followed.has(r.id) ? asideId(r.id) : undefined);
+      return id ? { ...r, id, slug: slugOf(r.errorMessage, id) } : r;
+    });
     const remember = (r: ErrorRecord) => {
       const s = sites.get(r.id) ?? { id: r.id, errorMessage: r.errorMessage, filePath: r.filePath, errorClass: r.errorClass, events: [] };
       Object.assign(s, { errorMessage: r.errorMessage, filePath: r.filePath, errorClass: r.errorClass });
@@ -100,6 +116,7 @@ export async function history(options: { dir: string; spec: string; repo?: strin
     if (!previous) {
       for (const r of scanned) remember(r).events.push({ kind: 'introduced', at: revision });
       presentAtStart = scanned.length;
+      for (const r of scanned) lastSeen.set(r.id, r);
       previous = scanned;
       continue;
     }
@@ -107,17 +124,61 @@ export async function history(options: { dir: string; spec: string; repo?: strin
     const { records, report } = mergeRecords(scanned, previous);
     for (const r of report.added) remember(r).events.push({ kind: 'introduced', at: revision });
     // Paired in the same file with the same message: the function around it was renamed, not the message.
-    for (const c of report.changed) if (c.before.errorMessage !== c.after.errorMessage) remember(c.after).events.push({ kind: 'changed', at: revision, from: c.before.errorMessage, to: c.after.errorMessage });
+    for (const c of report.changed) if (c.before.errorMessage !== c.after.errorMessage) remember(c.after).events.push({ kind: 'changed', at: revision, from: c.before.errorMessage, fromPattern: c.before.messagePattern, to: c.after.errorMessage });
     for (const c of report.moved) remember(c.after).events.push({ kind: 'moved', at: revision, from: c.before.filePath, to: c.after.filePath });
     for (const g of report.gone) remember(g).events.push({ kind: 'removed', at: revision });
     for (const [j, r] of records.entries()) {
       remember(r);
+      lastSeen.set(r.id, r);
       if (r.id !== fresh[j]!.id) firstId.set(fresh[j]!.id, r.id);
     }
     previous = records;
   }
-  return { repo, revisions, sites: [...sites.values()], presentAtStart, seconds: (performance.now() - started) / 1000 };
+  const all = [...sites.values()];
+  return { repo, revisions, sites: all, presentAtStart, seconds: (performance.now() - started) / 1000, records: withHistory(revisions, all, previous ?? [], lastSeen) };
 }
+
+/** The same for the same id, so that the site set aside keeps it from one revision to the next. */
+const asideId = (id: string): string => createHash('sha256').update(`${id}\nhistory`).digest('hex').slice(0, 16);
+
+const revisionOf = (r: Revision): HistoryRevision => ({ name: r.name, sha: r.sha, date: r.date });
+
+/** A site's events as a record's `history` field (src/schema/record.ts). */
+export function recordHistory(site: SiteHistory, scannedFrom: Revision): RecordHistory {
+  const introduced = site.events.findLast((e) => e.kind === 'introduced');
+  const last = site.events.at(-1);
+  const history: RecordHistory = {
+    scannedFrom: revisionOf(scannedFrom),
+    // Every site's first event is its introduction; the fallback only keeps the type total.
+    introduced: revisionOf(introduced?.at ?? scannedFrom),
+    messageChanges: site.events.flatMap((e) => (e.kind === 'changed' ? [{ at: revisionOf(e.at), errorMessage: e.from, messagePattern: e.fromPattern }] : [])),
+  };
+  if (last?.kind === 'removed') history.removed = revisionOf(last.at);
+  return history;
+}
+
+/**
+ * The catalog of a history: the records of the last revision, then those of the sites removed on
+ * the way as last seen (by the revision that removed them, then file and line), each with its
+ * history. Removed sites stay so that their pages, old links and old pastes still land.
+ */
+export function withHistory(revisions: readonly Revision[], sites: readonly SiteHistory[], last: readonly ErrorRecord[], lastSeen: ReadonlyMap<string, ErrorRecord>): ErrorRecord[] {
+  const byId = new Map(sites.map((s) => [s.id, s]));
+  const from = revisions[0]!;
+  const present = new Set(last.map((r) => r.id));
+  const order = new Map(revisions.map((r, i) => [r.sha, i]));
+  const removed = sites
+    .filter((s) => s.events.at(-1)?.kind === 'removed' && !present.has(s.id) && lastSeen.has(s.id))
+    .map((s) => ({ record: lastSeen.get(s.id)!, at: order.get(s.events.at(-1)!.at.sha) ?? 0 }))
+    .sort((a, b) => a.at - b.at || cmp(a.record.filePath, b.record.filePath) || (a.record.lineNumber ?? 0) - (b.record.lineNumber ?? 0) || cmp(a.record.id, b.record.id))
+    .map((x) => x.record);
+  return [...last, ...removed].map((r) => {
+    const site = byId.get(r.id);
+    return site ? { ...r, history: recordHistory(site, from) } : r;
+  });
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The report as printed: counts per revision, then what happened to each site (at most `limit` lines per kind). */
 export function historyLines(h: HistoryResult, limit = 20): string[] {
@@ -132,4 +193,34 @@ export function historyLines(h: HistoryResult, limit = 20): string[] {
   lines.push(...changed.slice(0, limit));
   if (changed.length > limit) lines.push(`  … ${changed.length - limit} more changes in the JSON report`);
   return lines;
+}
+
+/** A commit as a history names it: its newest tag in version order, else its short sha (as a range's commits are named). */
+export function revisionAt(dir: string, sha: string): Revision {
+  const tags = execFileSync('git', ['-C', dir, 'tag', '--points-at', sha, '--sort=-v:refname'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  return { name: tags[0] ?? sha.slice(0, 12), sha, date: commitDate(dir, sha) };
+}
+
+/**
+ * A plain scan merged (`--merge`) into a catalog written with `--history`: the histories go on
+ * rather than being dropped. A paired record keeps its history and, when its message changed, gains
+ * the change at `revision`; a site back after its removal is introduced again there; a new site is
+ * introduced there; a site gone from the scan stays, removed at `revision` (one removed before stays
+ * as it was). A catalog without histories is left to the merge alone.
+ */
+export function carryHistory(records: readonly ErrorRecord[], previous: readonly ErrorRecord[], gone: readonly ErrorRecord[], revision: Revision): ErrorRecord[] {
+  const scannedFrom = previous.find((r) => r.history)?.history?.scannedFrom;
+  if (!scannedFrom) return [...records];
+  const at = revisionOf(revision);
+  const before = new Map(previous.map((r) => [r.id, r]));
+  const carried = records.map((r): ErrorRecord => {
+    const b = before.get(r.id);
+    if (!b) return { ...r, history: { scannedFrom, introduced: at, messageChanges: [] } };
+    if (!b.history) return r;
+    const { removed, ...h } = b.history;
+    const messageChanges = b.errorMessage === r.errorMessage ? h.messageChanges : [...h.messageChanges, { at, errorMessage: b.errorMessage, messagePattern: b.messagePattern }];
+    return { ...r, history: { ...h, introduced: removed ? at : h.introduced, messageChanges } };
+  });
+  const kept = gone.filter((g) => g.history).map((g): ErrorRecord => (g.history!.removed ? g : { ...g, history: { ...g.history!, removed: at } }));
+  return [...carried, ...kept];
 }

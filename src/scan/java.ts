@@ -7,10 +7,10 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
-import { fileConstant } from './constants.ts';
+import { classConstants, fileConstant } from './constants.ts';
 import { decodeEscapes } from './escapes.ts';
 import { braceParts, concatParts, hasLiteralWords, hole, printfParts, text, type MessagePart } from './message.ts';
-import { SiteCollector, type FileSites } from './site.ts';
+import { SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['method_declaration', 'constructor_declaration', 'compact_constructor_declaration', 'lambda_expression']);
 const CLASSES = new Set(['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration', 'annotation_type_declaration']);
@@ -215,6 +215,7 @@ export const lastTypeName = (t: string): string => t.replace(/<[\s\S]*$/, '').sp
 
 export function javaSites(root: Node): FileSites {
   const out = new SiteCollector();
+  const staticImports = staticImportTable(root);
   for (const stmt of root.descendantsOfType('throw_statement')) {
     if (!stmt) continue;
     const thrown = stmt.namedChildren.find((c) => c && c.type !== 'line_comment' && c.type !== 'block_comment');
@@ -232,7 +233,44 @@ export function javaSites(root: Node): FileSites {
       continue;
     }
     const scope = enclosingFunction(stmt);
-    out.exception(stmt, argsOf(thrown), (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes));
+    out.exception(stmt, argsOf(thrown), (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), (a) => classConstantOf(a, staticImports));
   }
-  return out.result();
+  return out.result(classConstants(root, ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'], javaConstant, (v) => messageParts(v, null, v)));
 }
+
+/** `import static pkg.Messages.NOT_FOUND;`: each name by the class that declares it. */
+function staticImportTable(root: Node): Map<string, string> {
+  const table = new Map<string, string>();
+  for (const d of root.namedChildren) {
+    if (d?.type !== 'import_declaration' || !d.children.some((c) => c?.type === 'static') || d.children.some((c) => c?.type === 'asterisk')) continue;
+    const path = d.namedChildren.find((c) => c?.type === 'scoped_identifier')?.text.split('.') ?? [];
+    if (path.length >= 2) table.set(path.at(-1)!, path.at(-2)!);
+  }
+  return table;
+}
+
+/** `Messages.NOT_FOUND` (a class's constant, in any file), or a name imported statically. */
+function classConstantOf(n: Node, staticImports: ReadonlyMap<string, string>): ImportedMessage | null {
+  if (n.type === 'identifier') {
+    const cls = staticImports.get(n.text);
+    return cls ? { name: n.text, spec: cls, language: 'class' } : null;
+  }
+  if (n.type !== 'field_access') return null;
+  const cls = n.childForFieldName('object')?.text.split('.').at(-1);
+  const name = n.childForFieldName('field')?.text;
+  return cls && name && /^[A-Z]/.test(cls) ? { name, spec: cls, language: 'class' } : null;
+}
+
+/** `static final String NOT_FOUND = "..."` (or an interface's field): each name and value it declares. */
+function javaConstant(field: Node): [string, Node][] {
+  if (field.type !== 'field_declaration' && field.type !== 'constant_declaration') return [];
+  const modifiers = field.namedChildren.find((c) => c?.type === 'modifiers')?.text ?? '';
+  const inInterface = field.parent?.type === 'interface_body';
+  if (!inInterface && !(/\bstatic\b/.test(modifiers) && /\bfinal\b/.test(modifiers))) return [];
+  return field.namedChildren.flatMap((v) => {
+    const name = v?.type === 'variable_declarator' ? v.childForFieldName('name')?.text : undefined;
+    const value = v?.childForFieldName('value');
+    return name && value ? [[name, value] as [string, Node]] : [];
+  });
+}
+

@@ -8,7 +8,7 @@ import { fileConstant, isParameter } from './constants.ts';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, hole, text, type MessagePart } from './message.ts';
-import { SiteCollector, type FileSites } from './site.ts';
+import { SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
 const CLASSES = new Set(['class_declaration', 'class', 'abstract_class_declaration']);
@@ -142,6 +142,7 @@ function enclosingFunction(n: Node): Node | null {
 
 export function javascriptSites(root: Node): FileSites {
   const out = new SiteCollector();
+  const imports = importTable(root);
   for (const stmt of root.descendantsOfType('throw_statement')) {
     if (!stmt) continue;
     let thrown = stmt.namedChildren.find((c) => c?.type !== 'comment');
@@ -161,7 +162,43 @@ export function javascriptSites(root: Node): FileSites {
     const args = (thrown.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
     // The message: the first argument with literal text (`new AggregateError(errors, 'message')` has it second).
     const scope = enclosingFunction(stmt);
-    out.exception(stmt, args, (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes));
+    const imported = (a: Node) => (a.type === 'identifier' && !isParameter(stmt, a.text, FUNCTIONS) ? (imports.get(a.text) ?? null) : null);
+    out.exception(stmt, args, (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), imported);
   }
-  return out.result();
+  return out.result(exportedConstants(root));
+}
+
+/** `import { NOT_FOUND as MISSING } from './messages'`: each imported name by the name it has here. */
+function importTable(root: Node): Map<string, ImportedMessage> {
+  const table = new Map<string, ImportedMessage>();
+  for (const stmt of root.namedChildren) {
+    if (stmt?.type !== 'import_statement') continue;
+    const source = stmt.childForFieldName('source');
+    const spec = source ? (stringParts(source) ?? []).map((p) => (p.kind === 'text' ? p.text : '')).join('') : '';
+    if (!spec) continue;
+    for (const specifier of stmt.descendantsOfType('import_specifier')) {
+      const name = specifier?.childForFieldName('name')?.text;
+      if (!specifier || !name) continue;
+      table.set(specifier.childForFieldName('alias')?.text ?? name, { name, spec, language: 'javascript' });
+    }
+  }
+  return table;
+}
+
+/** The module's `export const NAME = <literal message>` declarations, as a file importing them reads them. */
+function exportedConstants(root: Node): Record<string, MessagePart[]> {
+  const out: Record<string, MessagePart[]> = {};
+  for (const stmt of root.namedChildren) {
+    const declaration = stmt?.type === 'export_statement' ? stmt.childForFieldName('declaration') : null;
+    if (declaration?.type !== 'lexical_declaration' || !declaration.children.some((c) => c?.type === 'const')) continue;
+    for (const d of declaration.namedChildren) {
+      const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
+      const value = d?.childForFieldName('value');
+      if (name?.type !== 'identifier' || !value) continue;
+      const parts = messageParts(value, null, value);
+      // Literal text only: a hole would stand for a value of the declaring module, not of the throw.
+      if (parts && parts.every((p) => p.kind === 'text')) out[name.text] = parts;
+    }
+  }
+  return out;
 }

@@ -7,10 +7,10 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
-import { fileConstant } from './constants.ts';
+import { classConstants, fileConstant } from './constants.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, hole, linesTransformed, printfParts, text, type MessagePart } from './message.ts';
-import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+import { endLineOf, lineOf, SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'secondary_constructor', 'anonymous_function', 'lambda_literal', 'getter', 'setter', 'anonymous_initializer']);
 const CLASSES = new Set(['class_declaration', 'object_declaration', 'companion_object']);
@@ -189,6 +189,25 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
   }
 }
 
+/** `Messages.NOT_FOUND`: a constant of an object or a class's companion, in any file. */
+function classConstantOf(n: Node): ImportedMessage | null {
+  if (n.type !== 'navigation_expression' || n.namedChildren.length !== 2) return null;
+  const [cls, name] = n.namedChildren;
+  return cls?.type === 'identifier' && name?.type === 'identifier' && /^[A-Z]/.test(cls.text) ? { name: name.text, spec: cls.text, language: 'class' } : null;
+}
+
+/** `const val NOT_FOUND = "..."` of an object or class body, and of a class's companion object. */
+function kotlinConstants(member: Node): [string, Node][] {
+  if (member.type === 'companion_object') {
+    const body = member.namedChildren.find((c) => c?.type === 'class_body');
+    return body ? body.namedChildren.flatMap((m) => (m ? kotlinConstants(m) : [])) : [];
+  }
+  if (member.type !== 'property_declaration' || !member.namedChildren.some((c) => c?.type === 'modifiers' && /\bconst\b/.test(c.text))) return [];
+  const name = member.namedChildren.find((c) => c?.type === 'variable_declaration')?.namedChildren[0]?.text;
+  const value = member.namedChildren.at(-1);
+  return name && value && value.type !== 'variable_declaration' ? [[name, value]] : [];
+}
+
 function enclosingFunction(n: Node): Node | null {
   for (let a = n.parent; a; a = a.parent) if (FUNCTIONS.has(a.type) && a.type !== 'lambda_literal') return a;
   return null;
@@ -213,13 +232,13 @@ export function kotlinSites(root: Node): FileSites {
         continue;
       }
       const name = lastName(call.callee);
-      out.exception(n, call.args, read, name && /^[A-Z]/.test(name) ? name : null, 'throw', context(n));
+      out.exception(n, call.args, read, name && /^[A-Z]/.test(name) ? name : null, 'throw', context(n), classConstantOf);
       continue;
     }
     const call = callOf(n);
     if (!call) continue;
     if (call.callee.type === 'identifier' && call.callee.text === 'error' && !call.lambda) {
-      out.exception(n, call.args.slice(0, 1), read, 'IllegalStateException', 'error()', context(n));
+      out.exception(n, call.args.slice(0, 1), read, 'IllegalStateException', 'error()', context(n), classConstantOf);
       continue;
     }
     // `require(cond) { "message" }`: the call with the lambda is the site; without one the message is the library's own.
@@ -231,5 +250,5 @@ export function kotlinSites(root: Node): FileSites {
     const parts = out.message([value], read, n);
     if (parts) out.sites.push({ ...siteContext(n, shapes), line: lineOf(n), endLine: endLineOf(n), form: `${inner!.callee.text}()`, kind: 'exception', errorClass: check, parts });
   }
-  return out.result();
+  return out.result(classConstants(root, ['class_declaration', 'object_declaration'], kotlinConstants, (v) => messageParts(v, null, v)));
 }

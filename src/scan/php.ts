@@ -6,10 +6,10 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
-import { fileConstant } from './constants.ts';
+import { classConstants, fileConstant } from './constants.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, hole, printfParts, text, type MessagePart } from './message.ts';
-import { SiteCollector, type FileSites } from './site.ts';
+import { SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['function_definition', 'method_declaration', 'anonymous_function', 'anonymous_function_creation_expression', 'arrow_function']);
 const CLASSES = new Set(['class_declaration', 'interface_declaration', 'trait_declaration', 'enum_declaration']);
@@ -129,6 +129,24 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
   }
 }
 
+/** `Messages::NOT_FOUND`: a constant of another class, in any file (an autoloader's layout is its own). */
+function classConstantOf(n: Node): ImportedMessage | null {
+  if (n.type !== 'class_constant_access_expression') return null;
+  const cls = n.namedChildren[0]?.text.split('\\').at(-1);
+  const name = n.namedChildren.at(-1)?.text;
+  return cls && name && !/^(self|static|parent)$/.test(cls) ? { name, spec: cls, language: 'class' } : null;
+}
+
+/** `const NOT_FOUND = '...';` in a class: each name and value. */
+function phpConstants(member: Node): [string, Node][] {
+  if (member.type !== 'const_declaration') return [];
+  return member.namedChildren.flatMap((c) => {
+    const name = c?.type === 'const_element' ? c.namedChildren[0]?.text : undefined;
+    const value = c?.namedChildren.at(-1);
+    return name && value && c!.namedChildren.length > 1 ? [[name, value] as [string, Node]] : [];
+  });
+}
+
 function enclosingFunction(n: Node): Node | null {
   for (let a = n.parent; a; a = a.parent) if (FUNCTIONS.has(a.type)) return a;
   return null;
@@ -155,7 +173,7 @@ export function phpSites(root: Node): FileSites {
     const scope = enclosingFunction(stmt);
     // A variable names its placeholder without the sigil: `{key}`, `{this->dir}`.
     const read = (a: Node) => messageParts(a, scope, stmt)?.map((p) => (p.kind === 'hole' ? hole(p.name.replace(/\$/g, '')) : p)) ?? null;
-    out.exception(stmt, argsOf(thrown), read, errorClass, 'throw', () => siteContext(stmt, shapes));
+    out.exception(stmt, argsOf(thrown), read, errorClass, 'throw', () => siteContext(stmt, shapes), classConstantOf);
   }
-  return out.result();
+  return out.result(classConstants(root, ['class_declaration', 'interface_declaration', 'trait_declaration', 'enum_declaration'], phpConstants, (v) => messageParts(v, null, v)));
 }

@@ -7,11 +7,11 @@
  * no message at the raise.
  */
 import type { Node } from 'web-tree-sitter';
-import { fileConstant } from './constants.ts';
+import { fileConstant, isParameter } from './constants.ts';
 import { contains, firstParagraph, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { braceParts, concatParts, hole, printfParts, text, type MessagePart } from './message.ts';
-import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+import { endLineOf, lineOf, SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
 
 const MESSAGE_KEYWORDS = new Set(['message', 'msg', 'detail', 'reason', 'description', 'text']);
 
@@ -221,6 +221,7 @@ function warningSites(root: Node, out: SiteCollector): void {
 
 export function pythonSites(root: Node): FileSites {
   const out = new SiteCollector();
+  const imports = importTable(root);
   classMessages(root, out);
   warningSites(root, out);
   for (const stmt of root.descendantsOfType('raise_statement')) {
@@ -242,7 +243,41 @@ export function pythonSites(root: Node): FileSites {
     const keyword = list.find((a) => a.type === 'keyword_argument' && MESSAGE_KEYWORDS.has(a.childForFieldName('name')?.text ?? ''))?.childForFieldName('value');
     const candidates = keyword ? [...positional, keyword] : positional;
     const scope = enclosingFunction(stmt);
-    out.exception(stmt, candidates, (c) => messageParts(c, scope, stmt), errorClass, 'raise', () => siteContext(stmt, shapes));
+    const imported = (c: Node) => (c.type === 'identifier' && !(scope && isParameter(stmt, c.text, FUNCTIONS)) ? (imports.get(c.text) ?? null) : null);
+    out.exception(stmt, candidates, (c) => messageParts(c, scope, stmt), errorClass, 'raise', () => siteContext(stmt, shapes), imported);
   }
-  return out.result();
+  return out.result(moduleConstants(root));
+}
+
+/** `from .messages import NOT_FOUND as MISSING`: each imported name by the name it has here. */
+function importTable(root: Node): Map<string, ImportedMessage> {
+  const table = new Map<string, ImportedMessage>();
+  for (const stmt of root.descendantsOfType('import_from_statement')) {
+    const spec = stmt?.childForFieldName('module_name')?.text;
+    if (!stmt || !spec) continue;
+    for (const n of stmt.childrenForFieldName('name')) {
+      if (n?.type === 'dotted_name') table.set(n.text, { name: n.text, spec, language: 'python' });
+      else if (n?.type === 'aliased_import') {
+        const name = n.childForFieldName('name')?.text;
+        const alias = n.childForFieldName('alias')?.text;
+        if (name && alias) table.set(alias, { name, spec, language: 'python' });
+      }
+    }
+  }
+  return table;
+}
+
+/** The module's `NAME = <literal message>` assignments, as another file importing them reads them. */
+function moduleConstants(root: Node): Record<string, MessagePart[]> {
+  const out: Record<string, MessagePart[]> = {};
+  for (const statement of root.namedChildren) {
+    const assignment = statement?.type === 'expression_statement' ? statement.namedChildren[0] : null;
+    const name = assignment?.type === 'assignment' ? assignment.childForFieldName('left') : null;
+    const value = assignment?.childForFieldName('right');
+    if (name?.type !== 'identifier' || !value) continue;
+    const parts = messageParts(value, null, value);
+    // Literal text only: a hole would stand for a value of the declaring module, not of the raise.
+    if (parts && parts.every((p) => p.kind === 'text')) out[name.text] = parts;
+  }
+  return out;
 }

@@ -6,10 +6,10 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
-import { fileConstant } from './constants.ts';
+import { classConstants, fileConstant } from './constants.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, hole, linesTransformed, printfParts, text, type MessagePart } from './message.ts';
-import { SiteCollector, type FileSites } from './site.ts';
+import { SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['method', 'singleton_method', 'block', 'do_block', 'lambda']);
 const RAISES = new Set(['raise', 'fail']);
@@ -196,13 +196,13 @@ export function rubySites(root: Node): FileSites {
     const constantMessage = cls && args.length === 1 ? read(first) : null;
     if (cls && !constantMessage) {
       // `raise X, "message"` (a third argument is the backtrace); `raise X` has no message.
-      out.exception(call, args.slice(1, 2), read, cls, form, context);
+      out.exception(call, args.slice(1, 2), read, cls, form, context, classConstantOf);
       continue;
     }
     if (first.type === 'call' && first.childForFieldName('method')?.text === 'new') {
       const receiver = first.childForFieldName('receiver');
       const name = receiver ? lastConstant(receiver) : null;
-      out.exception(call, argsOf(first).slice(0, 1), read, name, form, context);
+      out.exception(call, argsOf(first).slice(0, 1), read, name, form, context, classConstantOf);
       continue;
     }
     if (first.type === 'identifier' || first.type === 'instance_variable') {
@@ -215,5 +215,21 @@ export function rubySites(root: Node): FileSites {
     // `raise "message"` raises a RuntimeError with it.
     out.exception(call, [first], read, 'RuntimeError', form, context);
   }
-  return out.result();
+  return out.result(classConstants(root, ['class', 'module'], rubyConstants, (v) => messageParts(v, null, v)));
+}
+
+/** `Errors::NOT_FOUND`: a constant of another class or module, in any file (autoloading has no one layout). */
+function classConstantOf(n: Node): ImportedMessage | null {
+  if (n.type !== 'scope_resolution') return null;
+  const scope = n.childForFieldName('scope');
+  const cls = scope ? lastConstant(scope) : null;
+  const name = n.childForFieldName('name')?.text;
+  return cls && name ? { name, spec: cls, language: 'class' } : null;
+}
+
+/** `NOT_FOUND = "..."` in a class or module body. */
+function rubyConstants(member: Node): [string, Node][] {
+  const left = member.type === 'assignment' ? member.childForFieldName('left') : null;
+  const value = member.childForFieldName('right');
+  return left?.type === 'constant' && value ? [[left.text, value]] : [];
 }

@@ -9,7 +9,7 @@ import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { braceParts, hasLiteralWords, text, type MessagePart } from './message.ts';
-import { endLineOf, lineOf, SiteCollector, type FileSites } from './site.ts';
+import { endLineOf, lineOf, SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
 
 const PANICS = new Set(['panic', 'unreachable', 'todo', 'unimplemented', 'assert', 'debug_assert']);
 const ERRORS = new Set(['bail', 'anyhow', 'format_err', 'ensure']);
@@ -216,6 +216,7 @@ function expectSites(root: Node, out: SiteCollector): void {
 export function rustSites(root: Node, source: string): FileSites {
   const out = new SiteCollector();
   const constants = stringConstants(root);
+  const uses = useTable(root);
   expectSites(root, out);
   const calls: { at: Node; name: string; tokens: Node }[] = [];
   for (const n of root.descendantsOfType(['attribute_item', 'macro_invocation', 'token_tree'])) {
@@ -253,6 +254,14 @@ export function rustSites(root: Node, source: string): FileSites {
       out.skip(parts, n);
       continue;
     }
+    // `panic!("{}", crate::util::error::DESTROYED)`: a constant of another module fills a placeholder (scan.ts).
+    const elsewhere = parts.flatMap((p) => (p.kind === 'hole' ? (moduleConstant(p.name, uses) ?? []) : []));
+    if (elsewhere.length === 1) {
+      const panic = PANICS.has(name);
+      const end = n.type === 'macro_invocation' ? n : tree;
+      out.sites.push({ ...siteContext(n, shapes), line: lineOf(n), endLine: endLineOf(end), form: `${name}!`, kind: panic ? 'panic' : 'exception', errorClass: panic ? 'panic' : null, parts, imported: elsewhere[0]! });
+      continue;
+    }
     if (!hasLiteralWords(parts)) {
       out.skip('no-words', n);
       continue;
@@ -261,5 +270,39 @@ export function rustSites(root: Node, source: string): FileSites {
     const end = n.type === 'macro_invocation' ? n : tree;
     out.sites.push({ ...siteContext(n, shapes), line: lineOf(n), endLine: endLineOf(end), form: `${name}!`, kind: panic ? 'panic' : 'exception', errorClass: panic ? 'panic' : null, parts });
   }
-  return out.result();
+  return out.result(Object.fromEntries([...constants].map(([k, v]) => [k, [text(v)]])));
+}
+
+/** `use crate::util::error::{A, B as C};`: each name brought in, by the name it has here, with its module path. */
+function useTable(root: Node): Map<string, { name: string; path: string }> {
+  const table = new Map<string, { name: string; path: string }>();
+  const add = (n: Node | null, prefix: string[]) => {
+    if (!n) return;
+    if (n.type === 'scoped_identifier') {
+      const path = n.childForFieldName('path')?.text;
+      const name = n.childForFieldName('name')?.text;
+      if (path && name) table.set(name, { name, path: [...prefix, path].join('::') });
+    } else if (n.type === 'identifier' && prefix.length > 0) table.set(n.text, { name: n.text, path: prefix.join('::') });
+    else if (n.type === 'use_as_clause') {
+      const inner = n.childForFieldName('path');
+      const alias = n.childForFieldName('alias')?.text;
+      const scoped = inner?.type === 'scoped_identifier';
+      const path = [...prefix, ...(scoped ? [inner.childForFieldName('path')?.text ?? ''] : [])].filter(Boolean);
+      const name = scoped ? inner.childForFieldName('name')?.text : inner?.text;
+      if (alias && name && path.length > 0) table.set(alias, { name, path: path.join('::') });
+    } else if (n.type === 'scoped_use_list') {
+      const path = n.childForFieldName('path')?.text;
+      for (const item of n.childForFieldName('list')?.namedChildren ?? []) add(item, path ? [...prefix, path] : prefix);
+    }
+  };
+  for (const u of root.descendantsOfType('use_declaration')) add(u?.childForFieldName('argument') ?? null, []);
+  return table;
+}
+
+/** A placeholder naming a constant of another module of this crate: `crate::a::B`, `super::B`, or a `use`d name. */
+function moduleConstant(hole: string, uses: ReadonlyMap<string, { name: string; path: string }>): ImportedMessage | null {
+  const m = /^((?:crate|self|super)(?:::[A-Za-z_][A-Za-z0-9_]*)*)::([A-Z_][A-Z0-9_]*)$/.exec(hole);
+  if (m) return { name: m[2]!, spec: m[1]!, language: 'rust', local: hole };
+  const used = uses.get(hole);
+  return used && /^(crate|self|super)\b/.test(used.path) ? { name: used.name, spec: used.path, language: 'rust', local: hole } : null;
 }

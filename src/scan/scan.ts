@@ -8,7 +8,8 @@ import { errorRecordSchema, type ErrorRecord } from '../schema/record.ts';
 import { recordProblems } from '../schema/record-checks.ts';
 import { commitDate, listTree, originRepo, readBlobs, resolveCommit } from './git.ts';
 import { IdAllocator, siteKey } from './ids.ts';
-import { buildTemplate } from './message.ts';
+import { buildTemplate, hasLiteralPhrase, hasLiteralWords } from './message.ts';
+import { importedParts } from './imports.ts';
 import { buildRecord, type FileFacts } from './record.ts';
 import { LANGUAGE_NAME, languageOf, MAX_FILE_BYTES, skipByPath, skipByText, type ScanLanguage, type SkipReason } from './select.ts';
 import type { SiteSkip } from './site.ts';
@@ -156,16 +157,36 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
 
     const records: ErrorRecord[] = [];
     const ids = new IdAllocator();
-    for (const [i, read] of reads.entries()) {
-      if (!read) continue;
+    // Every file is read: a message held in another file's constant can be resolved (imports.ts).
+    const settled = await Promise.all(reads.map((r) => r ?? null));
+    const paths = new Set(queue.map((q) => q.path));
+    const byPath = new Map(queue.map((q, i) => [q.path, settled[i]]));
+    const constantsOf = (p: string) => byPath.get(p)?.constants;
+    for (const [i, found] of settled.entries()) {
+      if (!found) continue;
       const { path, language } = queue[i]!;
-      const found = await read;
       if (found.parseError) summary.parseErrors.push(path);
       for (const [reason, n] of Object.entries(found.skipped)) bump(summary.sitesSkipped, reason as SiteSkip, n);
       for (const s of found.skippedAt) summary.skippedSites.push(`${path}:${s.line} ${s.reason}`);
       const file: FileFacts = { repo, sha, analyzedAt, path, language, lines: sources[i]!.split('\n') };
       sources[i] = null;
-      for (const site of found.sites.sort((a, b) => a.line - b.line)) {
+      for (const asRead of found.sites.sort((a, b) => a.line - b.line)) {
+        let site = asRead;
+        if (site.imported) {
+          const value = importedParts(path, site.imported, paths, constantsOf);
+          const local = site.imported.local;
+          // The constant is the whole message, or fills the placeholder named for it.
+          const parts = value && local !== undefined ? site.parts.flatMap((p) => (p.kind === 'hole' && p.name === local ? value : [p])) : value;
+          // The checks a reader makes of a message it reads itself (SiteCollector.message).
+          const reason: SiteSkip | null = !parts ? 'not-literal' : !hasLiteralWords(parts) ? 'no-words' : !site.errorClass && !hasLiteralPhrase(parts) ? 'not-literal' : null;
+          if (reason) {
+            bump(summary.sitesSkipped, reason);
+            summary.skippedSites.push(`${path}:${site.line} ${reason}`);
+            continue;
+          }
+          // A copy: a cached read (--history) is resolved again against the next revision's files.
+          site = { ...site, parts: parts! };
+        }
         const template = buildTemplate(site.parts);
         if (typeof template === 'string') {
           bump(summary.sitesSkipped, template);

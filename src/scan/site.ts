@@ -16,6 +16,33 @@ export interface Site extends SiteContext {
   kind: 'exception' | 'panic' | 'warning' | 'definition';
   errorClass: string | null;
   parts: MessagePart[];
+  /**
+   * A message held in a constant of another file (`from .messages import NOT_FOUND`;
+   * `raise KeyError(NOT_FOUND)`): `parts` is empty (or holds the placeholder the constant fills)
+   * until the scan, which has read every file, puts the constant's value there (scan.ts), or skips
+   * the site as not literal.
+   */
+  imported?: ImportedMessage;
+}
+
+/** Where a raise site's message comes from when it names another file's constant. */
+export interface ImportedMessage {
+  /** The constant's name in the file that declares it. */
+  name: string;
+  /**
+   * Python: the module as written (`.messages`, `pkg.errors`); JavaScript/TypeScript: the import's
+   * path (`./messages`); `class`: the class or module that declares it (`Messages` of
+   * `Messages.NOT_FOUND`, `Errors::NOT_FOUND`, a static import), or several apart by spaces, tried in
+   * turn (a bare name: the class around the site, then its bases); `package`: unused (Go: the files
+   * of the importing file's folder); Rust: the module path (`crate::util::error`, `super::errors`).
+   */
+  spec: string;
+  language: 'python' | 'javascript' | 'class' | 'package' | 'rust';
+  /**
+   * The placeholder of `parts` the constant fills, by its name as written (Rust's
+   * `panic!("{}", crate::util::error::DESTROYED)`); absent, the constant is the whole message.
+   */
+  local?: string;
 }
 
 /** Why a raise site gives no record. */
@@ -33,6 +60,11 @@ export const SITE_SKIPS: Record<SiteSkip, string> = {
 
 export interface FileSites {
   sites: Site[];
+  /**
+   * The file's constants with a literal value, as other files name them: module-level ones by name,
+   * class-level ones as `Class.NAME` (whatever the language writes between them).
+   */
+  constants?: Record<string, MessagePart[]>;
   skipped: Partial<Record<SiteSkip, number>>;
   /** Where each skipped site is (line), for the `--skipped` list. */
   skippedAt: { reason: SiteSkip; line: number }[];
@@ -65,16 +97,30 @@ export class SiteCollector {
    * An exception raised at `at` (`throw new X(...)`, `raise X(...)`): skipped as 'no-message' without
    * candidates, else recorded with its message as `message` reads it and what the code says around it.
    */
-  exception(at: Node, candidates: readonly Node[], read: (candidate: Node) => MessagePart[] | null, errorClass: string | null, form: string, context: () => SiteContext): void {
+  exception(
+    at: Node,
+    candidates: readonly Node[],
+    read: (candidate: Node) => MessagePart[] | null,
+    errorClass: string | null,
+    form: string,
+    context: () => SiteContext,
+    imported?: (candidate: Node) => ImportedMessage | null,
+  ): void {
     if (candidates.length === 0) {
       this.skip('no-message', at);
+      return;
+    }
+    // A message none of the candidates holds here, but one names another file's constant: read later.
+    const elsewhere = imported && !candidates.some((c) => read(c)) ? candidates.map(imported).find((m) => m) : null;
+    if (elsewhere) {
+      this.sites.push({ ...context(), line: lineOf(at), endLine: endLineOf(at), form, kind: 'exception', errorClass, parts: [], imported: elsewhere });
       return;
     }
     const parts = this.message(candidates, read, at, !errorClass);
     if (parts) this.sites.push({ ...context(), line: lineOf(at), endLine: endLineOf(at), form, kind: 'exception', errorClass, parts });
   }
-  result(): FileSites {
-    return { sites: this.sites, skipped: this.skipped, skippedAt: this.skippedAt };
+  result(constants?: Record<string, MessagePart[]>): FileSites {
+    return { sites: this.sites, skipped: this.skipped, skippedAt: this.skippedAt, ...(constants ? { constants } : {}) };
   }
 }
 

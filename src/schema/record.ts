@@ -74,6 +74,49 @@ export function filePathProblem(path: string): string | null {
   return null;
 }
 
+/** A revision of the repository as a history scan names it (src/scan/history.ts). */
+const revisionSchema = z
+  .strictObject({
+    name: nonBlank(200, 'label').describe('The revision as scanned: a tag name (e.g. "v2.1.0") or a short commit sha.'),
+    sha: z.string().regex(HEX40, { error: 'must be a full 40-character lowercase hex commit sha' }).describe('The commit of the revision: the full 40-character sha.'),
+    date: z.iso
+      .datetime({ offset: true, error: 'must be an ISO-8601 timestamp, e.g. "2026-08-14T21:17:39Z"' })
+      .describe("The commit's date, ISO-8601."),
+  })
+  .describe('A revision of the repository: its name, commit and date.');
+
+/** Optional: records scanned from a single commit have no history; their pages show none. */
+const historySchema = z
+  .strictObject({
+    scannedFrom: revisionSchema.describe(
+      'The first revision the history covers. When introduced is this revision, the site may be older: the page says "since" it "or earlier".',
+    ),
+    introduced: revisionSchema.describe('The first revision the raise site is in (the last such, if it was removed and came back).'),
+    messageChanges: z
+      .array(
+        z
+          .strictObject({
+            at: revisionSchema.describe('The revision whose message differs from the one before it.'),
+            errorMessage: nonBlank(LIMITS.message).describe('The message template before this change, as the code wrote it then.'),
+            messagePattern: nonBlank(LIMITS.message)
+              .superRefine((source, ctx) => {
+                const problem = patternProblem(source);
+                if (problem) ctx.addIssue({ code: 'custom', message: problem });
+              })
+              .describe('The regular expression of that earlier message (same rules as messagePattern): the paste search matches earlier wordings too.'),
+          })
+          .describe('One change of the message: the revision that made it and the wording before it.'),
+      )
+      .max(LIMITS.listItems)
+      .describe('Each change of the message template, oldest first, with the earlier wording; empty when it never changed.'),
+    removed: revisionSchema
+      .optional()
+      .describe(
+        'The revision the raise site is gone from. The record then describes the site as last seen (analyzedSha is the last commit that had it) and its page says it was removed; left out while the site exists.',
+      ),
+  })
+  .describe('When the raise site appeared, how its message changed and when it went away, over the revisions a history scan read (npm run scan -- --history).');
+
 export const handlingStrategies = ['try-catch', 'type-guard', 'validation', 'retry', 'fallback'] as const;
 export const errorTypes = ['exception', 'error_code', 'console', 'http', 'validation', 'panic'] as const;
 export const severities = ['critical', 'error', 'warning', 'info'] as const;
@@ -178,6 +221,7 @@ export const errorRecordSchema = z
     analyzedAt: z.iso
       .datetime({ error: 'must be an ISO-8601 UTC timestamp, e.g. "2026-08-14T21:17:39.825Z"' })
       .describe('When the record was analysed: an ISO-8601 UTC timestamp.'),
+    history: historySchema.optional(),
     schemaVersion: z
       .literal(SCHEMA_VERSION, {
         error: (iss) => `unsupported schema version ${JSON.stringify(iss.input)}; this build reads schemaVersion ${SCHEMA_VERSION}`,
@@ -200,6 +244,8 @@ export const wrappedRecordSchema = z
   });
 
 export type ErrorRecord = z.infer<typeof errorRecordSchema>;
+export type RecordHistory = z.infer<typeof historySchema>;
+export type HistoryRevision = z.infer<typeof revisionSchema>;
 export type WrappedRecord = z.infer<typeof wrappedRecordSchema>;
 export type Severity = (typeof severities)[number];
 

@@ -167,8 +167,14 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   // With frames, ranked beyond the limit first: records sharing the top message are then ordered by
   // them. Without, only as far as shown (close matches past it cost the most time).
   const pool = paste.frames.length > 0 ? Math.max(limit, SITE_POOL) : limit;
-  const ranked = orderBySite(rankByMessage(paste, candidates, pool, common), paste.frames).slice(0, limit);
+  const ranked = firstOfEachRecord(orderBySite(rankByMessage(paste, candidates, pool, common), paste.frames)).slice(0, limit);
   return paste.frames.length === 0 ? ranked : ranked.map((r) => ({ ...r, siteFit: siteFit(r.entry, paste.frames) }));
+}
+
+/** A record's best result only: a record is in the index once per wording of its message (message-index.ts `wordings`). */
+function firstOfEachRecord(results: MatchResult[]): MatchResult[] {
+  const seen = new Set<string>();
+  return results.filter((r) => !seen.has(r.entry.id) && seen.add(r.entry.id));
 }
 
 /** Results ranked before the frames order records that share a message: as many as one message has raise sites, usually. */
@@ -222,12 +228,12 @@ function rankByMessage(paste: NormalisedPaste, candidates: readonly IndexEntry[]
   }
 
   // The most specific template first: more literal text means fewer messages it could also describe.
-  const specificity = new Map(matched.map((r) => [r.entry.id, literalLength(r.entry.template)]));
+  const specificity = new Map(matched.map((r) => [r.entry, literalLength(r.entry.template)]));
   const byKind = (k: MatchKind) => (k === 'exact' ? 0 : k === 'contained' ? 1 : 2);
   matched.sort(
     (a, b) =>
       byKind(a.kind) - byKind(b.kind) ||
-      specificity.get(b.entry.id)! - specificity.get(a.entry.id)! ||
+      specificity.get(b.entry)! - specificity.get(a.entry)! ||
       Number(b.classMatch) - Number(a.classMatch) ||
       a.score - b.score ||
       cmp(a.entry.id, b.entry.id),
@@ -348,17 +354,19 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
   }
   const loaded = await fetching;
   const t2 = now();
+  // By id and template: a record's earlier wordings are entries of their own (message-index.ts `wordings`).
   const byId = new Map<string, IndexEntry>();
   const wanted = new Set(keys.filter((k) => !isClassKey(k)).flatMap(keyWords).filter((w) => !isPrefixPart(w)));
   const classKeys = new Set(keys.filter(isClassKey));
   const seen = new Set<string>();
   for (const tuples of loaded) {
     for (const t of tuples) {
-      if (seen.has(t[0])) continue;
-      seen.add(t[0]);
+      const key = `${t[0]}\u0000${t[3]}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       // A shard also holds entries filed under other keys of the same hash: keep those sharing a
       // word, or the class and first letters (the entry's class is its sixth field).
-      if (sharesWord(t[3], wanted) || (t[5] !== null && classKeys.size > 0 && classKeys.has(classKey(t[5], templateLeadingWord(t[3])) ?? ''))) byId.set(t[0], fromTuple(t));
+      if (sharesWord(t[3], wanted) || (t[5] !== null && classKeys.size > 0 && classKeys.has(classKey(t[5], templateLeadingWord(t[3])) ?? ''))) byId.set(key, fromTuple(t));
     }
   }
   const candidates = [...byId.values()];

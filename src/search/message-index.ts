@@ -10,7 +10,7 @@
  * `/search-index/manifest.json`; the version in the path keeps a cached manifest and its shards together.
  */
 import { languageForPath, languageLabel } from '../highlight/languages.ts';
-import { describe } from '../util/text.ts';
+import { describe, plainProse } from '../util/text.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { raiseSite, raiseSites, type RaiseSite } from './raise-site.ts';
 import { classKey, fileableKeys, hashKey, isPrefixPart, keyWords, shardOf, templateKeys, templateLeadingWord } from './keys.ts';
@@ -115,7 +115,8 @@ export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r), messa
     errorType: r.errorType,
     language: languageLabel(languageForPath(r.filePath)),
     tags: r.tags,
-    summary: describe(r.documentation, SUMMARY_MAX),
+    // Shown as plain text in the results: `code` spans keep their text, not their backticks (as meta descriptions).
+    summary: describe(plainProse(r.documentation), SUMMARY_MAX),
     ...site,
     messagePage,
   };
@@ -212,13 +213,31 @@ function messagePages(records: readonly ErrorRecord[], path: MessageIndexOptions
   return (r) => ((count.get(key(r)) ?? 0) > 1 ? path(r) : null);
 }
 
-export function buildMessageIndex(records: readonly ErrorRecord[], options: MessageIndexOptions = {}): BuiltMessageIndex {
+/**
+ * What the index files: each record's message and, for a record with a history, each earlier wording
+ * of it (its template and pattern then) as one more entry of the same record, so that a paste of an
+ * old message lands on the record. Without histories, one per record, in catalog order.
+ */
+function wordings(records: readonly ErrorRecord[]): { record: number; template: string; pattern: string }[] {
+  return records.flatMap((r, record) => {
+    const out = [{ record, template: r.errorMessage, pattern: r.messagePattern }];
+    for (const c of r.history?.messageChanges ?? []) {
+      if (!out.some((w) => w.template === c.errorMessage)) out.push({ record, template: c.errorMessage, pattern: c.messagePattern });
+    }
+    return out;
+  });
+}
+
+export function buildMessageIndex(catalog: readonly ErrorRecord[], options: MessageIndexOptions = {}): BuiltMessageIndex {
   const keysPerRecord = options.keysPerRecord ?? 4;
   const target = options.targetShardBytes ?? 3_072;
   const seed = options.seed ?? 0x5eed;
   const maxShared = options.maxShared ?? 200;
 
-  const recordKeys = records.map((r) => templateKeys(r.errorMessage));
+  const items = wordings(catalog);
+  // A record per wording from here on: an earlier wording is its record with that message.
+  const records = items.map((w) => catalog[w.record]!);
+  const recordKeys = items.map((w) => templateKeys(w.template));
   const df = new Map<string, number>();
   for (const keys of recordKeys) for (const k of keys) df.set(k, (df.get(k) ?? 0) + 1);
 
@@ -226,13 +245,18 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
   // `MAX_CLASS_SHARED` records share it: the key is the record's only one a paste may show, so every
   // paste with that class and start would fetch them all. (Not listed as common: a paste fetching
   // such a key's shard for nothing pays one shard; the manifest would pay for every search.)
-  const classKeys = records.map((r) => classKey(r.errorClass, templateLeadingWord(r.errorMessage)));
+  const classKeys = items.map((w, i) => classKey(records[i]!.errorClass, templateLeadingWord(w.template)));
   const classDf = new Map<string, number>();
   for (const k of classKeys) if (k) classDf.set(k, (classDf.get(k) ?? 0) + 1);
 
-  const sites = raiseSites(records);
-  const pageOf = messagePages(records, options.messagePage);
-  const entries = records.map((r, i) => JSON.stringify(toTuple(indexEntry(r, sites[i], pageOf(r)))));
+  const sites = raiseSites(catalog);
+  const pageOf = messagePages(catalog, options.messagePage);
+  const entries = items.map((w, i) => {
+    const r = records[i]!;
+    // The message page lists the current message's sites: an earlier wording has none.
+    const current = w.template === r.errorMessage;
+    return JSON.stringify(toTuple({ ...indexEntry(r, sites[w.record], current ? pageOf(r) : null), template: w.template, pattern: w.pattern }));
+  });
   let total = 0;
   const filed: { entry: number; keys: string[] }[] = [];
   const used = new Set<string>();
@@ -244,7 +268,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
     const keys = chooseKeys(fileableKeys(recordKeys[i]!), df, ck ? keysPerRecord - 1 : keysPerRecord, maxShared);
     if (ck) keys.push(ck);
     if (keys.length === 0) {
-      unindexed.push({ id: r.id, template: r.errorMessage });
+      unindexed.push({ id: r.id, template: items[i]!.template });
       return;
     }
     filed.push({ entry: i, keys });
@@ -280,7 +304,7 @@ export function buildMessageIndex(records: readonly ErrorRecord[], options: Mess
       version: version.toString(16).padStart(8, '0'),
       shards: shardCount,
       seed,
-      records: records.length,
+      records: catalog.length,
       keysPerRecord,
       common: [...df].filter(([k, n]) => n > maxShared && !used.has(k)).map(([k]) => k).sort(),
     },

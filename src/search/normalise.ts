@@ -86,7 +86,10 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
   let width = 0;
   for (const l of lines) width = Math.max(width, l.length);
   if (width < 40) return lines;
-  const several = lines.filter((l) => l.length === width).length > 1;
+  // Several lines of that width are a wrap's mark; the last line does not count: a wrapped line's
+  // last piece is what is left, and two lines that merely print as long (a Rust panic's location
+  // line and its message) are not a wrap.
+  const several = lines.slice(0, -1).filter((l) => l.length === width).length > 1;
   const continues = (line: string, next: string): boolean => {
     if (next.trim() === '' || NEW_LINE_START.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
     // An exception line (`ValueError: …`) starts the report: the widest line before it (a traceback's

@@ -45,6 +45,8 @@ export function pagefindDocument(r: ErrorRecord): PagefindDocument {
     `<title>${h(errorHeadline(r))}</title></head><body><main data-pagefind-body>`,
     `<h1 data-pagefind-weight="10" data-pagefind-meta="title">${h(errorHeadline(r))}</h1>`,
     r.errorCode ? `<p data-pagefind-weight="8">${h(r.errorCode)}</p>` : '',
+    // Earlier wordings (a record scanned with --history): an old message's words find it too.
+    r.history?.messageChanges.length ? `<p data-pagefind-weight="5">${r.history.messageChanges.map((c) => h(c.errorMessage)).join('<br>')}</p>` : '',
     `<p data-pagefind-weight="2">${h(r.documentation)}</p>`,
     `<p>${h(r.triggerScenarios)}</p><p>${h(r.commonSituations)}</p>`,
     r.solutions.length ? `<ul>${r.solutions.map((s) => `<li>${h(s)}</li>`).join('')}</ul>` : '',

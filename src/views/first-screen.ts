@@ -175,6 +175,10 @@ export interface RaisedAt {
   alsoRaised: string | null;
   /** The failure class's title, a fact of the header. */
   failureClass: string | null;
+  /** " · since v1.2 · message changed in v2.0" (site-history.ts), for a record with a history. */
+  history?: string | null;
+  /** The site is gone: a "removed" fact joins the header's. */
+  removed?: boolean;
 }
 
 /** fitFirstScreen for an error page's record and header. */
@@ -182,7 +186,7 @@ export function errorPageFit(
   r: Pick<ErrorRecord, 'repo' | 'severity' | 'errorClass' | 'errorCode' | 'httpStatus' | 'errorMessage' | 'documentation' | 'solutions'>,
   at: RaisedAt,
 ): FirstScreenFit {
-  const facts = [r.repo, r.severity, r.errorClass, r.errorCode && `code ${r.errorCode}`, r.httpStatus !== null && `HTTP ${r.httpStatus}`, at.failureClass];
+  const facts = [r.repo, at.removed && 'removed', r.severity, r.errorClass, r.errorCode && `code ${r.errorCode}`, r.httpStatus !== null && `HTTP ${r.httpStatus}`, at.failureClass];
   return fitFirstScreen({
     message: r.errorMessage,
     longMessage: r.errorMessage.length > LONG_MESSAGE,
@@ -192,6 +196,7 @@ export function errorPageFit(
       { text: at.location, mono: true, box: 8 },
       ...(at.scope ? [{ text: ', in ' }, { text: at.scope, mono: true, box: 8 }] : []),
       ...(at.alsoRaised ? [{ text: ` · ${at.alsoRaised}` }] : []),
+      ...(at.history ? [{ text: at.history }] : []),
     ],
     explanation: r.documentation,
     firstSolution: r.solutions[0] ?? null,

@@ -24,6 +24,27 @@ describe('the record schema', () => {
     }
   });
 
+  const REV1 = { name: 'v1.0', sha: 'a'.repeat(40), date: '2025-01-02T03:04:05Z' };
+  const REV2 = { name: 'v2.0', sha: 'b'.repeat(40), date: '2025-06-02T03:04:05Z' };
+  const HISTORY = {
+    scannedFrom: REV1,
+    introduced: REV1,
+    messageChanges: [{ at: REV2, errorMessage: 'old wording {x}', messagePattern: 'old wording (.+?)' }],
+    removed: { name: 'v3.0', sha: 'c'.repeat(40), date: '2025-09-02T03:04:05Z' },
+  };
+
+  it('accepts a record with its history, and keeps it as given', () => {
+    const w = sampleWrapped()[0]!;
+    w.record.history = HISTORY;
+    const parsed = wrappedRecordSchema.safeParse(w);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    expect(parsed.data!.record.history).toEqual(HISTORY);
+    expect(problemsOf(w)).toEqual([]);
+    // A site still present has no `removed`.
+    const { removed: _, ...present } = HISTORY;
+    expect(wrappedRecordSchema.safeParse({ ...w, record: { ...w.record, history: present } }).success).toBe(true);
+  });
+
   const base = () => sampleWrapped()[0]!;
   type Mutate = (w: { record: Record<string, unknown>; datasetVersion: string }) => void;
   const broken: [string, Mutate, string, RegExp][] = [
@@ -62,6 +83,10 @@ describe('the record schema', () => {
     ['githubUrl other host', (w) => (w.record.githubUrl = String(w.record.githubUrl).replace('github.com', 'gitlab.com')), 'record.githubUrl', /https:\/\/github.com/],
     ['githubUrl other repo', (w) => (w.record.githubUrl = String(w.record.githubUrl).replace('vllm-project/vllm', 'evil/vllm')), 'record.githubUrl', /not vllm-project\/vllm/],
     ['githubUrl other sha', (w) => (w.record.githubUrl = String(w.record.githubUrl).replace('c794754062', '0000000000')), 'record.githubUrl', /pinned to analyzedSha/],
+    ['history with a short sha', (w) => (w.record.history = { ...HISTORY, introduced: { ...REV1, sha: 'abc123' } }), 'record.history.introduced.sha', /40-character/],
+    ['history without its introduction', (w) => (w.record.history = { scannedFrom: REV1, messageChanges: [] }), 'record.history.introduced', /missing/],
+    ['history with an earlier pattern RE2 cannot run', (w) => (w.record.history = { ...HISTORY, messageChanges: [{ ...HISTORY.messageChanges[0], messagePattern: '(?<=x)y' }] }), 'record.history.messageChanges.0.messagePattern', /look-behind/],
+    ['history with an unknown field', (w) => (w.record.history = { ...HISTORY, deleted: REV2 }), 'record.history.deleted', /not a field/],
     ['githubUrl other file', (w) => (w.record.githubUrl = String(w.record.githubUrl).replace('moriio_connector.py', 'other.py')), 'record.githubUrl', /not filePath/],
   ];
 
@@ -89,12 +114,13 @@ describe('the record schema', () => {
     const schema = errorRecordJsonSchema('https://example.org/schema/error-record.json') as { anyOf: unknown[]; $defs: { record: Obj; wrappedRecord: Obj } };
     const { record, wrappedRecord } = schema.$defs;
     expect(Object.keys(record.properties)).toContain('messagePattern');
-    expect(Object.keys(record.properties)).toHaveLength(31);
+    expect(Object.keys(record.properties)).toHaveLength(32);
     expect(record.additionalProperties).toBe(false);
     // `$` keys are notes; backgroundTag may be left out; a file holds a wrapped record, a bare one, or an array.
     expect(Object.keys(record.patternProperties)).toEqual(['^\\$']);
     expect(Object.keys(wrappedRecord.patternProperties)).toEqual(['^\\$']);
     expect(record.required).not.toContain('backgroundTag');
+    expect(record.required).not.toContain('history');
     expect(record.required).toContain('messagePattern');
     expect(schema.anyOf).toHaveLength(3);
     expect(JSON.stringify(record.properties.messagePattern)).toContain('RE2');

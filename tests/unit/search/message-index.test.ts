@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classKey, fileableKeys, isKeyWord, leadingWord, MAX_QUERY_KEYS, prefixKeys, prefixPart, shardOf, templateKeys, templateLeadingWord, textKeys, wordKey } from '../../../src/search/keys.ts';
 import { buildMessageIndex, chooseKeys, fromTuple, MAX_CLASS_SHARED, type EntryTuple } from '../../../src/search/message-index.ts';
-import { queryKeys } from '../../../src/search/matcher.ts';
+import { matchPaste, queryKeys, rankCandidates } from '../../../src/search/matcher.ts';
 import { normalisePaste } from '../../../src/search/normalise.ts';
 import { sampleWrapped } from '../../support/records.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
@@ -251,5 +251,59 @@ describe('class keys', () => {
     // (As many shards either way: the class in each entry makes the shards longer.)
     const options = { keysPerRecord: 3, targetShardBytes: 1, maxShards: 64 };
     expect(members(buildMessageIndex([rareWithout, ...shared('ValueError')], options))).toEqual(members(buildMessageIndex([rareWithout, ...shared(null)], options)));
+  });
+});
+
+describe('earlier wordings of a message (a record scanned with --history)', () => {
+  const REV = { name: 'v2.0', sha: 'b'.repeat(40), date: '2025-06-02T03:04:05Z' };
+  const withHistory = (r: ErrorRecord, ...earlier: [string, string][]): ErrorRecord => ({
+    ...r,
+    history: { scannedFrom: REV, introduced: REV, messageChanges: earlier.map(([errorMessage, messagePattern]) => ({ at: REV, errorMessage, messagePattern })) },
+  });
+  const catalog = () => [
+    withHistory(record('00000000000000a1', 'connection pool exhausted after {n} retries', 'connection pool exhausted after (.+?) retries'), ['no free connection in pool after {n} attempts', 'no free connection in pool after (.+?) attempts']),
+    record('00000000000000b2', 'frame checksum mismatch in segment {id}', 'frame checksum mismatch in segment (.+?)'),
+  ];
+  const load = (index: ReturnType<typeof buildMessageIndex>) => async (i: number) => JSON.parse(index.shards[i]!) as EntryTuple[];
+  const entries = (index: ReturnType<typeof buildMessageIndex>) => [...new Map(index.shards.flatMap((s) => JSON.parse(s) as EntryTuple[]).map((t) => [`${t[0]} ${t[3]}`, fromTuple(t)])).values()];
+
+  it('files each earlier wording as an entry of the same record, with its own template and pattern', () => {
+    const index = buildMessageIndex(catalog());
+    const a1 = entries(index).filter((e) => e.id === '00000000000000a1');
+    expect(a1.map((e) => [e.template, e.pattern, e.slug]).sort()).toEqual([
+      ['connection pool exhausted after {n} retries', 'connection pool exhausted after (.+?) retries', 's-00000000000000a1'],
+      ['no free connection in pool after {n} attempts', 'no free connection in pool after (.+?) attempts', 's-00000000000000a1'],
+    ]);
+    expect(index.manifest.records).toBe(2);
+  });
+
+  it('lands a paste of the earlier wording on the record, once, and the current wording too', async () => {
+    const index = buildMessageIndex(catalog());
+    const old = (await matchPaste('no free connection in pool after 5 attempts', index.manifest, load(index))).results;
+    expect(old[0]).toMatchObject({ kind: 'exact', entry: { id: '00000000000000a1', template: 'no free connection in pool after {n} attempts' } });
+    const now = (await matchPaste('connection pool exhausted after 5 retries', index.manifest, load(index))).results;
+    expect(now[0]).toMatchObject({ kind: 'exact', entry: { id: '00000000000000a1', template: 'connection pool exhausted after {n} retries' } });
+    // Without the history the earlier wording finds no exact match.
+    const plain = buildMessageIndex(catalog().map(({ history: _, ...r }) => r));
+    const without = (await matchPaste('no free connection in pool after 5 attempts', plain.manifest, load(plain))).results;
+    expect(without.some((r) => r.kind === 'exact')).toBe(false);
+  });
+
+  it('shows a record once when a paste matches both its wordings', async () => {
+    const both = withHistory(record('00000000000000c3', 'queue {name} is full', 'queue (.+?) is full'), ['queue {name} is {state}', 'queue (.+?) is (.+?)']);
+    const index = buildMessageIndex([both]);
+    const candidates = entries(index);
+    expect(candidates).toHaveLength(2);
+    const results = rankCandidates(normalisePaste('queue jobs is full'), candidates);
+    expect(results.map((r) => [r.entry.id, r.kind])).toEqual([['00000000000000c3', 'exact']]);
+    // The more specific wording is the one shown.
+    expect(results[0]!.entry.template).toBe('queue {name} is full');
+    expect((await matchPaste('queue jobs is full', index.manifest, load(index))).results).toHaveLength(1);
+  });
+
+  it('leaves a catalog without histories as it was: one entry per record', () => {
+    const plain = catalog().map(({ history: _, ...r }) => r);
+    const index = buildMessageIndex(plain);
+    expect(entries(index).map((e) => e.id).sort()).toEqual(['00000000000000a1', '00000000000000b2']);
   });
 });

@@ -168,6 +168,18 @@ Node.js v24.1.0`;
     expect(joinWrappedLines(lines)).toEqual(lines);
   });
 
+  it('does not join two lines that merely print as long: the last line is no evidence of a wrap', () => {
+    // A Rust panic's location line and its message, 59 characters each.
+    const header = "thread 'main' panicked at tokio/src/runtime/handle.rs:90:5:";
+    const message = 'The Tokio context thread-local variable has been destroyed.';
+    expect(header.length).toBe(message.length);
+    expect(joinWrappedLines([header, message])).toEqual([header, message]);
+    expect(first(`${header}\n${message}`)[0]).toBe(message);
+    // A wrap at a fixed width still joins when two lines before the last are that wide.
+    const wrapped = ['a'.repeat(60), 'b'.repeat(60), 'end of the message'];
+    expect(joinWrappedLines(wrapped)).toEqual([wrapped.join('')]);
+  });
+
   it('does not join an exception line to the frame before it, when that frame is the widest line', () => {
     const frame = '  File "/usr/lib/python3/vllm/distributed/kv_transfer/kv_connector/v1/base.py", line 694, in set_xfer_handshake_metadata_pp_aware';
     const error = 'ValueError: NixlConnectorWorker received pp_rank > 0 handshake metadata but does not support PP-disaggregated KV transfer.';

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { importedFiles } from '../../../src/scan/imports.ts';
+import { scan } from '../../../src/scan/scan.ts';
+import { fixtureRepo } from './fixture-repo.ts';
+import { expectSound } from './records.ts';
+
+describe('scan: messages held in another file’s constant', () => {
+  it('follows Python imports (relative, absolute, aliased, two levels up) to the constant’s value', async () => {
+    const r = await scan({ dir: fixtureRepo('python-imports') });
+    const at = (m: string) => r.records.filter((x) => x.errorMessage === m).map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass}`);
+    expect(at('no entry with that key')).toEqual(['acme/store.py:8 KeyError']);
+    expect(at('the value is larger than the store allows')).toEqual(['acme/store.py:9 ValueError']);
+    expect(at('the store is read-only')).toEqual(['acme/store.py:13 PermissionError', 'acme/sub/deep.py:5 PermissionError']);
+    // A parameter of that name, a constant that is not literal, a module the tree lacks: not read.
+    expect(r.summary.skippedSites).toEqual(['acme/store.py:17 not-literal', 'acme/store.py:21 not-literal', 'acme/store.py:25 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('follows JavaScript/TypeScript imports of a path (`.js` naming a `.ts` source), not a package’s', async () => {
+    const r = await scan({ dir: fixtureRepo('typescript-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/router.ts:5 Error no route matches the request',
+      'src/router.ts:6 RangeError too many open connections',
+    ]);
+    expect(r.summary.skippedSites).toEqual(['src/router.ts:10 not-literal', 'src/router.ts:14 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('reads a Java class constant of another file, by `Class.NAME` or a static import', async () => {
+    const r = await scan({ dir: fixtureRepo('java-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/main/java/acme/Store.java:7 IllegalArgumentException no ledger entry with that id',
+      'src/main/java/acme/Store.java:8 IllegalStateException the ledger is closed',
+      'src/main/java/acme/Store.java:12 IllegalStateException too many open ledgers',
+    ]);
+    // A constant computed at run time; an instance's field.
+    expect([...r.summary.skippedSites].sort()).toEqual(['src/main/java/acme/Store.java:16 not-literal', 'src/main/java/acme/Store.java:20 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('reads a C# constant of another class, of a partial class declared in its other file, or of a base class', async () => {
+    const r = await scan({ dir: fixtureRepo('csharp-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/Acme.Ledger/Ledger.Conversion.cs:13 NotSupportedException Converting a ledger is not supported.',
+      'src/Acme.Ledger/Ledger.cs:9 ArgumentException No ledger entry has that id.',
+      'src/Acme.Ledger/Ledger.cs:10 InvalidOperationException The ledger is closed.',
+      'src/Acme.Ledger/Ledger.cs:13 NotSupportedException Converting a ledger is not supported.',
+    ]);
+    // A static field that is not read-only can change: not a constant.
+    expect(r.summary.skippedSites).toEqual(['src/Acme.Ledger/Ledger.cs:15 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('reads a PHP class constant of another file (`Messages::NOT_FOUND`, qualified or not)', async () => {
+    const r = await scan({ dir: fixtureRepo('php-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/Ledger.php:10 InvalidArgumentException No ledger entry has that id.',
+      'src/Ledger.php:12 LogicException The ledger is closed.',
+    ]);
+    expect(r.summary.skippedSites).toEqual(['src/Ledger.php:17 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('reads a Ruby constant of another module (`Errors::NOT_FOUND`, nested or not)', async () => {
+    const r = await scan({ dir: fixtureRepo('ruby-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'lib/acme/ledger.rb:4 ArgumentError no ledger entry with that id',
+      'lib/acme/ledger.rb:5 LedgerError the ledger is closed',
+    ]);
+    expect(r.summary.skippedSites).toEqual(['lib/acme/ledger.rb:9 not-literal']);
+    expectSound(r.records);
+  });
+
+  it("reads a Kotlin constant of another file's object or companion object (`Messages.NOT_FOUND`)", async () => {
+    const r = await scan({ dir: fixtureRepo('kotlin-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/main/kotlin/acme/Pool.kt:5 IllegalArgumentException no pool with that name',
+      'src/main/kotlin/acme/Pool.kt:6 IllegalStateException too many open pools',
+    ]);
+    // A `val` that is not `const`: computed when the object is made.
+    expect(r.summary.skippedSites).toEqual(['src/main/kotlin/acme/Pool.kt:7 not-literal']);
+    expectSound(r.records);
+  });
+
+  it("reads a Go constant of another file of the same package, not another package's", async () => {
+    const r = await scan({ dir: fixtureRepo('go-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'store/store.go:7 null no entry with that key',
+      'store/store.go:9 panic the store is closed',
+    ]);
+    expect([...r.summary.skippedSites].sort()).toEqual(['store/store.go:13 not-literal', 'store/store.go:17 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('reads a Rust constant of another module that fills a format placeholder (a `crate::` path or a `use`d name)', async () => {
+    const r = await scan({ dir: fixtureRepo('rust-imports') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/runtime/mod.rs:5 panic the thread-local runtime context was destroyed',
+      'src/runtime/mod.rs:7 panic there is no reactor running, must be called from the context of a runtime',
+      'src/runtime/mod.rs:11 panic the thread-local runtime context was destroyed (code {code})',
+    ]);
+    expect(r.summary.skippedSites).toEqual(['src/runtime/mod.rs:15 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('names the files an import can come from', () => {
+    const paths = new Set(['a/b/errors.py', 'a/__init__.py', 'src/pkg/errors.py', 'web/msg.ts', 'web/lib/index.ts']);
+    expect(importedFiles('a/b/c.py', { name: 'X', spec: '.errors', language: 'python' }, paths)).toEqual(['a/b/errors.py']);
+    expect(importedFiles('a/b/c.py', { name: 'X', spec: '..', language: 'python' }, paths)).toEqual(['a/__init__.py']);
+    expect(importedFiles('tools/x.py', { name: 'X', spec: 'pkg.errors', language: 'python' }, paths)).toEqual(['src/pkg/errors.py']);
+    expect(importedFiles('web/app/x.ts', { name: 'X', spec: '../msg.js', language: 'javascript' }, paths)).toEqual(['web/msg.ts']);
+    expect(importedFiles('web/x.ts', { name: 'X', spec: './lib', language: 'javascript' }, paths)).toEqual(['web/lib/index.ts']);
+    expect(importedFiles('web/x.ts', { name: 'X', spec: 'lodash', language: 'javascript' }, paths)).toEqual([]);
+    const rust = new Set(['tokio/src/lib.rs', 'tokio/src/util/error.rs', 'tokio/src/runtime/mod.rs', 'tokio/src/runtime/handle.rs', 'tokio/src/runtime/context.rs']);
+    expect(importedFiles('tokio/src/runtime/handle.rs', { name: 'X', spec: 'crate::util::error', language: 'rust' }, rust)).toEqual(['tokio/src/util/error.rs']);
+    expect(importedFiles('tokio/src/runtime/handle.rs', { name: 'X', spec: 'super::context', language: 'rust' }, rust)).toEqual(['tokio/src/runtime/context.rs']);
+    expect(importedFiles('tokio/src/runtime/mod.rs', { name: 'X', spec: 'self::context', language: 'rust' }, rust)).toEqual(['tokio/src/runtime/context.rs']);
+    expect(importedFiles('tokio/src/runtime/mod.rs', { name: 'X', spec: 'other_crate::errors', language: 'rust' }, rust)).toEqual([]);
+  });
+});
