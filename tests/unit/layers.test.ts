@@ -65,7 +65,7 @@ const LAYERS: string[][] = [
   ['catalog', 'highlight'],
   ['views', 'search', 'context.ts', 'context-env.ts'],
   ['components', 'layouts', 'pages', 'client', 'styles'],
-  ['build', 'integration.ts', 'scan', 'lookup', 'action'],
+  ['build', 'integration.ts', 'scan', 'lookup', 'action', 'deploy'],
 ];
 /** The layer of a file below src/: that of its first path segment (a folder, or a file at src/'s top). */
 function layerOf(file: string): number {
