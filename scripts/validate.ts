@@ -18,10 +18,34 @@ import { buildCacheDir } from '../src/highlight/cache.ts';
 import { githubAnnotations, reportFileText, summaryLine } from '../src/catalog/report.ts';
 import { writeFileAtomic } from '../src/util/files.ts';
 
-const { values } = parseArgs({
-  options: { strict: { type: 'boolean', default: false }, redos: { type: 'boolean', default: false }, format: { type: 'string', default: 'text' }, report: { type: 'string' } },
-  strict: true,
-});
+const HELP = `Usage: npm run validate [-- options]
+
+Checks the catalog (ERRDEX_DATA, default data/) and lists every problem: file, line, field, what is
+wrong. Builds nothing. Exit code 0 when no record has an error (with --strict: nor a warning), 1
+otherwise, 2 for a wrong option.
+
+Options:
+  --strict           warnings fail too
+  --format=github    GitHub Actions annotations (::error / ::warning lines) instead of the text report
+  --report=FILE      also write the machine-readable report (JSON) to FILE
+  --redos            analyse every pattern for backtracking engines and write the catalog's redos.json
+  --help             this text`;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: { strict: { type: 'boolean', default: false }, redos: { type: 'boolean', default: false }, format: { type: 'string', default: 'text' }, report: { type: 'string' }, help: { type: 'boolean', default: false } },
+    strict: true,
+  });
+} catch (e) {
+  console.error(`${(e as Error).message}\n\n${HELP}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
 if (values.format !== 'text' && values.format !== 'github') {
   console.error(`Unknown --format=${values.format}: use text or github.`);
   process.exit(2);
