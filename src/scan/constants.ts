@@ -78,9 +78,8 @@ export function classConstants(root: Node, classTypes: string[], constantsIn: (m
     if (!name || !body) continue;
     for (const member of members(body)) {
       for (const [constant, value] of constantsIn(member)) {
-        const parts = read(value);
-        // Literal text only: a hole would stand for a value of the declaring class, not of the raise.
-        if (parts && parts.every((p) => p.kind === 'text')) out[`${name}.${constant}`] = parts;
+        const parts = literalOnly(read(value));
+        if (parts) out[`${name}.${constant}`] = parts;
       }
     }
   }
@@ -90,4 +89,12 @@ export function classConstants(root: Node, classTypes: string[], constantsIn: (m
 /** A class body's members, those inside preprocessor blocks (C#'s `#if`, `#region`) too. */
 function members(body: Node): Node[] {
   return body.namedChildren.flatMap((m) => (!m ? [] : m.type.startsWith('preproc') ? members(m) : [m]));
+}
+
+/**
+ * A constant's parts when they are literal text only, else null: a placeholder would stand for a
+ * value of the declaring file, not of the raise that names the constant (scan.ts, imports.ts).
+ */
+export function literalOnly(parts: MessagePart[] | null): MessagePart[] | null {
+  return parts && parts.every((p) => p.kind === 'text') ? parts : null;
 }

@@ -5,7 +5,7 @@
  * A package-level `var ErrX = errors.New(...)` names its error: `ErrX` is the error class.
  */
 import type { Node } from 'web-tree-sitter';
-import { fileConstant, isParameter } from './constants.ts';
+import { fileConstant, isParameter, literalOnly } from './constants.ts';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, printfParts, text, type MessagePart } from './message.ts';
@@ -179,8 +179,8 @@ function packageConstants(root: Node): Record<string, MessagePart[]> {
       const values = spec?.childForFieldName('value')?.namedChildren ?? [];
       names.forEach((name, i) => {
         const value = values[i];
-        const parts = name && value ? messageParts(value, null, value) : null;
-        if (name && parts && parts.every((p) => p.kind === 'text')) out[name.text] = parts;
+        const parts = name && value ? literalOnly(messageParts(value, null, value)) : null;
+        if (name && parts) out[name.text] = parts;
       });
     }
   }

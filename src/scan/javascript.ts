@@ -4,7 +4,7 @@
  * assigned one of those earlier in the function, or a module-level `const` of the file.
  */
 import type { Node } from 'web-tree-sitter';
-import { fileConstant, isParameter } from './constants.ts';
+import { fileConstant, isParameter, literalOnly } from './constants.ts';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, hole, text, type MessagePart } from './message.ts';
@@ -195,9 +195,8 @@ function exportedConstants(root: Node): Record<string, MessagePart[]> {
       const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
       const value = d?.childForFieldName('value');
       if (name?.type !== 'identifier' || !value) continue;
-      const parts = messageParts(value, null, value);
-      // Literal text only: a hole would stand for a value of the declaring module, not of the throw.
-      if (parts && parts.every((p) => p.kind === 'text')) out[name.text] = parts;
+      const parts = literalOnly(messageParts(value, null, value));
+      if (parts) out[name.text] = parts;
     }
   }
   return out;

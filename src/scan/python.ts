@@ -7,7 +7,7 @@
  * no message at the raise.
  */
 import type { Node } from 'web-tree-sitter';
-import { fileConstant, isParameter } from './constants.ts';
+import { fileConstant, isParameter, literalOnly } from './constants.ts';
 import { contains, firstParagraph, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { braceParts, concatParts, hole, printfParts, text, type MessagePart } from './message.ts';
@@ -275,9 +275,8 @@ function moduleConstants(root: Node): Record<string, MessagePart[]> {
     const name = assignment?.type === 'assignment' ? assignment.childForFieldName('left') : null;
     const value = assignment?.childForFieldName('right');
     if (name?.type !== 'identifier' || !value) continue;
-    const parts = messageParts(value, null, value);
-    // Literal text only: a hole would stand for a value of the declaring module, not of the raise.
-    if (parts && parts.every((p) => p.kind === 'text')) out[name.text] = parts;
+    const parts = literalOnly(messageParts(value, null, value));
+    if (parts) out[name.text] = parts;
   }
   return out;
 }
