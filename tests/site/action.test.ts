@@ -4,13 +4,13 @@
  * and a local server answering the GitHub REST calls: the comment links the right page, a second run
  * edits it rather than posting another, and an issue without an error gets no comment.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARKER } from '../../src/action/comment.ts';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.ts';
+import { runScript } from '../support/run-script.ts';
 import { buildSite, FIXTURES, type BuiltSite } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 
@@ -37,17 +37,8 @@ function payloadFile(dir: string, fixture: string, body: string): string {
   return file;
 }
 
-function runAction(env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['scripts/action.ts'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code: code ?? -1, out, err }));
-  });
-}
+/** The action as a runner starts it: nothing of this process's environment but PATH. */
+const runAction = (env: Record<string, string>) => runScript('scripts/action.ts', [], { env: { PATH: process.env.PATH ?? '', ...env } });
 
 describe('the GitHub Action against a built site', () => {
   let site: BuiltSite;

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import type { LookupAnswer } from '../../src/lookup/lookup.ts';
 import { launchChromium } from '../support/browser.ts';
 import { buildSite, FIXTURES, type BuiltSite } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
+import { runScript } from '../support/run-script.ts';
 
 // The `search-sites` catalog: one message raised in three places, and two other errors.
 const SITE_URL = 'https://errors.example.org';
@@ -25,18 +25,7 @@ const FRAME_PASTE = [
 const NO_ENTRY_PASTE = 'fatal: not a git repository (or any of the parent directories): .git';
 
 /** `npm run lookup` as a user runs it: the script in a process of its own, the paste on standard input. */
-function lookup(args: string[], stdin: string): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['scripts/lookup.ts', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code: code ?? -1, out, err }));
-    child.stdin.end(stdin);
-  });
-}
+const lookup = (args: string[], stdin: string) => runScript('scripts/lookup.ts', args, { stdin });
 
 describe('npm run lookup on a built site, in a folder and over HTTP, answering as the search page does', () => {
   let site: BuiltSite;
