@@ -14,7 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMMANDS: Record<string, { about: string; argv: () => string[]; env?: Record<string, string> }> = {
   scan: { about: 'write a catalog from a git repository’s source (one record per raise site)', argv: () => [join(root, 'scripts/scan.ts')] },
   validate: { about: 'check a catalog and list every problem; build nothing', argv: () => [join(root, 'scripts/validate.ts')] },
-  build: { about: 'validate the catalog and build the site', argv: () => [join(root, 'scripts/build.ts')] },
+  build: { about: 'validate the catalog and build the site (or one shard of it: --shard i/n)', argv: () => [join(root, 'scripts/build.ts')] },
+  merge: { about: 'build the site from the shards of a sharded build', argv: () => [join(root, 'scripts/merge.ts')] },
   preview: {
     about: 'serve the built site on http://127.0.0.1:4321/',
     // Astro's own server, as `npm run preview` runs it.

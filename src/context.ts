@@ -29,6 +29,11 @@ export const RenderContext = z.strictObject({
   snapshot: z.strictObject({ entries: z.string(), head: z.string(), related: z.string() }),
   /** This process's render partition: it renders the error pages of its records and its share of the site-wide pages. */
   partition: z.strictObject({ index: z.int().min(0), count: z.int().min(1) }).refine((p) => p.index < p.count, 'index must be below count'),
+  /**
+   * A shard's build (src/catalog/shard.ts): the error pages of the records listed in `ids` (a JSON
+   * array, written by validation) and nothing else; the merge renders the site-wide pages.
+   */
+  shard: z.strictObject({ index: z.int().min(0), count: z.int().min(1), ids: z.string() }).nullable(),
   /** The manifest's checksum of all JSON twins, computed once by the build when there are several partitions. */
   twinsSha256: z.string().optional(),
   /** Astro's output folder and cache folder for this process. */
@@ -97,7 +102,7 @@ export function getCatalog(): Catalog {
     if (loaded.problems.length > 0) throw new CatalogError(catalogReport(loaded), loaded.problems);
     return (catalog = loaded);
   }
-  const own = (id: string) => inPartition(id, ctx.partition);
+  const own = (id: string) => inPartition(id, ctx.partition) && inShard(id);
   const c = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }, { code: own, prose: own, text: own });
   if (ctx.twinsSha256) c.twinsSha256 = ctx.twinsSha256;
   return (catalog = c);
@@ -113,7 +118,7 @@ export function getDerived(): Derived {
   if (derived) return derived;
   const c = getCatalog();
   const ctx = buildContext();
-  const links = ctx ? readRelated(ctx.snapshot.related, (i) => inPartition(c.entries[i]!.record.id, ctx.partition)) : relatedErrors(c.entries.map((e) => e.record));
+  const links = ctx ? readRelated(ctx.snapshot.related, (i) => inPartition(c.entries[i]!.record.id, ctx.partition) && inShard(c.entries[i]!.record.id)) : relatedErrors(c.entries.map((e) => e.record));
   const scopes = ctx ? snapshotHead(ctx).scopes : recordScopes(c.entries.map((e) => e.record));
   return (derived = deriveCatalog(c, links, scopes));
 }
@@ -129,11 +134,24 @@ let head: SnapshotHead | undefined;
 /** The snapshot's head, read once for the ledger plan and the scopes. */
 const snapshotHead = (ctx: RenderContext): SnapshotHead => (head ??= readHead(ctx.snapshot.head));
 
-/** The entries whose pages and data files this process renders. */
-export const partitionEntries = (entries: readonly CatalogEntry[]): readonly CatalogEntry[] => entriesIn(entries, partition());
+let shardIds: ReadonlySet<string> | null | undefined;
+/** Whether this process renders the record's page as far as shards go: always, but in a shard's build. */
+function inShard(id: string): boolean {
+  if (shardIds === undefined) {
+    const shard = buildContext()?.shard;
+    shardIds = shard ? new Set(JSON.parse(readFileSync(shard.ids, 'utf8')) as string[]) : null;
+  }
+  return shardIds === null || shardIds.has(id);
+}
 
-/** This process's share of the pages made from the whole catalog (listings, sitemaps, the ledger's notices). */
-export const partitionRoutes = <T extends { params: Record<string, string | undefined> }>(routes: readonly T[]): T[] => routesIn(routes, partition());
+/** The entries whose pages and data files this process renders. */
+export const partitionEntries = (entries: readonly CatalogEntry[]): readonly CatalogEntry[] => {
+  const own = entriesIn(entries, partition());
+  return buildContext()?.shard ? own.filter((e) => inShard(e.record.id)) : own;
+};
+
+/** This process's share of the pages made from the whole catalog (listings, sitemaps, the ledger's notices): none in a shard's build. */
+export const partitionRoutes = <T extends { params: Record<string, string | undefined> }>(routes: readonly T[]): T[] => (buildContext()?.shard ? [] : routesIn(routes, partition()));
 
 /** The error pages to render: those the published site does not hold under the same key (src/catalog/page-cache.ts). */
 export function routesToRender<T>(files: readonly PageFile<T>[]): T[] {

@@ -55,7 +55,7 @@ function notingPrerenderer(inner: AstroPrerenderer, log: RenderedLog): AstroPrer
 /** Astro's prerenderer as a render process of the build runs it. */
 export function renderPrerenderer(inner: AstroPrerenderer, ctx: RenderContext): AstroPrerenderer {
   const gates = ctx.gated ? readGates(process, () => process.exit(1)) : null;
-  return notingPrerenderer(firstPartitionRendersFixedPages(gates ? gatedPrerenderer(inner, gates) : inner, ctx.partition), renderedLog(ctx));
+  return notingPrerenderer(firstPartitionRendersFixedPages(gates ? gatedPrerenderer(inner, gates) : inner, ctx.partition, ctx.shard !== null), renderedLog(ctx));
 }
 
 let log: RenderedLog | undefined;

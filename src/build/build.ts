@@ -14,6 +14,7 @@ import { defaultSettingWarnings } from '../views/metadata.ts';
 import { Board } from './board.ts';
 import { acquireBuildLock, BuildLocked, type BuildLock } from './lock.ts';
 import { MemorySampler, treeSize, type BuildReport } from './measure.ts';
+import { catalogDigest, joinShards, MergeProblem, readShards } from './merge.ts';
 import { codeKey, publishedSite, reuseFiles } from './page-reuse.ts';
 import { Pipeline, StageError, type Stage, type StageContext } from './pipeline.ts';
 import { plan, STAGES, type StageName } from './plan.ts';
@@ -28,6 +29,7 @@ import { listIndexStage } from './stages/list-index.ts';
 import { messageIndexStage } from './stages/message-index.ts';
 import { checkRecordCount, OverBudget } from './stages/deploy-files.ts';
 import { publishStage } from './stages/publish.ts';
+import { publishShard } from './stages/shard.ts';
 import { recordFilesStage } from './stages/record-files.ts';
 import { render, startRender } from './stages/render.ts';
 import { derive, InvalidCatalog, validate } from './stages/validate.ts';
@@ -75,7 +77,7 @@ function catalogBytes(root: string): number {
  * Builds and publishes the site, holding the output folder's lock throughout (src/build/lock.ts):
  * a second build of the same folder fails at once naming this one, or waits (--wait-for-lock).
  */
-export async function runBuild(settings: BuildSettings): Promise<void> {
+export async function runBuild(settings: BuildSettings, underLock?: () => void): Promise<void> {
   const started = performance.now();
   let lock: BuildLock;
   try {
@@ -96,6 +98,7 @@ Nothing was built.`);
     if (recovered) console.log(`A build stopped while publishing ${displayPath(settings.outDir)}: its publish step was ${recovered === 'after' ? 'finished' : 'undone'}, so the site and the URL ledger agree.`);
     removeStaleWorkDirs(settings.outDir);
     removeStaleRenderDirs();
+    underLock?.();
     await buildLocked(settings, started);
   } finally {
     lock.release();
@@ -117,7 +120,9 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   if (published && published.unproven > 0) {
     board.note(`${published.unproven} files kept in the build cache (${displayPath(published.site)}) are not the ones it recorded: they are made again.`);
   }
-  const first = plan(facts, machine, settings.plan);
+  const kind = { reusing: published !== null, shard: settings.shard !== null };
+  const first = plan(facts, machine, settings.plan, kind);
+  const shardIds = join(snapshots, 'shard-ids.json');
   const state: BuildState = {
     settings,
     plan: first,
@@ -127,6 +132,7 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
     snapshot: join(snapshots, 'catalog.jsonl'),
     head: join(snapshots, 'head.json'),
     related: join(snapshots, 'related.jsonl'),
+    shardIds,
     published,
     code,
     render: new RenderProcesses({
@@ -135,6 +141,7 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
       cacheDir,
       logDir: resolve('.errdex/logs'),
       reuse: reuseFiles(published, dirs.root),
+      shard: settings.shard ? { ...settings.shard, ids: shardIds } : null,
       onPages: (n) => board.stage('render').update(n),
       env: settings.env,
     }),
@@ -144,7 +151,11 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
     needs: st.needs,
     run: async (ctx) => {
       board.stage(st.name).begin();
-      await RUN[st.name](ctx);
+      // The current plan's: validation's count may change what a stage has to do.
+      const skip = state.plan.stages.find((p) => p.name === st.name)?.skip;
+      if (skip !== undefined) board.stage(st.name).end({ summary: skip, items: 0, unit: '' });
+      else if (st.name === 'publish' && settings.shard) await publishShard(ctx);
+      else await RUN[st.name](ctx);
       // Once the records are counted: a catalog the --host cannot take stops here, before anything
       // else starts (the failed stage's own child process is ended with the others).
       if (st.name === 'validate') checkRecordCount(settings, state.plan.facts.records ?? 0);
@@ -152,8 +163,8 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   }));
   const pipeline = new Pipeline(state, stages);
   // Validation has counted the records: the plan made again, for the stages not yet begun.
-  state.learnRecords = (records) => {
-    state.plan = plan({ ...facts, records }, machine, settings.plan);
+  state.learnRecords = (records, rendered) => {
+    state.plan = plan({ ...facts, records, rendered }, machine, settings.plan, kind);
     pipeline.replan(new Map(state.plan.stages.map((st) => [st.name, st.needs])));
   };
   let failed = false;
@@ -177,6 +188,26 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
     process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
   }
   if (settings.reportFile) writeReport(settings.reportFile, state, (performance.now() - started) / 1000);
+}
+
+/**
+ * `npm run merge`: the shards' folders checked (src/build/merge.ts), joined into the build cache under
+ * the output folder's lock, and the site built from there, reusing what the shards made.
+ */
+export async function runMerge(settings: BuildSettings, shardDirs: readonly string[]): Promise<void> {
+  const code = codeKey();
+  let stamps;
+  try {
+    stamps = readShards(shardDirs, { code, catalog: catalogDigest(settings.catalog) });
+  } catch (e) {
+    if (e instanceof MergeProblem) throw new BuildFailure(`${e.message}\n\nNothing was built.`);
+    throw e;
+  }
+  // The shards' dataset version, which their pages show: the site's is the same.
+  await runBuild({ ...settings, datasetVersion: stamps[0]!.datasetVersion }, () => {
+    const files = joinShards(shardDirs, settings.cacheDir, code);
+    console.log(`${stamps.length} shards joined in the build cache: ${files.toLocaleString('en-US')} error pages and full-text parts to reuse.`);
+  });
 }
 
 function failureMessage(e: StageError, outDir: string): string {

@@ -18,6 +18,9 @@ Options:
                           redirect the others)
   --wait-for-lock         while another build writes to the output folder, wait (default: fail at once)
   --allow-mass-removal    publish even when more than half the published error pages would go
+  --shard i/n             build shard i of n (from 1) for npm run merge: its records' error pages and
+                          its full-text parts, into a folder of its own (docs/scale.md)
+  --out DIR               with --shard: that folder (default shard-i-of-n)
   --help                  this text
 
 Environment: ERRDEX_DATA (catalog folder, default data/), ERRDEX_DIST (output folder, default dist/),
@@ -25,3 +28,13 @@ ERRDEX_CACHE_DIR (build cache, default .errdex/cache), ERRDEX_WORKERS (render pr
 threads at a time; default one per core), ERRDEX_PARTITION_RECORDS (records per render process above one
 partition, default 50,000), ERRDEX_EARLY_HIGHLIGHT_BYTES (catalog files above this size are highlighted
 from the build's start, default 128 MiB). Site settings: errdex.config.mjs.`;
+
+/** `npm run merge -- --help`. */
+export const MERGE_HELP = `Usage: npm run merge -- <shard folder>… [options]
+
+Joins the folders that npm run build -- --shard i/n wrote (every shard of one split, built from the
+same catalog by the same code) and builds the site from them into ERRDEX_DIST: the shards' error pages
+and full-text parts are reused, the site-wide pages, record files and indexes are made once, and the
+site is published with every check, the same site a build on one machine makes (docs/scale.md).
+
+Options: those of npm run build (npm run build -- --help) but --shard and --no-cache.`;

@@ -22,7 +22,7 @@ import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE } from './pagefind-bundle.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 import { fileHead, type PageHead, type RenderedPages } from './rendered-pages.ts';
 
-interface PageManifest {
+export interface PageManifest {
   /** Key of the code that rendered the site (codeKey). */
   code: string;
   /** The folder the site was published to (for information: files are reused from the cache's copy, keptSite). */
@@ -60,6 +60,22 @@ export function codeKey(root = resolve('.')): string {
   return hash.digest('hex');
 }
 
+/** A page manifest (`pages.json`: the build cache's, or a shard's), or null when it is missing or unreadable. */
+export function readManifest(file: string): PageManifest | null {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as PageManifest;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the page manifest of a build cache (or a shard's folder), whole or not at all. */
+export function writeManifest(cacheDir: string, manifest: PageManifest): void {
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileAtomic(manifestFile(cacheDir), JSON.stringify(manifest));
+}
+
 /** What the last published site holds: the cache's copy of its files, and the keys and proofs of those that are as recorded. */
 export interface PublishedSite {
   site: string;
@@ -84,14 +100,9 @@ const notOwnOf = (sitePath: string): OwnFiles | undefined =>
 export function publishedSite(options: { cacheDir: string; code: string; force: boolean }): PublishedSite | null {
   const file = manifestFile(options.cacheDir);
   const kept = keptSite(options.cacheDir);
-  if (options.force || !existsSync(file) || !existsSync(kept)) return null;
-  let manifest: PageManifest;
-  try {
-    manifest = JSON.parse(readFileSync(file, 'utf8')) as PageManifest;
-  } catch {
-    return null;
-  }
-  if (manifest.code !== options.code) return null;
+  if (options.force || !existsSync(kept)) return null;
+  const manifest = readManifest(file);
+  if (!manifest || manifest.code !== options.code) return null;
   const keys: Record<string, string> = {};
   const proofs: Record<string, FileProof> = {};
   const heads: Record<string, PageHead> = {};
@@ -206,7 +217,5 @@ export function writePageManifest(cacheDir: string, published: Omit<PageManifest
     const file = join(published.site, path);
     proofs[path] = sha256 === undefined ? proofOf(file, previous?.proofs[path], notOwnOf(path)) : writtenProof(file, sha256);
   }
-  const manifest: PageManifest = { ...published, proofs };
-  mkdirSync(cacheDir, { recursive: true });
-  writeFileAtomic(manifestFile(cacheDir), JSON.stringify(manifest));
+  writeManifest(cacheDir, { ...published, proofs });
 }

@@ -11,8 +11,9 @@
 import type { AstroPrerenderer } from 'astro';
 import type { Partition } from '../catalog/partition.ts';
 
-export function firstPartitionRendersFixedPages(inner: AstroPrerenderer, partition: Partition): AstroPrerenderer {
-  if (partition.index === 0) return inner;
+export function firstPartitionRendersFixedPages(inner: AstroPrerenderer, partition: Partition, shard: boolean): AstroPrerenderer {
+  // A shard's build renders none of them: the merge does (src/catalog/shard.ts).
+  if (partition.index === 0 && !shard) return inner;
   return {
     ...inner,
     name: `${inner.name}+errdex:partition`,

@@ -26,6 +26,16 @@ export interface CatalogFacts {
   bytes: number;
   /** Valid records; null until validation has counted them. */
   records: number | null;
+  /** Of those, the records whose error pages this build renders: a shard's (src/catalog/shard.ts); all when absent. */
+  rendered?: number | null;
+}
+
+/** What kind of build this is. */
+export interface BuildKind {
+  /** The published site's error pages may be reused (a build cache with a page manifest of the same code). */
+  reusing: boolean;
+  /** A shard's build (`--shard i/n`): its error pages and full-text parts only, for `npm run merge`. */
+  shard: boolean;
 }
 
 export interface Machine {
@@ -52,6 +62,8 @@ export interface StagePlan {
   writes: string[];
   /** 'low': niceness 10, on the CPU the other stages leave (src/build/protocol.ts). */
   priority: Priority;
+  /** Why this build has nothing for the stage to do: it ends at once, saying so. */
+  skip?: string;
 }
 
 /** What a render lane waits for before its first process starts. */
@@ -107,16 +119,35 @@ export function partitionCount(records: number, workers: number, sizes: { explic
   return Math.ceil(Math.ceil(records / sizes.size) / workers) * workers;
 }
 
-export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettings): Plan {
+/**
+ * A build that may reuse the published site's pages does not highlight ahead: the render highlights
+ * the blocks of the pages it renders (a miss in the highlight cache is highlighted where it is read:
+ * src/highlight/highlighter.ts), a few blocks after an edit, and none for a merge of shards. Reading
+ * the whole snapshot to find them took longer than the render of an edit's pages.
+ */
+const REUSING_SKIPS_HIGHLIGHT = 'not ahead of the render: it highlights the blocks of the pages it renders, the others are reused';
+/** The stages a shard's build leaves to the merge, which makes them once for the whole site. */
+const LEFT_TO_MERGE = 'left to npm run merge';
+
+export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettings, kind: BuildKind = { reusing: false, shard: false }): Plan {
   const workers = settings.workers ?? machine.cores;
   const size = settings.partitionRecords ?? PARTITION_RECORDS;
   const single = Math.min(size, SINGLE_PARTITION_RECORDS);
-  const partitions = facts.records === null ? null : partitionCount(facts.records, workers, { explicit: settings.workers !== null, single, size });
+  const rendered = facts.rendered ?? facts.records;
+  const partitions = rendered === null ? null : partitionCount(rendered, workers, { explicit: settings.workers !== null, single, size });
   // Until the records are counted, what starts with the build assumes one partition: the early
   // render process is ended if there turn out to be more.
   const one = partitions === null || partitions === 1;
-  const early = facts.bytes > (settings.earlyHighlightBytes ?? EARLY_HIGHLIGHT_BYTES);
-  const stage = (name: StageName, needs: StageName[], reads: string[], writes: string[], priority: Priority = 'normal'): StagePlan => ({ name, needs, reads, writes, priority });
+  // From the catalog's files, which hold every record, not a shard's.
+  const early = !kind.reusing && !kind.shard && facts.bytes > (settings.earlyHighlightBytes ?? EARLY_HIGHLIGHT_BYTES);
+  const skips: Partial<Record<StageName, string>> = {
+    ...(kind.reusing ? { highlight: REUSING_SKIPS_HIGHLIGHT } : {}),
+    ...(kind.shard ? { 'record-files': LEFT_TO_MERGE, 'message-index': LEFT_TO_MERGE, 'list-index': LEFT_TO_MERGE, ledger: LEFT_TO_MERGE } : {}),
+  };
+  const stage = (name: StageName, needs: StageName[], reads: string[], writes: string[], priority: Priority = 'normal'): StagePlan => {
+    const skip = skips[name];
+    return skip === undefined ? { name, needs, reads, writes, priority } : { name, needs, reads, writes, priority, skip };
+  };
   const stages: StagePlan[] = [
     stage('validate', [], ['catalog files', 'classes', 'ledger'], ['snapshot', 'skipped-records report']),
     stage('derive', ['validate'], ['snapshot'], ['related errors']),

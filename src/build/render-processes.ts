@@ -43,6 +43,8 @@ export interface RenderOptions {
   logDir: string;
   /** The published site and its pages' keys file, when its unchanged pages may be reused. */
   reuse: RenderContext['reuse'];
+  /** A shard's build: its shard and the file of its records' ids (src/catalog/shard.ts); null otherwise. */
+  shard: RenderContext['shard'];
   /** Called with the number of error pages rendered so far by all partitions together. */
   onPages?: (done: number) => void;
   /** The environment the build was started with (settings.env): Astro reads the site's settings from it (errdex.config.mjs). */
@@ -199,6 +201,7 @@ export class RenderProcesses {
     const context: RenderContext = {
       snapshot: { entries: p.snapshot, head: p.head, related: p.related },
       partition: { index: p.index, count: p.count },
+      shard: this.options.shard,
       ...(p.twinsSha256 ? { twinsSha256: p.twinsSha256 } : {}),
       outDir: renderSiteDir(p),
       astroCacheDir: join(this.options.cacheDir, 'astro', `partition-${p.index}-of-${p.count}`),

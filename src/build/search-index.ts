@@ -40,6 +40,8 @@ export interface PagefindIndexOptions {
   previous?: { site: string; keys: Record<string, string> } | undefined;
   /** Records per Pagefind index, at most (PAGEFIND_PART_RECORDS unless a setting says otherwise). */
   partRecords?: number | undefined;
+  /** A shard's build indexes only the parts it owns (src/catalog/shard.ts), and lists none: the merge writes the whole index. */
+  owns?: ((part: number) => boolean) | undefined;
 }
 
 /**
@@ -117,6 +119,7 @@ export async function writePagefindIndex(
   let done = 0;
   const listed: string[] = [];
   for (let p = 0; p < parts; p++) {
+    if (options.owns && !options.owns(p)) continue;
     const documents = Array.from(source.part(p, parts), pagefindDocument);
     const dir = partDir(p);
     // A part no record fell into (only a tiny catalog split in tiny parts) is left out, not merged by
@@ -145,7 +148,7 @@ export async function writePagefindIndex(
     result.bytes += found.bytes;
     result.largest = Math.max(result.largest, found.largest);
   }
-  writeFileSync(join(root, PAGEFIND_PARTS_FILE), `${JSON.stringify({ parts: listed })}\n`);
+  if (!options.owns) writeFileSync(join(root, PAGEFIND_PARTS_FILE), `${JSON.stringify({ parts: listed })}\n`);
   return result;
 }
 

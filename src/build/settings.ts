@@ -9,6 +9,7 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { catalogPath } from '../catalog/load.ts';
+import type { Shard } from '../catalog/shard.ts';
 import { buildCacheDir } from '../highlight/cache.ts';
 import { buildDatasetVersion } from '../catalog/validate.ts';
 import type { HostBudget } from './hosts.ts';
@@ -27,6 +28,9 @@ export interface BuildFlags {
   /** --max-index-files; --host, --host-limit, --trim-redirects (src/build/hosts.ts). */
   maxIndexFiles?: number | undefined;
   host?: HostBudget | null;
+  /** --shard i/n and --out: build one shard into its own folder (src/catalog/shard.ts). */
+  shard?: Shard | null;
+  out?: string | null;
 }
 
 /** ERRDEX_WORKERS, ERRDEX_PARTITION_RECORDS, ERRDEX_EARLY_HIGHLIGHT_BYTES (src/build/plan.ts); throws on a wrong value. */
@@ -50,7 +54,7 @@ export function buildSettings(flags: BuildFlags, env: NodeJS.ProcessEnv, stdout:
   }
   return {
     catalog: catalogPath(env),
-    outDir: resolve(env.ERRDEX_DIST || 'dist'),
+    outDir: resolve(flags.out || (flags.shard ? shardFolder(flags.shard) : env.ERRDEX_DIST || 'dist')),
     cacheDir: buildCacheDir(env),
     skipReport: flags.skipReport,
     strict: flags.strict,
@@ -65,8 +69,12 @@ export function buildSettings(flags: BuildFlags, env: NodeJS.ProcessEnv, stdout:
     datasetVersion: buildDatasetVersion(env),
     interactive: isInteractive(stdout, env),
     env,
+    shard: flags.shard ?? null,
   };
 }
+
+/** Where a shard's build goes without --out: `shard-2-of-4`. */
+export const shardFolder = (shard: Shard): string => `shard-${shard.index + 1}-of-${shard.count}`;
 
 
 /** A whole number from the environment within [min, max], null when unset, or the problem as a sentence. */

@@ -2,6 +2,7 @@
  * What the build's stages hand each other (src/build/pipeline.ts, `ctx.state`): the settings, the
  * current plan, the folders each stage writes to, and each stage's result once it has one.
  */
+import type { Shard } from '../catalog/shard.ts';
 import type { Board } from './board.ts';
 import type { HostBudget } from './hosts.ts';
 import type { WorkDirs } from './site-folders.ts';
@@ -48,6 +49,8 @@ export interface BuildSettings {
   waitForLock?: boolean;
   /** --allow-mass-removal: publish even when most of the published error pages go (src/build/publish-checks.ts). */
   allowMassRemoval?: boolean;
+  /** --shard i/n: build one shard into `outDir` for `npm run merge` (src/catalog/shard.ts); null: the whole site. */
+  shard: Shard | null;
 }
 
 
@@ -55,7 +58,7 @@ export interface BuildState {
   settings: BuildSettings;
   /** The current plan: made again when validation has counted the records (learnRecords). */
   plan: Plan;
-  learnRecords: (records: number) => void;
+  learnRecords: (records: number, rendered: number) => void;
   board: Board;
   /** The build's own folders: the site being built, where the stages beside the render write, the snapshot. */
   dirs: WorkDirs;
@@ -63,13 +66,15 @@ export interface BuildState {
   snapshot: string;
   head: string;
   related: string;
+  /** A shard's build: the ids of its records (written by validate). */
+  shardIds: string;
   /** The last published site, when its pages may be reused (src/build/page-reuse.ts); and the code's key. */
   published: PublishedSite | null;
   code: string;
   /** The render processes (the first starts with the build). */
   render: RenderProcesses;
   /** Set by validate and derive. */
-  catalog?: { root: string; records: number; partitions: RenderPartition[] };
+  catalog?: { root: string; records: number; partitions: RenderPartition[]; shard: ShardRecords | null };
   /** Results, set by each stage as it ends. */
   rendered?: RenderResult;
   recordFiles?: RecordFilesResult;
@@ -77,6 +82,12 @@ export interface BuildState {
   fullText?: PagefindIndexResult;
   /** What publish did with the URL ledger, for the ledger stage to say. */
   ledgerSummary?: string;
+}
+
+/** A shard's records: how many, and the file of their ids (src/catalog/shard.ts). */
+export interface ShardRecords {
+  records: number;
+  ids: string;
 }
 
 /** What the message-index stage hands on: its summary, and the URL ledger's report, file and new text. */

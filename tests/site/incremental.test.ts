@@ -78,7 +78,8 @@ describe('partitioned and incremental builds', () => {
     const early = build('early-highlight', 2, join(root, 'cache-early'), [], { ERRDEX_PARTITION_RECORDS: '4', ERRDEX_EARLY_HIGHLIGHT_BYTES: '1' });
     expect(early.stdout).toMatch(/(\d+) code blocks: \1 highlighted, 0 cached; begun beside validation/);
     expect(snapshot(early.dist)).toEqual(first);
-    // Again, with every block cached: nothing is highlighted.
+    // Again, with every block cached but no page to reuse (the page manifest gone): nothing is highlighted.
+    rmSync(join(root, 'cache-early', 'pages.json'));
     const again = build('early-highlight-2', 2, join(root, 'cache-early'), [], { ERRDEX_PARTITION_RECORDS: '4', ERRDEX_EARLY_HIGHLIGHT_BYTES: '1' });
     expect(again.stdout).toMatch(/(\d+) code blocks: 0 highlighted, \1 cached; begun beside validation/);
   });
@@ -87,10 +88,12 @@ describe('partitioned and incremental builds', () => {
     const changed = [...lines];
     const wrapped = JSON.parse(changed[5]!);
     wrapped.record.documentation = 'An edited explanation of this error, written for the incremental build test.';
+    // A code block no build has highlighted: the render highlights it (nothing is highlighted ahead when pages are reused).
+    wrapped.record.validationCode = `${wrapped.record.validationCode}\n// checked again after the edit`;
     changed[5] = JSON.stringify(wrapped);
     writeCatalog(changed);
     const again = build('shards-2', 2, cache);
-    expect(again.stdout).toMatch(/ 0 highlighted, \d+ cached/);
+    expect(again.stdout).toMatch(/\] not ahead of the render/);
     // The record's page and twin, the pages that show it (related errors: their cache key holds what
     // they show of it) and the site-wide pages render again; the other records' pages come from the cache.
     const [, renderedNow, unchanged] = /(\d+) pages rendered, (\d+) unchanged \(2 processes, 2 at a time\)/.exec(again.stdout)!.map(Number);
@@ -105,6 +108,7 @@ describe('partitioned and incremental builds', () => {
     expect(renderedNow).toBeGreaterThanOrEqual(3);
     const after = snapshot(again.dist);
     expect(after.get(pathOf(changed[5]!))).toContain('An edited explanation of this error');
+    expect(after.get(pathOf(changed[5]!))).toContain('checked again after the edit');
     expect(after.get(`api/errors/${idOf(changed[5]!)}.json`)).toBe(changed[5]);
     // The other records' twins are untouched (site-wide files such as the manifest's checksums do change).
     for (const line of lines.filter((_, i) => i !== 5)) expect(after.get(`api/errors/${idOf(line)}.json`)).toBe(first.get(`api/errors/${idOf(line)}.json`));

@@ -7,6 +7,7 @@ import { readRenderContext, type RenderContext } from '../../src/context.ts';
 const good: RenderContext = {
   snapshot: { entries: '/c/catalog.jsonl', head: '/c/head.json', related: '/c/related.jsonl' },
   partition: { index: 1, count: 2 },
+  shard: null,
   outDir: '/r/partition-1',
   astroCacheDir: '/cache/astro/partition-1-of-2',
   highlightCache: '/cache/highlight.sqlite',

@@ -6,6 +6,7 @@
  * unchanged since the published build is linked from it.
  */
 import { mkdirSync, rmSync } from 'node:fs';
+import type { Shard } from '../../catalog/shard.ts';
 import type { ErrorRecord } from '../../schema/record.ts';
 import { describeFragments, largeBundleWarning, PAGEFIND_DIR } from '../pagefind-bundle.ts';
 import { formatCount } from '../progress.ts';
@@ -26,14 +27,17 @@ interface FullTextOptions {
   partRecords: number | undefined;
   /** The published site and its parts' keys (PagefindIndexOptions.previous). */
   previous: PagefindIndexOptions['previous'];
+  /** A shard's build: the shard, which indexes the parts it owns (src/catalog/shard.ts). */
+  shard: Shard | null;
 }
 
 async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [pagefind, { snapshotEntries }, { pagefindPartOf, writePagefindIndex }] = await Promise.all([
+  const [pagefind, { snapshotEntries }, { pagefindPartOf, writePagefindIndex }, { ownsPart }] = await Promise.all([
     import('pagefind'),
     import('../../catalog/snapshot.ts'),
     import('../search-index.ts'),
+    import('../../catalog/shard.ts'),
   ]);
   function* recordsOfPart(part: number, parts: number): Generator<ErrorRecord> {
     for (const entry of snapshotEntries(options.snapshot, { text: false, entry: (id) => pagefindPartOf(id, parts) === part })) yield entry.record;
@@ -44,7 +48,9 @@ async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> 
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
   const source = { count: options.count, part: recordsOfPart };
-  return writePagefindIndex(source, options.outDir, undefined, { maxFragments: options.maxFragments, partRecords: options.partRecords, previous: options.previous });
+  const { shard } = options;
+  const owns = shard ? (part: number) => ownsPart(part, shard) : undefined;
+  return writePagefindIndex(source, options.outDir, undefined, { maxFragments: options.maxFragments, partRecords: options.partRecords, previous: options.previous, owns });
 }
 
 export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void> {
@@ -52,7 +58,7 @@ export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void
   const { published, settings } = s;
   // Only the parts' keys: the child gets its options on its command line.
   const previous = published ? { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) } : undefined;
-  const options: FullTextOptions = { snapshot: s.snapshot, count: s.plan.facts.records!, outDir: s.dirs.fullText, maxFragments: settings.maxFragments, partRecords: settings.pagefindPartRecords, previous };
+  const options: FullTextOptions = { snapshot: s.snapshot, count: s.plan.facts.records!, outDir: s.dirs.fullText, maxFragments: settings.maxFragments, partRecords: settings.pagefindPartRecords, previous, shard: settings.shard };
   const priority = s.plan.stages.find((st) => st.name === 'full-text')!.priority;
   const child = startStageChild<PagefindIndexResult>(import.meta.url, options, () => {}, 'the full-text index (Pagefind)', { priority });
   ctx.onCancel(child.kill);
@@ -61,11 +67,13 @@ export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void
   const warning = largeBundleWarning(result, settings.maxFragments);
   if (warning) s.board.warn(warning);
   const records = options.count;
+  const unchanged = (n: number) => (result.reused ? ` (${n > 1 ? `${result.reused} ` : ''}unchanged)` : '');
+  const own = Object.keys(result.keys).length;
   s.board.stage('full-text').end({
     summary:
-      `full-text index of ${formatCount(records)} pages` +
-      (result.parts > 1 ? ` in ${result.parts} parts${result.reused ? ` (${result.reused} unchanged)` : ''}` : result.reused ? ' (unchanged)' : '') +
-      `, ${describeFragments(result, settings.maxFragments)}`,
+      (settings.shard
+        ? `this shard's ${own} of the full-text index's ${result.parts} part${result.parts === 1 ? '' : 's'}${unchanged(own)}`
+        : `full-text index of ${formatCount(records)} pages${result.parts > 1 ? ` in ${result.parts} parts` : ''}${unchanged(result.parts)}`) + `, ${describeFragments(result, settings.maxFragments)}`,
     items: records,
     unit: 'records',
   });

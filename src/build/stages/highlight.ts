@@ -8,6 +8,7 @@
  * build opens the `snapshot` gate, highlights what the valid records hold that it has not (nothing,
  * unless the schema changed a block), and prunes.
  */
+import { readFileSync } from 'node:fs';
 import { highlightCacheFile } from '../../highlight/cache.ts';
 import { childMain, gateOpened, startStageChild, type ChildMessage, type StageSummary } from '../protocol.ts';
 import { formatCount } from '../progress.ts';
@@ -23,6 +24,8 @@ interface HighlightOptions {
   refresh: boolean;
   /** Start from the catalog's files, before the snapshot is written (see above). */
   catalogRoot?: string;
+  /** A shard's build: the file of its records' ids, whose blocks alone it highlights (and it prunes nothing: shards may share a cache). */
+  shardIds?: string;
 }
 
 async function highlight(options: HighlightOptions, send: (m: ChildMessage) => void): Promise<StageSummary> {
@@ -45,6 +48,9 @@ async function highlight(options: HighlightOptions, send: (m: ChildMessage) => v
     const raw = await preHighlight(rawCatalogBlocks(options.catalogRoot), { file: options.file, workers: options.workers, refresh: options.refresh, prune: false, ...progress });
     early = { keys: new Set(raw.highlightedKeys), workers: raw.workers, bytes: raw.bytes };
     blocks = await fromSnapshot;
+  } else if (options.shardIds) {
+    const ids = new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]);
+    blocks = catalogBlocks(snapshotEntries(options.snapshot, { text: false, entry: (id) => ids.has(id) }));
   } else blocks = catalogBlocks(snapshotEntries(options.snapshot, { text: false }));
   // After an early pass, its progress stands for the stage's: this pass has little or nothing to do
   // (and what the early pass highlighted is not highlighted again, whatever `refresh` says).
@@ -53,6 +59,7 @@ async function highlight(options: HighlightOptions, send: (m: ChildMessage) => v
     workers: options.workers,
     refresh: options.refresh && !options.catalogRoot,
     stored: early.keys,
+    prune: !options.shardIds,
     ...(options.catalogRoot ? {} : progress),
   });
   // The valid records' blocks that this build highlighted, in either pass.
@@ -87,6 +94,7 @@ export async function highlightStage(ctx: StageContext<BuildState>): Promise<voi
     workers: s.plan.workers,
     refresh: !s.settings.useCache,
     ...(fromFiles ? { catalogRoot: s.settings.catalog } : {}),
+    ...(s.settings.shard ? { shardIds: s.shardIds } : {}),
   };
   const board = s.board.stage('highlight');
   const priority = s.plan.stages.find((st) => st.name === 'highlight')!.priority;

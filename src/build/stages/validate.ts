@@ -15,7 +15,8 @@ import { childMain, partitionsChosen, startStageChild, type ChildMessage } from 
 import { formatCount } from '../progress.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { RenderPartition } from '../render-processes.ts';
-import type { BuildState } from '../state.ts';
+import type { BuildState, ShardRecords } from '../state.ts';
+import type { Shard } from '../../catalog/shard.ts';
 
 interface ValidateOptions {
   catalog: string;
@@ -28,12 +29,16 @@ interface ValidateOptions {
   snapshot: string;
   head: string;
   related: string;
+  /** A shard's build: its records' ids are written to `shardIds` (src/catalog/shard.ts). */
+  shard: Shard | null;
+  shardIds: string;
 }
 
 interface ValidateResult {
   root: string;
   records: number;
   partitions: RenderPartition[];
+  shard: ShardRecords | null;
 }
 
 /** The catalog cannot be built: its report is printed; the build stops with this message. */
@@ -99,9 +104,16 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   const { recordScopes } = await import('../../views/places.ts');
   const scopes = recordScopes(catalog.entries.map((e) => e.record));
   writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: catalog.ledger, ledgerPlan: ledgerPlanFor(catalog), scopes });
+  let shard: ShardRecords | null = null;
+  if (options.shard) {
+    const { shardIds } = await import('../../catalog/shard.ts');
+    const ids = shardIds(catalog.entries.map((e) => e.record), options.shard);
+    writeFileAtomic(options.shardIds, JSON.stringify([...ids]));
+    shard = { records: ids.size, ids: options.shardIds };
+  }
   // The build makes its plan again with the count, and says how many render partitions it chose.
   const chosen = partitionsChosen();
-  send({ type: 'validated', records });
+  send({ type: 'validated', records, rendered: shard?.records ?? records });
   const links = relatedErrors(catalog.entries.map((e) => e.record));
   await writeRelated(options.related, links);
   const count = await chosen;
@@ -115,7 +127,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
     items: records,
     unit: 'records',
   });
-  return { root: displayPath(catalog.root), records, partitions };
+  return { root: displayPath(catalog.root), records, partitions, shard };
 }
 
 /** The child of the two stages, started by `validate` and awaited by `derive`. */
@@ -128,12 +140,23 @@ export async function validate(ctx: StageContext<BuildState>): Promise<void> {
   const validated = new Promise<number | null>((resolve) => (counted = resolve));
   const started = startStageChild<ValidateResult | null>(
     import.meta.url,
-    { catalog: s.settings.catalog, datasetVersion: s.settings.datasetVersion, skipReport: s.settings.skipReport, strict: s.settings.strict, snapshotDir: s.dirs.snapshots, snapshot: s.snapshot, head: s.head, related: s.related } satisfies ValidateOptions,
+    {
+      catalog: s.settings.catalog,
+      datasetVersion: s.settings.datasetVersion,
+      skipReport: s.settings.skipReport,
+      strict: s.settings.strict,
+      snapshotDir: s.dirs.snapshots,
+      snapshot: s.snapshot,
+      head: s.head,
+      related: s.related,
+      shard: s.settings.shard,
+      shardIds: s.shardIds,
+    } satisfies ValidateOptions,
     (m) => {
       if (m.type === 'validated') {
         if (m.records !== null) {
           // The plan made again with the count; the child is told the partitions before it ends.
-          s.learnRecords(m.records);
+          s.learnRecords(m.records, m.rendered ?? m.records);
           started.send({ type: 'partitions', count: s.plan.partitions! });
         }
         counted(m.records);

@@ -83,10 +83,16 @@ describe('the site-wide pages of a partitioned render', () => {
   };
 
   it('are rendered by the first partition only; every partition renders its routes with parameters', async () => {
-    const paths = async (index: number, count: number) => (await firstPartitionRendersFixedPages(inner, { index, count }).getStaticPaths()).map((p) => p.pathname);
+    const paths = async (index: number, count: number) => (await firstPartitionRendersFixedPages(inner, { index, count }, false).getStaticPaths()).map((p) => p.pathname);
     expect(await paths(0, 1)).toEqual(['/', '/api/manifest.json', '/a/b/c/', '/tags/x/']);
     expect(await paths(0, 3)).toEqual(['/', '/api/manifest.json', '/a/b/c/', '/tags/x/']);
     expect(await paths(1, 3)).toEqual(['/a/b/c/', '/tags/x/']);
     expect(await paths(2, 3)).toEqual(['/a/b/c/', '/tags/x/']);
+  });
+
+  it("are rendered by no partition of a shard's build: the merge renders them", async () => {
+    const paths = async (index: number, count: number) => (await firstPartitionRendersFixedPages(inner, { index, count }, true).getStaticPaths()).map((p) => p.pathname);
+    expect(await paths(0, 1)).toEqual(['/a/b/c/', '/tags/x/']);
+    expect(await paths(0, 2)).toEqual(['/a/b/c/', '/tags/x/']);
   });
 });

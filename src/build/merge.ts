@@ -1,0 +1,125 @@
+/**
+ * Shards and their merge (src/catalog/shard.ts says how records are dealt; docs/scale.md why).
+ *
+ * A shard's folder is a build cache's page store: `site/` (its error pages and its full-text parts),
+ * `pages.json` (their keys and proofs: src/build/page-reuse.ts) and `shard.json` (which shard, of which
+ * catalog, by which code). The merge joins the shards' folders into the build cache and runs the one
+ * build there is: it reuses every error page and full-text part the shards made, renders the
+ * site-wide pages, writes the record files and indexes, and publishes with every check. So the merged
+ * site is the site a build on one machine makes, byte for byte, by construction.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { displayPath, listCatalogFiles, RESERVED_FILES } from '../catalog/load.ts';
+import { shardLabel, type Shard } from '../catalog/shard.ts';
+import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
+import { forgetPageManifest, keptSite, linkReused, readManifest, writeManifest, type PageManifest } from './page-reuse.ts';
+
+export const SHARD_FILE = 'shard.json';
+
+/** What a shard's folder says of itself. */
+export interface ShardStamp {
+  shard: Shard;
+  /** The key of the code that built it (codeKey): the merge's must be the same. */
+  code: string;
+  /** catalogDigest of the catalog it was built from. */
+  catalog: string;
+  /** The dataset version of records that carry none: the merge builds with it. */
+  datasetVersion: string;
+  /** Records of the catalog, and of this shard. */
+  records: number;
+  shardRecords: number;
+}
+
+/**
+ * The catalog's content, as shards and the merge compare it: each catalog file's path in the folder
+ * and bytes, and the folder's own files (classes, URL ledger, ReDoS verdicts) that shape pages.
+ */
+export function catalogDigest(root: string): string {
+  const hash = createHash('sha256');
+  const files = [...listCatalogFiles(root), ...[...RESERVED_FILES].map((f) => join(root, f)).filter((f) => existsSync(f))].sort();
+  for (const file of files) hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
+
+export class MergeProblem extends Error {}
+
+/** The shards' folders read and checked together: every problem found, in one error. */
+export function readShards(dirs: readonly string[], expect: { code: string; catalog: string }): ShardStamp[] {
+  const problems: string[] = [];
+  const stamps: { dir: string; stamp: ShardStamp }[] = [];
+  for (const dir of dirs) {
+    const file = join(dir, SHARD_FILE);
+    if (!existsSync(file)) {
+      problems.push(`${displayPath(dir)} is not a shard's folder: it has no ${SHARD_FILE} (build one with npm run build -- --shard i/n --out ${displayPath(dir)})`);
+      continue;
+    }
+    try {
+      stamps.push({ dir, stamp: JSON.parse(readFileSync(file, 'utf8')) as ShardStamp });
+    } catch (e) {
+      problems.push(`${displayPath(file)}: ${(e as Error).message}`);
+    }
+  }
+  const counts = new Set(stamps.map((s) => s.stamp.shard.count));
+  if (counts.size > 1) problems.push(`the shards are of different splits (${[...counts].map((n) => `of ${n}`).join(', ')}): merge the shards of one build`);
+  const n = stamps[0]?.stamp.shard.count ?? 0;
+  const seen = new Map<number, string>();
+  for (const { dir, stamp } of stamps) {
+    const label = `${displayPath(dir)} (shard ${shardLabel(stamp.shard)})`;
+    const other = seen.get(stamp.shard.index);
+    if (other) problems.push(`${label} and ${other} are the same shard`);
+    seen.set(stamp.shard.index, label);
+    if (stamp.catalog !== expect.catalog) problems.push(`${label} was built from another catalog (its files differ from these): build every shard and the merge from one commit`);
+    if (stamp.code !== expect.code) problems.push(`${label} was built by other code (errdex, the site's source or config, or the locked dependencies differ): build every shard and the merge from one commit`);
+    if (stamp.datasetVersion !== stamps[0]!.stamp.datasetVersion) {
+      problems.push(`${label} has the dataset version ${stamp.datasetVersion}, ${displayPath(stamps[0]!.dir)} ${stamps[0]!.stamp.datasetVersion}: set SOURCE_DATE_EPOCH to one time (the commit's) for every shard`);
+    }
+    for (const part of ['pages.json', 'site']) if (!existsSync(join(dir, part))) problems.push(`${label} has no ${part}: was its build stopped?`);
+  }
+  if (counts.size === 1) {
+    const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !seen.has(i));
+    if (missing.length > 0) problems.push(`shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i + 1}/${n}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`);
+  }
+  if (dirs.length === 0) problems.push('no shard folders given');
+  if (problems.length > 0) throw new MergeProblem(`The shards cannot be merged:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return stamps.map((s) => s.stamp);
+}
+
+/**
+ * Puts the shards' files and keys into the build cache (`cacheDir`) as one page store, as if one build
+ * had published them: the files are hard links (copies across file systems), and their proofs hold
+ * (the same identity, or failing that the same content: src/build/file-proofs.ts). Returns the files.
+ */
+export function joinShards(dirs: readonly string[], cacheDir: string, code: string): number {
+  const kept = keptSite(cacheDir);
+  const next = `${kept}.merge-${process.pid}`;
+  rmSync(next, { recursive: true, force: true });
+  mkdirSync(next, { recursive: true });
+  const joined: PageManifest = { code, site: '(merged shards)', files: {}, proofs: {}, heads: {} };
+  for (const dir of dirs) {
+    const manifest = readManifest(join(dir, 'pages.json'));
+    if (!manifest) throw new MergeProblem(`${displayPath(join(dir, 'pages.json'))} cannot be read: build the shard again`);
+    for (const path of Object.keys(manifest.files)) {
+      if (path in joined.files) throw new MergeProblem(`${path} is in two shards (${displayPath(dir)} and another): merge the shards of one build`);
+    }
+    Object.assign(joined.files, manifest.files);
+    Object.assign(joined.proofs!, manifest.proofs ?? {});
+    Object.assign(joined.heads!, manifest.heads ?? {});
+    linkReused(listFilesBelow(join(dir, 'site')), join(dir, 'site'), next);
+  }
+  // The cache's page store is replaced whole: the manifest goes first, so a crash leaves no manifest
+  // naming files that are not there (the next build renders everything).
+  forgetPageManifest(cacheDir);
+  const old = `${kept}.old-${process.pid}`;
+  if (existsSync(kept)) renameSync(kept, old);
+  renameSync(next, kept);
+  rmSync(old, { recursive: true, force: true });
+  writeManifest(cacheDir, joined);
+  return Object.keys(joined.files).length;
+}
+
+/** Writes a shard's stamp last, once its folder is whole. */
+export function writeStamp(dir: string, stamp: ShardStamp): void {
+  writeFileAtomic(join(dir, SHARD_FILE), `${JSON.stringify(stamp, null, 2)}\n`);
+}

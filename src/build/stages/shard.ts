@@ -1,0 +1,54 @@
+/**
+ * The publish stage of a shard's build (`--shard i/n`): what the shard made (its error pages and its
+ * full-text parts) becomes the shard's folder, the page store `npm run merge` joins
+ * (src/build/merge.ts), after checking that every page of the shard's records is there. The same
+ * files and keys are kept in the build cache, so that the shard's next build reuses them.
+ */
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { displayPath } from '../../catalog/load.ts';
+import { shardLabel } from '../../catalog/shard.ts';
+import { catalogDigest, writeStamp } from '../merge.ts';
+import { forgetPageManifest, keepReusable, reusableHeads, writePageManifest } from '../page-reuse.ts';
+import type { StageContext } from '../pipeline.ts';
+import { formatCount } from '../progress.ts';
+import { mergeInto, removeInBackground } from '../site-folders.ts';
+import type { BuildState } from '../state.ts';
+
+export async function publishShard(ctx: StageContext<BuildState>): Promise<void> {
+  const s = ctx.state;
+  const shard = s.settings.shard!;
+  const { staging, fullText } = s.dirs;
+  const records = s.catalog!.shard!.records;
+  mergeInto(fullText, staging);
+  rmSync(fullText, { recursive: true, force: true });
+  const pages = Object.keys(s.rendered!.pages.keys);
+  const missing = pages.filter((f) => !existsSync(join(staging, f)));
+  if (pages.length !== records || missing.length > 0) {
+    throw new Error(`Shard ${shardLabel(shard)} does not add up, so it was not written: ${formatCount(records)} records, ${formatCount(pages.length)} error pages listed, ${formatCount(missing.length)} missing.`);
+  }
+  const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
+  const heads = reusableHeads(staging, pages, s.rendered!.written, s.published);
+  // The shard's folder, made beside the old one and swapped in. Its files are links of the staged ones:
+  // the proofs taken of either hold for both.
+  const next = join(s.dirs.root, 'shard');
+  const manifest = { code: s.code, site: join(next, 'site'), files: keys, heads };
+  keepReusable(staging, keys, next);
+  writePageManifest(next, manifest, s.published, s.rendered!.written);
+  writeStamp(next, { shard, code: s.code, catalog: catalogDigest(s.settings.catalog), datasetVersion: s.settings.datasetVersion, records: s.catalog!.records, shardRecords: records });
+  // The build cache: what the shard's next build may reuse.
+  forgetPageManifest(s.settings.cacheDir);
+  const oldCopy = keepReusable(staging, keys, s.settings.cacheDir);
+  if (oldCopy) removeInBackground(oldCopy);
+  writePageManifest(s.settings.cacheDir, manifest, s.published, s.rendered!.written);
+  const { outDir } = s.settings;
+  const previous = `${outDir}.previous-${process.pid}`;
+  if (existsSync(outDir)) renameSync(outDir, previous);
+  renameSync(next, outDir);
+  if (existsSync(previous)) removeInBackground(previous);
+  s.board.stage('publish').end({
+    summary: `shard ${shardLabel(shard)} in ${displayPath(outDir)}: ${formatCount(records)} of ${formatCount(s.catalog!.records)} records' error pages, ${Object.keys(s.fullText!.keys).length} full-text parts; join the shards with npm run merge`,
+    items: Object.keys(keys).length,
+    unit: 'files',
+  });
+}

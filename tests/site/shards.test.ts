@@ -1,0 +1,99 @@
+/**
+ * Sharded builds: `npm run build -- --shard i/n` on each shard and `npm run merge` make the site a
+ * build on one machine makes, byte for byte; a shard built again after an edit reuses what did not
+ * change, and the merge of the new shards is the cold build of the edited catalog. Shards that do
+ * not belong together are refused before anything is built, every problem named.
+ */
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { syntheticRecords } from '../../bench/lib/synthetic.ts';
+import { buildSite, hashTree } from '../support/site.ts';
+import { runScript } from '../support/run-script.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'errdex-shards-'));
+const lines = [...syntheticRecords({ count: 40, seed: 11 })];
+// Full-text parts of at most 8 records: 5 parts, dealt to the shards.
+const env = { CI: '1', SOURCE_DATE_EPOCH: '1700000000', ERRDEX_PAGEFIND_PART_RECORDS: '8' };
+
+function writeCatalog(dir: string, records: string[]): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'records.jsonl'), `${records.join('\n')}\n`);
+  return dir;
+}
+
+function buildShard(catalog: string, shard: string, out: string, cache: string) {
+  const run = buildSite(`shard-${shard}`, catalog, { args: ['--shard', shard, '--out', out], env: { ...env, ERRDEX_CACHE_DIR: cache } });
+  expect(run.status, run.stderr + run.stdout).toBe(0);
+  return run;
+}
+
+const merge = (catalog: string, dist: string, cache: string, shards: string[]) =>
+  runScript('scripts/merge.ts', [...shards, '--no-ledger-update'], { env: { ...process.env, ...env, ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: cache } });
+
+describe('a catalog built as 3 shards and merged', () => {
+  const catalog = writeCatalog(join(root, 'catalog'), lines);
+  const shards = [1, 2, 3].map((i) => join(root, `shard-${i}`));
+  const build = (i: number) => buildShard(catalog, `${i}/3`, shards[i - 1]!, join(root, `cache-${i}`));
+  let one: Map<string, string>;
+  let merged: Awaited<ReturnType<typeof merge>>;
+
+  beforeAll(async () => {
+    const site = buildSite('shards-one-machine', catalog, { env: { ...env, ERRDEX_CACHE_DIR: join(root, 'cache-one') } });
+    expect(site.status, site.stderr).toBe(0);
+    one = hashTree(site.dist);
+    [1, 2, 3].forEach(build);
+    merged = await merge(catalog, join(root, 'merged'), join(root, 'cache-merge'), shards);
+  });
+
+  it('is the site one machine builds, byte for byte', () => {
+    expect(merged.code, merged.err + merged.out).toBe(0);
+    expect(hashTree(join(root, 'merged'))).toEqual(one);
+  });
+
+  it('reuses every error page and full-text part the shards made, and renders the rest', () => {
+    expect(merged.out).toMatch(/3 shards joined in the build cache/);
+    expect(merged.out).toMatch(/40 error pages: \d+ pages rendered, 40 unchanged/);
+    expect(merged.out).toMatch(/full-text index of 40 pages in 5 parts \(5 unchanged\)/);
+  });
+
+  it('after an edit: the shard holding it renders its page again, the others reuse theirs, and the merge is the cold build of the edited catalog', async () => {
+    const edited = [...lines];
+    const record = JSON.parse(edited[5]!);
+    record.record.documentation = 'An explanation edited for the shard test.';
+    edited[5] = JSON.stringify(record);
+    writeCatalog(catalog, edited);
+    const runs = [1, 2, 3].map(build);
+    const rendered = runs.map((r) => Number(/(\d+) pages rendered/.exec(r.stdout)?.[1]));
+    // One page changed: one shard renders it (and nothing else of its own), the others nothing.
+    expect(rendered.sort()).toEqual([0, 0, 1]);
+    const again = await merge(catalog, join(root, 'merged'), join(root, 'cache-merge'), shards);
+    expect(again.code, again.err).toBe(0);
+    const cold = buildSite('shards-edited-cold', writeCatalog(join(root, 'edited'), edited), { env: { ...env, ERRDEX_CACHE_DIR: join(root, 'cache-cold') } });
+    expect(cold.status, cold.stderr).toBe(0);
+    expect(hashTree(join(root, 'merged'))).toEqual(hashTree(cold.dist));
+  });
+
+  it('refuses shards that do not belong together, naming every problem, and builds nothing', async () => {
+    const other = join(root, 'other-catalog');
+    cpSync(catalog, other, { recursive: true });
+    writeCatalog(other, lines.slice(0, 30));
+    buildShard(other, '2/3', join(root, 'other-2'), join(root, 'cache-other'));
+    const refused = await merge(catalog, join(root, 'refused'), join(root, 'cache-refused'), [shards[0]!, join(root, 'other-2'), shards[0]!, root]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/is not a shard's folder/);
+    expect(refused.err).toMatch(/other-2 \(shard 2\/3\) was built from another catalog/);
+    expect(refused.err).toMatch(/are the same shard/);
+    expect(refused.err).toMatch(/shard 3\/3 is missing/);
+    expect(refused.err).toMatch(/Nothing was built/);
+  });
+
+  it('says what is wrong with the command line (exit 2)', async () => {
+    const base = { ...process.env, ...env, ERRDEX_DATA: catalog };
+    expect((await runScript('scripts/build.ts', ['--shard', '4/3'], { env: base })).err).toMatch(/--shard 4\/3: i must be from 1 to n/);
+    expect((await runScript('scripts/build.ts', ['--out', 'x'], { env: base })).code).toBe(2);
+    const none = await runScript('scripts/merge.ts', [], { env: base });
+    expect([none.code, none.err]).toEqual([2, expect.stringMatching(/name the shards’ folders/)]);
+  });
+});
