@@ -16,8 +16,7 @@
  * No timed build runs soon after a large deletion (see `settle`): the bench moves what it removes to a
  * trash folder, emptied at its end, and waits out the deletions it cannot avoid.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -28,7 +27,8 @@ import { generateCatalog } from '../bench/lib/generate.ts';
 import { PROFILES, type Profile } from '../bench/lib/synthetic.ts';
 import { applyEdit, EDITS, type Edit } from '../bench/lib/edits.ts';
 import { formatCount, formatDuration } from '../src/build/progress.ts';
-import { TreeCpu, treeRss, treeSize, type BuildReport } from '../src/build/measure.ts';
+import { treeSize, type BuildReport } from '../src/build/measure.ts';
+import { compareSites, errdexBuild, runMeasured, type Built, type Measured } from '../bench/lib/run.ts';
 
 const BENCH = resolve('.errdex/bench');
 const TRASH = join(BENCH, '.trash');
@@ -85,41 +85,6 @@ function arg(name: string): string | undefined {
 }
 const flag = (name: string): boolean => process.argv.includes(`--${name}`);
 
-interface Measured {
-  seconds: number;
-  peakRssBytes: number;
-  /** CPU time of the whole process tree (user and system), sampled (stages.ts TreeCpu). */
-  cpuSeconds: number;
-  status: number;
-  output: string;
-}
-
-/** Runs a command to its end, sampling the memory of its whole process tree. */
-function runMeasured(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; echo?: boolean } = {}): Promise<Measured> {
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let peak = 0;
-    const cpu = new TreeCpu(child.pid!);
-    const timer = setInterval(() => {
-      peak = Math.max(peak, treeRss(child.pid!));
-      cpu.sample();
-    }, 200);
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (options.echo) process.stdout.write(chunk);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearInterval(timer);
-      done({ seconds: (performance.now() - started) / 1000, peakRssBytes: peak, cpuSeconds: cpu.seconds(), status: code ?? 1, output });
-    });
-  });
-}
-
 const node = process.execPath;
 const astro = resolve('node_modules/astro/bin/astro.mjs');
 const pagefind = resolve('node_modules/pagefind/lib/runner/bin.cjs');
@@ -127,7 +92,6 @@ const pagefind = resolve('node_modules/pagefind/lib/runner/bin.cjs');
 const mb = (b: number): string => `${formatCount(Math.round(b / 1e6))} MB`;
 const s = (x: number): string => `${x.toFixed(1)} s`;
 
-type Built = BuildReport & { wallSeconds: number; treePeakRssBytes: number; cpuSeconds: number };
 
 /** One edit's incremental build, and how its site compares with a cold build of the same catalog (null: not compared). */
 interface EditResult {
@@ -143,18 +107,6 @@ interface SizeResult {
   cold: Built;
   incremental?: Built;
   baseline?: { astro: Measured & { files: number; bytes: number }; pagefind: Measured };
-}
-
-async function errdexBuild(catalog: string, dist: string, cache: string, report: string, args: string[] = []): Promise<Built> {
-  const run = await runMeasured(node, ['scripts/build.ts', `--report=${report}`, ...args], {
-    env: { ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: cache, CI: '1' },
-    echo: true,
-  });
-  if (run.status !== 0) throw new Error(`errdex build failed:\n${run.output.slice(-3000)}`);
-  const r = JSON.parse(readFileSync(report, 'utf8')) as BuildReport;
-  // The whole process, as `npm run build` runs it (the baseline's times are its processes' too), less
-  // the report's walk over the site, which is the benchmark's and not the build's.
-  return { ...r, wallSeconds: run.seconds - r.reportSeconds, treePeakRssBytes: Math.max(run.peakRssBytes, r.peakRssBytes), cpuSeconds: run.cpuSeconds };
 }
 
 /** Changes one record's documentation in the catalog (a new sentence), as an editor would. */
@@ -213,27 +165,6 @@ async function benchSize(records: number): Promise<SizeResult> {
   }
   discard(dist);
   return result;
-}
-
-/** The files of a site, by path, with a hash of each one's bytes. */
-function siteHashes(site: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (dir: string, rel: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, e.name);
-      if (e.isDirectory()) walk(path, `${rel}${e.name}/`);
-      else out.set(`${rel}${e.name}`, createHash('sha1').update(readFileSync(path)).digest('hex'));
-    }
-  };
-  walk(site, '');
-  return out;
-}
-
-/** Whether two sites hold the same files with the same bytes; the paths that differ (or are in one only). */
-function compareSites(a: string, b: string): { same: boolean; differing: string[]; files: number } {
-  const [ha, hb] = [siteHashes(a), siteHashes(b)];
-  const differing = [...new Set([...ha.keys(), ...hb.keys()])].filter((p) => ha.get(p) !== hb.get(p)).sort();
-  return { same: differing.length === 0, differing, files: ha.size };
 }
 
 /**

@@ -7,6 +7,9 @@
 #       (npm ci,) npm run build -- --host=github-pages (the build checks GitHub Pages' published limit,
 #       1 GB per site, before publishing; ERRDEX_PAGES_MAX_BYTES changes it), then checks that the
 #       output is a valid Pages artifact and prints its files, bytes and largest file.
+#   bash scripts/ci-pages.sh merge [--install] <shard folders…> [-- merge options]
+#       as build, but the site is built from the shards of a sharded build (npm run merge:
+#       .github/workflows/pages-sharded.yml, docs/scale.md).
 #   bash scripts/ci-pages.sh commit-ledger
 #       commits the URL ledger the build wrote back (if it changed) and pushes it to the branch built.
 #
@@ -52,18 +55,24 @@ ledger_state() {
   if [ -n "$(git -C "$dir" status --porcelain -- "$(basename "$LEDGER")")" ]; then echo changed; else echo unchanged; fi
 }
 
+# build: npm run build; merge: npm run merge, of the shard folders named before `--`.
 build() {
-  local install=0
+  local command="$1" install=0 shards=()
+  shift
   while [ $# -gt 0 ]; do
     case "$1" in
       --install) install=1; shift ;;
       --) shift; break ;;
-      *) echo "ci-pages.sh build: unknown option $1 (build options go after --)" >&2; exit 2 ;;
+      -*) echo "ci-pages.sh $command: unknown option $1 ($command options go after --)" >&2; exit 2 ;;
+      *)
+        if [ "$command" != merge ]; then echo "ci-pages.sh build: unexpected $1 (build options go after --)" >&2; exit 2; fi
+        shards+=("$1"); shift ;;
     esac
   done
+  if [ "$command" = merge ] && [ ${#shards[@]} -eq 0 ]; then echo "ci-pages.sh merge: name the shards' folders" >&2; exit 2; fi
   if [ "$install" = 1 ]; then npm ci --no-audit --no-fund; fi
-  echo "Building $DATA into $DIST for ${ERRDEX_SITE_URL:-the configured site URL}${ERRDEX_BASE_PATH:-}"
-  npm run -s build -- "${HOST[@]}" "$@"
+  echo "Building $DATA into $DIST for ${ERRDEX_SITE_URL:-the configured site URL}${ERRDEX_BASE_PATH:-}${shards[0]:+ from ${#shards[@]} shards}"
+  npm run -s "$command" -- ${shards[@]+"${shards[@]}"} "${HOST[@]}" "$@"
 
   if find "$DIST" -type l | grep -q .; then
     echo "The output holds symbolic links, which a Pages artifact may not:" >&2
@@ -111,7 +120,7 @@ commit_ledger() {
 command="${1:-build}"
 if [ $# -gt 0 ]; then shift; fi
 case "$command" in
-  build) build "$@" ;;
+  build | merge) build "$command" "$@" ;;
   commit-ledger) commit_ledger ;;
-  *) echo "usage: ci-pages.sh build [--install] [-- build options] | commit-ledger" >&2; exit 2 ;;
+  *) echo "usage: ci-pages.sh build [--install] [-- build options] | merge [--install] <shard folders…> [-- options] | commit-ledger" >&2; exit 2 ;;
 esac

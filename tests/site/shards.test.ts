@@ -4,7 +4,8 @@
  * change, and the merge of the new shards is the cold build of the edited catalog. Shards that do
  * not belong together are refused before anything is built, every problem named.
  */
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,24 @@ describe('a catalog built as 3 shards and merged', () => {
     const cold = buildSite('shards-edited-cold', writeCatalog(join(root, 'edited'), edited), { env: { ...env, ERRDEX_CACHE_DIR: join(root, 'cache-cold') } });
     expect(cold.status, cold.stderr).toBe(0);
     expect(hashTree(join(root, 'merged'))).toEqual(hashTree(cold.dist));
+  });
+
+  it("is what the sharded Pages workflow runs: its shard jobs' command, and scripts/ci-pages.sh merge", () => {
+    const workflow = readFileSync('.github/workflows/pages-sharded.yml', 'utf8');
+    expect(workflow).toContain('run: npm run build -- --shard ${{ matrix.shard }}/${{ strategy.job-total }} --out shard');
+    expect(workflow).toContain('run: bash scripts/ci-pages.sh merge shards/shard-*');
+    // Each shard restores its own build cache.
+    expect(workflow).toMatch(/key: errdex-shard-\$\{\{ matrix\.shard \}\}-of-/);
+    const outputs = join(root, 'github-output');
+    const dist = join(root, 'merged-by-ci');
+    const run = spawnSync('bash', ['scripts/ci-pages.sh', 'merge', ...shards, '--', '--no-ledger-update'], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env, ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: join(root, 'cache-ci'), GITHUB_OUTPUT: outputs },
+    });
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/from 3 shards/);
+    expect(readFileSync(outputs, 'utf8')).toContain(`dist=${dist}`);
+    expect(hashTree(dist)).toEqual(hashTree(join(root, 'merged')));
   });
 
   it('refuses shards that do not belong together, naming every problem, and builds nothing', async () => {
