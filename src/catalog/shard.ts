@@ -4,9 +4,11 @@
  *
  * A repository's records stay together, in the shard a hash of its name picks, so that a
  * repository's pages are rendered (and cached) by the same shard from build to build whatever else the
- * catalog gains or loses. A repository holding more than a shard's share of the catalog is split by a
- * hash of each record's id, or that one shard would take most of the work. Every shard computes the
- * same split from the same catalog: no shard needs another's output.
+ * catalog gains or loses. A large repository is split by a hash of each record's id: "large" is more
+ * than an eighth of a shard's share, because whole repositories of a quarter or half a share dealt by
+ * hash left one shard of eight with twice its share on a real catalog (21 repositories), and an eighth
+ * kept every shard within 1.12 of its share there (docs/scale.md). Every shard computes the same split
+ * from the same catalog: no shard needs another's output.
  */
 import { partitionOfId } from './partition.ts';
 
@@ -28,14 +30,17 @@ export function parseShard(text: string): Shard | string {
 /** How a shard is written for people: 2/4. */
 export const shardLabel = (shard: Shard): string => `${shard.index + 1}/${shard.count}`;
 
+/** A repository of more than 1/SPLIT_SHARE of a shard's share is split by record id. */
+const SPLIT_SHARE = 8;
+
 /** The shard of each record of the catalog (`records`: all of them, in any order), by id. */
 export function shardsOf(records: Iterable<{ id: string; repo: string }>, count: number): (id: string) => number {
   const list = [...records];
   const perRepo = new Map<string, number>();
   for (const r of list) perRepo.set(r.repo, (perRepo.get(r.repo) ?? 0) + 1);
-  const share = list.length / count;
+  const large = list.length / count / SPLIT_SHARE;
   const byId = new Map<string, number>();
-  for (const r of list) byId.set(r.id, (perRepo.get(r.repo) ?? 0) > share ? partitionOfId(r.id, count) : partitionOfId(`repo\0${r.repo}`, count));
+  for (const r of list) byId.set(r.id, (perRepo.get(r.repo) ?? 0) > large ? partitionOfId(r.id, count) : partitionOfId(`repo\0${r.repo}`, count));
   return (id) => {
     const shard = byId.get(id);
     if (shard === undefined) throw new Error(`no record ${id} in the catalog the shards were made from`);
