@@ -8,6 +8,7 @@
  * once, checked (src/build/project.ts), and handed to the subcommand's process as variables.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +78,11 @@ if (command.project && !help) {
     console.error(`${e.message}\n\nNothing was done. The settings: README, "Site settings".`);
     process.exit(2);
   }
+}
+// The build keys its reusable pages on the project's src/ (its overrides; src/build/page-reuse.ts), which must be there.
+if (name === 'build' && !help && !existsSync(join(process.cwd(), 'src'))) {
+  console.error('errdex build: this project has no src/ folder. errdex reads a project’s own files there (its CSS, logo and\ncomponents) to know when pages must be rendered again; make one, even empty: mkdir src');
+  process.exit(2);
 }
 const run = spawnSync(process.execPath, [...command.argv(env), ...rest], { stdio: 'inherit', env });
 process.exit(run.status ?? 1);

@@ -79,7 +79,9 @@ export function siteConfigProblems(value: unknown): { config: SiteConfigFile; pr
     const keys = issue.code === 'unrecognized_keys' ? issue.keys : [null];
     return keys.map((k) => {
       const path = [...issue.path, ...(k === null ? [] : [k])].map(String).join('.');
-      return k === null ? `${path || '(the default export)'}: ${issue.message}` : `${path}: not a setting errdex knows`;
+      // A record's wrong key: zod says "Invalid key", the key's own issue says why.
+      const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+      return k === null ? `${path || '(the default export)'}: ${message}` : `${path}: not a setting errdex knows`;
     });
   });
   return { config: null, problems: problems.flat() };
