@@ -4,7 +4,7 @@
  * error pasted into the built site's search in Chromium. The project's overrides (a logo, extra CSS,
  * a replaced component) and its config's site name must show on the pages.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { installOffline, lockToTarball, packRepository, run, type Packed } from '../support/pack.ts';
 import { searchAnswered } from '../support/search-page.ts';
+import { buildSite, hashTree } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'errdex-package-'));
@@ -90,6 +91,20 @@ describe('the package as a user installs it', () => {
     // The project's folders hold the output, cache and ledger.
     for (const f of ['dist/index.html', 'dist/search/index.html', 'catalog/url-ledger.json', '.errdex/cache']) expect(existsSync(join(site, f)), f).toBe(true);
     expect(readFileSync(join(site, 'dist/index.html'), 'utf8')).toContain('<h1>Acme errors</h1>');
+  });
+
+  it("builds this repository's own catalog into the same site, byte for byte, as this checkout does", () => {
+    const env = { SOURCE_DATE_EPOCH: '1700000000', ERRDEX_REDOS_SECONDS: '0' };
+    const here = buildSite('package-own', 'data', { env });
+    expect(here.status, here.stderr).toBe(0);
+    // A project with no errdex.config.mjs: every default, which are this repository's own settings.
+    // Inside the one that installed errdex: Astro's server bundle, in the project, finds its packages up the tree.
+    const own = join(site, 'own');
+    mkdirSync(join(own, 'src'), { recursive: true });
+    cpSync('data', join(own, 'data'), { recursive: true });
+    const installed = run(join(site, 'node_modules/.bin/errdex'), ['build', '--no-ledger-update'], own, { ...process.env, ...env });
+    expect(installed.status, installed.stderr + installed.stdout).toBe(0);
+    expect(hashTree(join(own, 'dist'))).toEqual(hashTree(here.dist));
   });
 
   it('stops at a wrong key of errdex.config.mjs, naming it (exit 2)', () => {
