@@ -22,6 +22,8 @@ if (!strips) {
   }
   node = bundled;
 }
-const entry = join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'errdex.ts');
+// Installed, errdex runs its code compiled to .js (Node does not strip types under node_modules: tsconfig.pack.json).
+const scripts = join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts');
+const entry = existsSync(join(scripts, 'errdex.js')) ? join(scripts, 'errdex.js') : join(scripts, 'errdex.ts');
 const run = spawnSync(node, [entry, ...process.argv.slice(2)], { stdio: 'inherit' });
 process.exit(run.status ?? 1);

@@ -9,9 +9,13 @@
  *    and progress: every hundred error pages, and the pages in all at the end, told to the build
  *    (src/build/protocol.ts).
  *  - `astro dev` renders from the catalog folder, through the same context module.
+ *  - A project's overrides (errdex.config.mjs: logo, customCss, components) reach the pages through
+ *    two virtual modules and a resolver: files of the user's project, bundled by Vite like errdex's own.
  */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroPrerenderer } from 'astro';
-import { siteConfig } from '../errdex.config.mjs';
+import { siteConfig, type SiteConfig } from '../errdex.config.mjs';
 import { buildContext, type RenderContext } from './context.ts';
 import { firstPartitionRendersFixedPages } from './build/partition-prerenderer.ts';
 import { tellBuild } from './build/protocol.ts';
@@ -61,12 +65,39 @@ export function renderPrerenderer(inner: AstroPrerenderer, ctx: RenderContext): 
 let log: RenderedLog | undefined;
 const renderedLog = (ctx: RenderContext): RenderedLog => (log ??= new RenderedLog(renderedLogOf(ctx.pageLog)));
 
+/** The virtual modules the layouts import: the project's logo (or null) and its stylesheets. */
+const LOGO = 'virtual:errdex/logo';
+const CUSTOM_CSS = 'virtual:errdex/custom-css';
+const COMPONENTS = fileURLToPath(new URL('./components/', import.meta.url));
+const LOGO_CSS = fileURLToPath(new URL('./styles/logo.css', import.meta.url));
+
+/** Vite's plugin for the overrides: the virtual modules, and each replaced component resolved to the project's file. */
+export function overridesPlugin(site: Pick<SiteConfig, 'logo' | 'customCss' | 'components'>) {
+  const replaced = new Map(Object.entries(site.components ?? {}).map(([name, file]) => [join(COMPONENTS, name), file.path]));
+  return {
+    name: 'errdex:overrides',
+    enforce: 'pre' as const,
+    async resolveId(this: { resolve: (id: string, importer?: string, options?: { skipSelf?: boolean }) => Promise<{ id: string } | null> }, id: string, importer?: string) {
+      if (id === LOGO || id === CUSTOM_CSS) return `\0${id}`;
+      if (replaced.size === 0 || !importer || !id.endsWith('.astro')) return null;
+      const resolved = await this.resolve(id, importer, { skipSelf: true });
+      return (resolved && replaced.get(resolved.id)) ?? null;
+    },
+    load(id: string) {
+      if (id === `\0${LOGO}`) return site.logo ? `import ${JSON.stringify(LOGO_CSS)};\nexport { default as logo } from ${JSON.stringify(site.logo.path)};` : 'export const logo = null;';
+      if (id === `\0${CUSTOM_CSS}`) return (site.customCss ?? []).map((f) => `import ${JSON.stringify(f.path)};`).join('\n');
+      return null;
+    },
+  };
+}
+
 export function errdex(): AstroIntegration {
   return {
     name: 'errdex',
     hooks: {
-      'astro:config:setup': ({ command }) => {
+      'astro:config:setup': ({ command, updateConfig }) => {
         if (command === 'build' && !buildContext()) throw new Error(PLAIN_BUILD_MESSAGE);
+        updateConfig({ vite: { plugins: [overridesPlugin(siteConfig)] } });
       },
       'astro:build:start': ({ setPrerenderer }) => {
         const ctx = buildContext();

@@ -13,6 +13,7 @@ import { HighlightStore, storedText } from '../highlight/cache.ts';
 import { blockKey, highlightLines } from '../highlight/highlighter.ts';
 import { highlightedCode } from '../views/error-view.ts';
 import { availableParallelism } from 'node:os';
+import { siblingUrl } from '../util/sibling.ts';
 
 export interface Block {
   key: string;
@@ -205,7 +206,7 @@ export function workRuns(blocks: readonly Block[], workers: number): { take: (wo
 }
 
 async function runPool(blocks: Block[], size: number, onBatch: (blocks: HighlightBatchDone['blocks']) => void): Promise<void> {
-  const pool = Array.from({ length: size }, () => new Worker(new URL('./highlight-worker.ts', import.meta.url)));
+  const pool = Array.from({ length: size }, () => new Worker(siblingUrl('./highlight-worker.ts', import.meta.url)));
   const runs = workRuns(blocks, size);
   let handedOut = 0;
   let batchId = 0;

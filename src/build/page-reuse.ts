@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PageLogLine } from '../catalog/page-cache.ts';
 import { proofOf, proves, writtenProof, type FileProof, type OwnFiles } from './file-proofs.ts';
 import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE } from './pagefind-bundle.ts';
@@ -39,24 +40,31 @@ const manifestFile = (cacheDir: string): string => join(cacheDir, 'pages.json');
 /** The cache's copy of the last published site's reusable files: its error pages and full-text index. */
 export const keptSite = (cacheDir: string): string => join(cacheDir, 'site');
 
+/** errdex's own folder: this checkout, or the installed package (two folders above this module). */
+const ERRDEX_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
 /**
- * Everything that shapes a page besides its record and the site settings: the project's source,
- * configuration and locked dependencies. Any change there renders every page again.
+ * Everything that shapes a page besides its record and the site settings (which hold the project's
+ * overrides' hashes: src/build/project.ts): errdex's source and configuration, and the locked
+ * dependencies, errdex's own and the project's (`project`, the working folder). Any change there
+ * renders every page again.
  */
-export function codeKey(root = resolve('.')): string {
+export function codeKey(project = resolve('.'), root = ERRDEX_ROOT): string {
   const hash = createHash('sha1');
-  const add = (path: string) => {
-    hash.update(path).update('\0').update(readFileSync(join(root, path))).update('\0');
+  const add = (dir: string, path: string) => {
+    hash.update(path).update('\0').update(readFileSync(join(dir, path))).update('\0');
   };
   const walk = (dir: string) => {
     for (const entry of readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) add(path);
+      else if (entry.isFile()) add(root, path);
     }
   };
   walk('src');
-  for (const file of ['astro.config.mjs', 'errdex.config.mjs', 'package-lock.json', 'tsconfig.json']) if (existsSync(join(root, file))) add(file);
+  for (const file of ['astro.config.mjs', 'errdex.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json']) if (existsSync(join(root, file))) add(root, file);
+  // An installed errdex: the versions the project's lockfile pins (errdex's dependencies among them).
+  if (resolve(project) !== resolve(root) && existsSync(join(project, 'package-lock.json'))) add(project, 'package-lock.json');
   return hash.digest('hex');
 }
 

@@ -4,13 +4,18 @@
  * context (src/context.ts) says where the pages go; errdex's Astro integration (src/integration.ts)
  * does the rest: routes to skip, the gates, progress and the result, told to the build.
  */
+import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
 import { buildContext } from '../context.ts';
+
+// errdex's Astro project (astro.config.mjs, src/pages) is the package's; the working folder is the
+// user's project, where the output and cache folders are.
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const ctx = buildContext();
 if (!ctx) throw new Error('a render process needs its render context (src/context.ts)');
 
-build({ logLevel: 'warn', outDir: ctx.outDir, cacheDir: ctx.astroCacheDir }).then(
+build({ root, logLevel: 'warn', outDir: ctx.outDir, cacheDir: ctx.astroCacheDir }).then(
   () => process.exit(0),
   (e: unknown) => {
     const err = e as Error & { hint?: string };

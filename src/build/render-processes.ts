@@ -17,6 +17,7 @@ import { readRenderedLogs, renderedLogOf, type RenderedPages } from './rendered-
 import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
 import { startChild, type Child } from './protocol.ts';
 import type { Partition } from '../catalog/partition.ts';
+import { siblingUrl } from '../util/sibling.ts';
 
 /** A render partition: one Astro process renders the error pages of the records whose ids hash to it (src/catalog/partition.ts). */
 export interface RenderPartition extends Partition {
@@ -225,7 +226,7 @@ export class RenderProcesses {
     };
     delete env.FORCE_COLOR;
     const child = startChild(
-      fileURLToPath(new URL('./render-process.ts', import.meta.url)),
+      fileURLToPath(siblingUrl('./render-process.ts', import.meta.url)),
       [],
       (m) => {
         if (m.type === 'update') this.onErrorPages(p, m.done);

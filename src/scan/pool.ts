@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { readSourceFile, type FileRead } from './read-file.ts';
 import type { ScanLanguage } from './select.ts';
+import { siblingUrl } from '../util/sibling.ts';
 
 export interface ReaderPool {
   read(language: ScanLanguage, source: string): Promise<FileRead>;
@@ -17,7 +18,7 @@ type Pending = { resolve: (r: FileRead) => void; reject: (e: Error) => void };
 
 export function readerPool(size = Math.min(4, availableParallelism())): ReaderPool {
   if (size <= 1) return { read: readSourceFile, close: async () => {} };
-  const workers = Array.from({ length: size }, () => new Worker(new URL('./worker.ts', import.meta.url)));
+  const workers = Array.from({ length: size }, () => new Worker(siblingUrl('./worker.ts', import.meta.url)));
   const pending = new Map<number, Pending>();
   const load = workers.map(() => 0);
   let next = 0;
