@@ -10,13 +10,16 @@
  * build's. On n runners the sharded build takes the slowest shard plus the merge (and the artifacts'
  * transfer, not measured here).
  *
+ * Nothing is deleted while builds are timed (bench/lib/run.ts, settle): what a run replaces is moved
+ * aside and deleted at its end.
+ *
  * Results: printed, and written to .errdex/bench/shards.md and shards.json.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateCatalog } from '../bench/lib/generate.ts';
-import { compareSites, errdexBuild, type Built } from '../bench/lib/run.ts';
+import { compareSites, discard, emptyTrash, errdexBuild, settle, type Built } from '../bench/lib/run.ts';
 import { PROFILES, type Profile } from '../bench/lib/synthetic.ts';
 import { SHARD_FILE, type ShardStamp } from '../src/build/merge.ts';
 import { treeSize } from '../src/build/measure.ts';
@@ -37,8 +40,9 @@ const dir = resolve('.errdex/bench', `shards-${profile}-${records}`);
 const catalog = join(dir, 'catalog');
 // One dataset version for every build: the shards' pages and the merge's must agree (docs/scale.md).
 const env = { SOURCE_DATE_EPOCH: '1700000000' };
+// Moved aside, not deleted, while builds are timed (bench/lib/run.ts, settle).
 const fresh = (...paths: string[]) => {
-  for (const p of paths) rmSync(p, { recursive: true, force: true });
+  for (const p of paths) discard(p);
 };
 const s = (x: number) => `${x.toFixed(1)} s`;
 const gb = (b: number) => `${(b / 1e9).toFixed(2)} GB`;
@@ -57,10 +61,12 @@ interface CountResult {
   identical: { same: boolean; differing: string[]; files: number };
 }
 
+emptyTrash();
 console.log(`Generating ${formatCount(records)} ${profile} records…`);
 await generateCatalog(catalog, records, 1, profile);
 const oneDist = join(dir, 'one-dist');
 fresh(oneDist, join(dir, 'one-cache'));
+await settle();
 console.log('\nOne machine, cold:');
 const one = await errdexBuild(catalog, oneDist, join(dir, 'one-cache'), join(dir, 'report-one.json'), ['--no-ledger-update'], 'scripts/build.ts', env);
 
@@ -89,6 +95,8 @@ for (const n of counts) {
   results.push({ n, shards, merge, identical });
   fresh(mergeDist, mergeCache, ...folders);
 }
+fresh(oneDist);
+emptyTrash();
 
 const lines = [
   `# Sharded builds: ${formatCount(records)} ${profile} records`,

@@ -17,10 +17,9 @@
  * trash folder, emptied at its end, and waits out the deletions it cannot avoid.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { join, resolve } from 'node:path';
 import { loadCatalog } from '../src/catalog/catalog.ts';
 import { writeBaselineProject } from '../bench/lib/baseline.ts';
 import { generateCatalog } from '../bench/lib/generate.ts';
@@ -28,57 +27,9 @@ import { PROFILES, type Profile } from '../bench/lib/synthetic.ts';
 import { applyEdit, EDITS, type Edit } from '../bench/lib/edits.ts';
 import { formatCount, formatDuration } from '../src/build/progress.ts';
 import { treeSize, type BuildReport } from '../src/build/measure.ts';
-import { compareSites, errdexBuild, runMeasured, type Built, type Measured } from '../bench/lib/run.ts';
+import { awaitSiteDeletion, compareSites, discard, emptyTrash, errdexBuild, runMeasured, settle, type Built, type Measured } from '../bench/lib/run.ts';
 
 const BENCH = resolve('.errdex/bench');
-const TRASH = join(BENCH, '.trash');
-/** When the last large deletion the bench knows of ended (ms since the epoch), kept between runs. */
-const LAST_DELETION = join(BENCH, '.last-deletion');
-
-/**
- * Deleting a large tree makes creating files slow for minutes on ext4 (this machine's file system):
- * a new inode does not reuse a number freed in the last 60 s, or 360 s while that inode's table block
- * has unwritten changes (which creating its neighbours causes), and the allocator checks each such
- * number in turn (`recently_deleted`: a third of all samples in a `perf` profile of writing 10,000 folders).
- * Measured here: 10,000 folders each with a file took 0.5 s on a quiet file system and 3 to 5 s after
- * large deletions. A build writes 20,000 to 45,000 files at 10,000 records, errdex and the baseline
- * alike, so each timed build starts only when the last deletion is this old.
- */
-const SETTLE_SECONDS = 370;
-
-function noteDeletion(): void {
-  writeFileSync(LAST_DELETION, String(Date.now()));
-}
-
-/** Moves a file or folder out of the way without deleting it (the trash is emptied at the end). */
-function discard(path: string): void {
-  if (!existsSync(path)) return;
-  mkdirSync(TRASH, { recursive: true });
-  renameSync(path, join(TRASH, `${basename(path)}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`));
-}
-
-/**
- * Waits for the deletion of the site a build replaced (an incremental build publishes, then deletes the
- * old site in the background: src/build/stages/publish.ts) to end, and notes it.
- */
-async function awaitSiteDeletion(dist: string): Promise<void> {
-  const previous = () => existsSync(dirname(dist)) && readdirSync(dirname(dist)).some((n) => n.startsWith(`${basename(dist)}.previous-`));
-  if (!previous()) return;
-  while (previous()) await sleep(500);
-  noteDeletion();
-}
-
-/** Waits until the last large deletion is SETTLE_SECONDS old. */
-async function settle(): Promise<void> {
-  execFileSync('sync');
-  const last = existsSync(LAST_DELETION) ? Number(readFileSync(LAST_DELETION, 'utf8')) : 0;
-  const wait = last + SETTLE_SECONDS * 1000 - Date.now();
-  if (wait > 0) {
-    console.log(`(waiting ${formatDuration(wait / 1000)} for the file system to settle after a deletion)`);
-    await sleep(wait);
-  }
-}
-
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i !== -1 ? process.argv[i + 1] : undefined;
@@ -258,16 +209,12 @@ if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) {
   process.exit(2);
 }
 mkdirSync(BENCH, { recursive: true });
-if (existsSync(TRASH)) {
-  // Left by an interrupted run.
-  rmSync(TRASH, { recursive: true, force: true });
-  noteDeletion();
-}
+// Left by an interrupted run.
+emptyTrash();
 const results: SizeResult[] = [];
 for (const n of sizes) results.push(await benchSize(n));
 // Emptied once nothing is timed any more.
-rmSync(TRASH, { recursive: true, force: true });
-noteDeletion();
+emptyTrash();
 const md = markdown(results);
 writeFileSync(join(BENCH, 'results.md'), md);
 writeFileSync(join(BENCH, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

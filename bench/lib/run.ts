@@ -1,12 +1,15 @@
 /**
  * Running and measuring builds for the benchmarks (scripts/bench.ts, scripts/bench-shards.ts): a
  * command to its end with the memory and CPU of its whole process tree sampled, an errdex build with
- * its own report, and the comparison of two sites, file by file.
+ * its own report, the comparison of two sites, file by file, and the file system left to settle
+ * after large deletions before a timed build.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { formatDuration } from '../../src/build/progress.ts';
 import { TreeCpu, treeRss, type BuildReport } from '../../src/build/measure.ts';
 
 export interface Measured {
@@ -78,4 +81,60 @@ export function compareSites(a: string, b: string): { same: boolean; differing: 
   const [ha, hb] = [siteHashes(a), siteHashes(b)];
   const differing = [...new Set([...ha.keys(), ...hb.keys()])].filter((p) => ha.get(p) !== hb.get(p)).sort();
   return { same: differing.length === 0, differing, files: ha.size };
+}
+
+const BENCH = resolve('.errdex/bench');
+const TRASH = join(BENCH, '.trash');
+/** When the last large deletion the bench knows of ended (ms since the epoch), kept between runs. */
+const LAST_DELETION = join(BENCH, '.last-deletion');
+
+/**
+ * Deleting a large tree makes creating files slow for minutes on ext4 (this machine's file system):
+ * a new inode does not reuse a number freed in the last 60 s, or 360 s while that inode's table block
+ * has unwritten changes (which creating its neighbours causes), and the allocator checks each such
+ * number in turn (`recently_deleted`: a third of all samples in a `perf` profile of writing 10,000 folders).
+ * Measured here: 10,000 folders each with a file took 0.5 s on a quiet file system and 3 to 5 s after
+ * large deletions. A build writes 20,000 to 45,000 files at 10,000 records, errdex and the baseline
+ * alike, so each timed build starts only when the last deletion is this old.
+ */
+const SETTLE_SECONDS = 370;
+
+function noteDeletion(): void {
+  writeFileSync(LAST_DELETION, String(Date.now()));
+}
+
+/** Moves a file or folder out of the way without deleting it (the trash is emptied at the end). */
+export function discard(path: string): void {
+  if (!existsSync(path)) return;
+  mkdirSync(TRASH, { recursive: true });
+  renameSync(path, join(TRASH, `${basename(path)}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`));
+}
+
+/**
+ * Waits for the deletion of the site a build replaced (an incremental build publishes, then deletes the
+ * old site in the background: src/build/stages/publish.ts) to end, and notes it.
+ */
+export async function awaitSiteDeletion(dist: string): Promise<void> {
+  const previous = () => existsSync(dirname(dist)) && readdirSync(dirname(dist)).some((n) => n.startsWith(`${basename(dist)}.previous-`));
+  if (!previous()) return;
+  while (previous()) await sleep(500);
+  noteDeletion();
+}
+
+/** Waits until the last large deletion is SETTLE_SECONDS old. */
+export async function settle(): Promise<void> {
+  execFileSync('sync');
+  const last = existsSync(LAST_DELETION) ? Number(readFileSync(LAST_DELETION, 'utf8')) : 0;
+  const wait = last + SETTLE_SECONDS * 1000 - Date.now();
+  if (wait > 0) {
+    console.log(`(waiting ${formatDuration(wait / 1000)} for the file system to settle after a deletion)`);
+    await sleep(wait);
+  }
+}
+
+/** Deletes what `discard` moved aside, once nothing is timed any more, and notes the deletion. */
+export function emptyTrash(): void {
+  if (!existsSync(TRASH)) return;
+  rmSync(TRASH, { recursive: true, force: true });
+  noteDeletion();
 }
