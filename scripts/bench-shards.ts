@@ -95,8 +95,6 @@ for (const n of counts) {
   results.push({ n, shards, merge, identical });
   fresh(mergeDist, mergeCache, ...folders);
 }
-fresh(oneDist);
-emptyTrash();
 
 const lines = [
   `# Sharded builds: ${formatCount(records)} ${profile} records`,
@@ -122,3 +120,6 @@ const md = `${lines.join('\n')}\n`;
 console.log(`\n${md}`);
 writeFileSync(resolve('.errdex/bench/shards.md'), md);
 writeFileSync(resolve('.errdex/bench/shards.json'), `${JSON.stringify({ records, profile, one, results }, null, 2)}\n`);
+// Deleted once the results are out: some gigabytes, file by file.
+fresh(oneDist);
+emptyTrash();

@@ -5,7 +5,7 @@
  * not belong together are refused before anything is built, every problem named.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -114,5 +114,24 @@ describe('a catalog built as 3 shards and merged', () => {
     expect((await runScript('scripts/build.ts', ['--out', 'x'], { env: base })).code).toBe(2);
     const none = await runScript('scripts/merge.ts', [], { env: base });
     expect([none.code, none.err]).toEqual([2, expect.stringMatching(/name the shards’ folders/)]);
+  });
+});
+
+// The real records (../shared/search-dev, outside the repository; skipped where it is absent).
+const DEV = [process.env.ERRDEX_SEARCH_DEV, '../shared/search-dev', '../../shared/search-dev'].find((d): d is string => Boolean(d) && existsSync(join(d!, 'records.jsonl')));
+
+describe.skipIf(!DEV)('the search-dev catalog (1,705 real records of 7 repositories) as 3 shards', () => {
+  it('merges into the site one machine builds, byte for byte', async () => {
+    const catalog = join(root, 'search-dev');
+    mkdirSync(catalog, { recursive: true });
+    copyFileSync(join(DEV!, 'records.jsonl'), join(catalog, 'records.jsonl'));
+    const site = buildSite('shards-search-dev-one', catalog, { env: { ...env, ERRDEX_CACHE_DIR: join(root, 'dev-cache-one') } });
+    expect(site.status, site.stderr).toBe(0);
+    const folders = [1, 2, 3].map((i) => join(root, `dev-shard-${i}`));
+    const sizes = [1, 2, 3].map((i) => Number(/shard \d\/3 in .*?: ([\d,]+) of/.exec(buildShard(catalog, `${i}/3`, folders[i - 1]!, join(root, `dev-cache-${i}`)).stdout)![1]!.replace(/,/g, '')));
+    expect(sizes.reduce((a, b) => a + b)).toBe(1705);
+    const merged = await merge(catalog, join(root, 'dev-merged'), join(root, 'dev-cache-merge'), folders);
+    expect(merged.code, merged.err).toBe(0);
+    expect(hashTree(join(root, 'dev-merged'))).toEqual(hashTree(site.dist));
   });
 });

@@ -71,9 +71,11 @@ export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void
   const own = Object.keys(result.keys).length;
   s.board.stage('full-text').end({
     summary:
-      (settings.shard
-        ? `this shard's ${own} of the full-text index's ${result.parts} part${result.parts === 1 ? '' : 's'}${unchanged(own)}`
-        : `full-text index of ${formatCount(records)} pages${result.parts > 1 ? ` in ${result.parts} parts` : ''}${unchanged(result.parts)}`) + `, ${describeFragments(result, settings.maxFragments)}`,
+      settings.shard && own === 0
+        ? `none of the full-text index's ${result.parts} part${result.parts === 1 ? '' : 's'}: each is another shard's`
+        : (settings.shard
+            ? `this shard's ${own} of the full-text index's ${result.parts} part${result.parts === 1 ? '' : 's'}${unchanged(own)}`
+            : `full-text index of ${formatCount(records)} pages${result.parts > 1 ? ` in ${result.parts} parts` : ''}${unchanged(result.parts)}`) + `, ${describeFragments(result, settings.maxFragments)}`,
     items: records,
     unit: 'records',
   });
