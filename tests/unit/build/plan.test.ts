@@ -103,4 +103,25 @@ describe('plan', () => {
     const facts = { bytes: 5e6, records: 30_000 };
     expect(plan(facts, machine, defaults)).toEqual(plan(facts, machine, defaults));
   });
+
+  it('highlights nothing ahead when the published pages may be reused: the render highlights what it renders', () => {
+    const skip = (p: Plan, name: StageName) => p.stages.find((s) => s.name === name)!.skip;
+    const cold = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 100_000 }, machine, defaults);
+    expect(skip(cold, 'highlight')).toBeUndefined();
+    const reusing = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 100_000 }, machine, defaults, { reusing: true, shard: false });
+    expect(skip(reusing, 'highlight')).toMatch(/not ahead of the render/);
+    expect(reusing.highlight.fromCatalogFiles).toBe(false);
+    for (const name of STAGES.filter((n) => n !== 'highlight')) expect(skip(reusing, name), name).toBeUndefined();
+  });
+
+  it("leaves a shard's build the catalog-wide stages for the merge, and partitions its render by its own records", () => {
+    const skip = (p: Plan, name: StageName) => p.stages.find((s) => s.name === name)!.skip;
+    const shard = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 100_000, rendered: 20_000 }, machine, defaults, { reusing: false, shard: true });
+    expect(STAGES.filter((n) => skip(shard, n) !== undefined)).toEqual(['record-files', 'message-index', 'list-index', 'ledger']);
+    // From the catalog's files would highlight every record's blocks, not the shard's.
+    expect(shard.highlight.fromCatalogFiles).toBe(false);
+    // 20,000 records of its own: one render partition, not the two the catalog's 100,000 take.
+    expect(shard.partitions).toBe(1);
+    expect(plan({ bytes: 1e6, records: 100_000 }, machine, defaults).partitions).toBe(2);
+  });
 });
