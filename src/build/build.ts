@@ -196,18 +196,18 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
  */
 export async function runMerge(settings: BuildSettings, shardDirs: readonly string[]): Promise<void> {
   const code = codeKey();
-  let stamps;
   try {
-    stamps = readShards(shardDirs, { code, catalog: catalogDigest(settings.catalog) });
+    const stamps = readShards(shardDirs, { code, catalog: catalogDigest(settings.catalog) });
+    // The shards' dataset version, which their pages show: the site's is the same.
+    await runBuild({ ...settings, datasetVersion: stamps[0]!.datasetVersion }, () => {
+      const files = joinShards(shardDirs, settings.cacheDir, code);
+      console.log(`${stamps.length} shards joined in the build cache: ${files.toLocaleString('en-US')} error pages and full-text parts to reuse.`);
+    });
   } catch (e) {
+    // Found before anything is built (joining runs under the lock, before the stages).
     if (e instanceof MergeProblem) throw new BuildFailure(`${e.message}\n\nNothing was built.`);
     throw e;
   }
-  // The shards' dataset version, which their pages show: the site's is the same.
-  await runBuild({ ...settings, datasetVersion: stamps[0]!.datasetVersion }, () => {
-    const files = joinShards(shardDirs, settings.cacheDir, code);
-    console.log(`${stamps.length} shards joined in the build cache: ${files.toLocaleString('en-US')} error pages and full-text parts to reuse.`);
-  });
 }
 
 function failureMessage(e: StageError, outDir: string): string {

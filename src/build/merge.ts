@@ -14,7 +14,7 @@ import { join, relative } from 'node:path';
 import { displayPath, listCatalogFiles, RESERVED_FILES } from '../catalog/load.ts';
 import { shardLabel, type Shard } from '../catalog/shard.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
-import { forgetPageManifest, keptSite, linkReused, readManifest, writeManifest, type PageManifest } from './page-reuse.ts';
+import { forgetPageManifest, keptSite, linkReused, manifestFile, readManifest, writeManifest, type PageManifest } from './page-reuse.ts';
 
 export const SHARD_FILE = 'shard.json';
 
@@ -75,7 +75,7 @@ export function readShards(dirs: readonly string[], expect: { code: string; cata
     if (stamp.datasetVersion !== stamps[0]!.stamp.datasetVersion) {
       problems.push(`${label} has the dataset version ${stamp.datasetVersion}, ${displayPath(stamps[0]!.dir)} ${stamps[0]!.stamp.datasetVersion}: set SOURCE_DATE_EPOCH to one time (the commit's) for every shard`);
     }
-    for (const part of ['pages.json', 'site']) if (!existsSync(join(dir, part))) problems.push(`${label} has no ${part}: was its build stopped?`);
+    for (const part of [manifestFile(dir), keptSite(dir)]) if (!existsSync(part)) problems.push(`${label} has no ${relative(dir, part)}: was its build stopped?`);
   }
   if (counts.size === 1) {
     const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !seen.has(i));
@@ -98,15 +98,15 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
   mkdirSync(next, { recursive: true });
   const joined: PageManifest = { code, site: '(merged shards)', files: {}, proofs: {}, heads: {} };
   for (const dir of dirs) {
-    const manifest = readManifest(join(dir, 'pages.json'));
-    if (!manifest) throw new MergeProblem(`${displayPath(join(dir, 'pages.json'))} cannot be read: build the shard again`);
+    const manifest = readManifest(manifestFile(dir));
+    if (!manifest) throw new MergeProblem(`${displayPath(manifestFile(dir))} cannot be read: build the shard again`);
     for (const path of Object.keys(manifest.files)) {
       if (path in joined.files) throw new MergeProblem(`${path} is in two shards (${displayPath(dir)} and another): merge the shards of one build`);
     }
     Object.assign(joined.files, manifest.files);
     Object.assign(joined.proofs!, manifest.proofs ?? {});
     Object.assign(joined.heads!, manifest.heads ?? {});
-    linkReused(listFilesBelow(join(dir, 'site')), join(dir, 'site'), next);
+    linkReused(listFilesBelow(keptSite(dir)), keptSite(dir), next);
   }
   // The cache's page store is replaced whole: the manifest goes first, so a crash leaves no manifest
   // naming files that are not there (the next build renders everything).

@@ -36,7 +36,8 @@ export interface PageManifest {
   heads?: Record<string, PageHead>;
 }
 
-const manifestFile = (cacheDir: string): string => join(cacheDir, 'pages.json');
+/** The page manifest of a build cache, or of a shard's folder (src/build/merge.ts). */
+export const manifestFile = (cacheDir: string): string => join(cacheDir, 'pages.json');
 /** The cache's copy of the last published site's reusable files: its error pages and full-text index. */
 export const keptSite = (cacheDir: string): string => join(cacheDir, 'site');
 
