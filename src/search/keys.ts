@@ -235,8 +235,13 @@ export function templateLeadingWord(template: string): string | null {
   return parts.length > 1 && m[0].length === first.text.length ? null : m[1]!;
 }
 
-/** Most keys a query looks up: a long paste is represented by its likeliest error lines (matcher.ts `queryKeys`). */
-export const MAX_QUERY_KEYS = 64;
+/**
+ * Most keys a query looks up: a long paste is represented by its likeliest error lines (matcher.ts
+ * `queryKeys`). Each key costs a shard fetch (about 3 KB, more for a key many records share), and
+ * the page and `errdex lookup` aim at 200 KB per paste: 32 keeps the costliest real paste under it
+ * at 100k records, with the same answers as 64 on the real pastes (docs/search.md).
+ */
+export const MAX_QUERY_KEYS = 32;
 
 /**
  * The keys a record may be filed under. A paste of a long message has more keys than a query looks
@@ -250,7 +255,7 @@ export function fileableKeys(keys: string[]): string[] {
   return words.filter((w) => longest.has(w));
 }
 /** Words of a long template it may be filed under: fewer than a query looks up, since a paste's values add words of their own. */
-const LONG_TEMPLATE_WORDS = 48;
+const LONG_TEMPLATE_WORDS = 24;
 
 /** Words of a key (`open socket` has two). */
 export const keyWords = (key: string): string[] => key.split(' ');

@@ -85,7 +85,10 @@ export interface BuiltMessageIndex {
 export interface MessageIndexOptions {
   /** Keys each record is filed under: more survive typos and truncation, and cost bytes. */
   keysPerRecord?: number;
-  /** Keys shared by more records than this are avoided (see chooseKeys). */
+  /**
+   * Keys shared by more records than this are avoided (see chooseKeys): a key's records all sit in
+   * its one shard, so this bounds the largest shards a paste may fetch (about 300 bytes a record).
+   */
   maxShared?: number;
   /** Average shard size to aim for, in bytes. */
   targetShardBytes?: number;
@@ -232,7 +235,7 @@ export function buildMessageIndex(catalog: readonly ErrorRecord[], options: Mess
   const keysPerRecord = options.keysPerRecord ?? 4;
   const target = options.targetShardBytes ?? 3_072;
   const seed = options.seed ?? 0x5eed;
-  const maxShared = options.maxShared ?? 200;
+  const maxShared = options.maxShared ?? 100;
 
   const items = wordings(catalog);
   // A record per wording from here on: an earlier wording is its record with that message.
