@@ -30,7 +30,8 @@ export const SITE_ENV = 'ERRDEX_SITE';
 
 /**
  * @typedef {{ path: string; sha256: string }} ProjectFile An override file of the user's project (absolute path, content hash: page keys change with it).
- * @typedef {{ siteName: string; siteUrl: string; basePath: string; reportIssueUrl: string; tagline: string; logo?: ProjectFile; customCss?: ProjectFile[]; components?: Record<string, ProjectFile> }} SiteConfig
+ * @typedef {{ description?: string; homepage?: string }} RepositoryAbout What the project's config says of one repository of its catalog.
+ * @typedef {{ siteName: string; siteUrl: string; basePath: string; reportIssueUrl: string; tagline: string; logo?: ProjectFile; customCss?: ProjectFile[]; components?: Record<string, ProjectFile>; repositories?: Record<string, RepositoryAbout> }} SiteConfig
  */
 
 /** @type {SiteConfig} */

@@ -75,6 +75,7 @@ export async function loadProject(root: string, env: NodeJS.ProcessEnv): Promise
     ...(logo ? { logo } : {}),
     ...(customCss.length > 0 ? { customCss } : {}),
     ...(components.length > 0 ? { components: Object.fromEntries(components) } : {}),
+    ...(config.repositories && Object.keys(config.repositories).length > 0 ? { repositories: config.repositories } : {}),
   };
   const handed: Record<string, string> = { [SITE_ENV]: JSON.stringify(site) };
   // Relative to the project, whatever folder the variable would be read from.

@@ -32,6 +32,8 @@ export default {
   // logo: './src/logo.svg',
   customCss: ['./src/custom.css'],
   // components: { 'error/Solutions.astro': './src/Solutions.astro' },
+  // What each repository of the catalog is: a line under its name, and its own site beside GitHub.
+  // repositories: { 'OWNER/REPO': { description: 'What it does, in one line.', homepage: 'https://example.org/docs' } },
 };
 `;
 

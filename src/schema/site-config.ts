@@ -68,6 +68,22 @@ export const SiteConfigFile = z.strictObject({
    * (such as `error/Solutions.astro`) -> the project's .astro file, which takes the same props.
    */
   components: z.record(z.string().regex(/^[\w-]+(\/[\w-]+)*\.astro$/, 'must be a component path such as error/Solutions.astro'), projectFile('an .astro file', /\.astro$/i)).optional(),
+  /**
+   * What the catalog's repositories are, by `owner/name` as the records name them: a line shown under
+   * the repository's name on its page and on the home page, and the project's own site linked beside
+   * GitHub. A repository left out shows its counts alone.
+   */
+  repositories: z
+    .record(
+      z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be a repository as the records name it, such as owner/name'),
+      z.strictObject({
+        /** One line: what the repository is. */
+        description: line(300).optional(),
+        /** The project's own site or documentation. */
+        homepage: httpUrl(false).optional(),
+      }),
+    )
+    .optional(),
 });
 export type SiteConfigFile = z.infer<typeof SiteConfigFile>;
 

@@ -79,7 +79,12 @@ describe('the package as a user installs it', () => {
     const config = readFileSync(join(site, 'errdex.config.mjs'), 'utf8')
       .replace("siteName: 'My project’s errors'", "siteName: 'Acme errors'")
       .replace("// logo: './src/logo.svg',", "logo: './src/logo.svg',")
-      .replace("// components: { 'error/Solutions.astro': './src/Solutions.astro' },", "components: { 'SearchBox.astro': './src/Notice.astro' },");
+      .replace("// components: { 'error/Solutions.astro': './src/Solutions.astro' },", "components: { 'SearchBox.astro': './src/Notice.astro' },")
+      .replace(
+        /\/\/ repositories: .*\n/,
+        "repositories: { 'vllm-project/vllm': { description: 'Serving engine for large language models.', homepage: 'https://docs.vllm.example/' }, 'acme/not-in-catalog': { description: 'No records.' } },\n",
+      );
+    expect(config).toContain("'vllm-project/vllm'");
     writeFileSync(join(site, 'errdex.config.mjs'), config);
 
     lockToTarball(site, packed.tarball);
@@ -91,6 +96,12 @@ describe('the package as a user installs it', () => {
     // The project's folders hold the output, cache and ledger.
     for (const f of ['dist/index.html', 'dist/search/index.html', 'catalog/url-ledger.json', '.errdex/cache']) expect(existsSync(join(site, f)), f).toBe(true);
     expect(readFileSync(join(site, 'dist/index.html'), 'utf8')).toContain('<h1>Acme errors</h1>');
+    // `repositories`: the line under the repository's name, its site beside GitHub, and a warning for one with no records.
+    const repoPage = readFileSync(join(site, 'dist/vllm-project/vllm/index.html'), 'utf8');
+    expect(repoPage).toContain('<p class="repo-about">Serving engine for large language models.</p>');
+    expect(repoPage).toContain('href="https://docs.vllm.example/"');
+    expect(readFileSync(join(site, 'dist/index.html'), 'utf8')).toContain('Serving engine for large language models.');
+    expect(build.stdout + build.stderr).toContain('repositories.acme/not-in-catalog: no record of the catalog is of this repository');
   });
 
   it("builds this repository's own catalog into the same site, byte for byte, as this checkout does", () => {

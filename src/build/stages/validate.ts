@@ -17,6 +17,7 @@ import type { StageContext } from '../pipeline.ts';
 import type { RenderPartition } from '../render-processes.ts';
 import type { BuildState, ShardRecords } from '../state.ts';
 import type { Shard } from '../../catalog/shard.ts';
+import { siteConfig } from '../../../errdex.config.mjs';
 
 interface ValidateOptions {
   catalog: string;
@@ -93,6 +94,10 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
     if (catalog.warnings.length > shown) lines.push(`… and ${catalog.warnings.length - shown} more: npm run validate lists them all.`);
     send({ type: 'warn', text: lines.join('\n') });
   }
+  // A described repository no record is of: the description would show nowhere.
+  const repos = new Set(catalog.entries.map((e) => e.record.repo));
+  const strangers = Object.keys(siteConfig.repositories ?? {}).filter((r) => !repos.has(r));
+  if (strangers.length > 0) send({ type: 'warn', text: strangers.map((r) => `errdex.config.mjs: repositories.${r}: no record of the catalog is of this repository (a typo, or records not built?)`).join('\n') });
   const records = catalog.entries.length;
   const unchecked = redos.unchecked > 0 ? `; ${redos.unchecked} patterns without a ReDoS verdict (npm run validate -- --redos)` : '';
   send({ type: 'summary', stage: 'validate', summary: `${summaryLine(catalog)}${unchecked}`, items: catalog.total, unit: 'records' });

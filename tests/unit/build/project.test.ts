@@ -47,7 +47,7 @@ describe("a project's errdex.config.mjs", () => {
   });
 
   it('names every wrong key at once', async () => {
-    const problems = await problemsOf(`export default { siteUrl: 'https://example.org/docs', basePath: '/a b', reportIssueUrl: 'ftp://x.org/', siteName: '', logo: 'logo.txt', customCss: ['a.css', 'b.scss'], sitename: 'x', components: { 'Nope.tsx': 'x.astro' } };`);
+    const problems = await problemsOf(`export default { siteUrl: 'https://example.org/docs', basePath: '/a b', reportIssueUrl: 'ftp://x.org/', siteName: '', logo: 'logo.txt', customCss: ['a.css', 'b.scss'], sitename: 'x', components: { 'Nope.tsx': 'x.astro' }, repositories: { 'no-slash': {}, 'a/b': { description: 'two\\nlines', homepage: 'x', stars: 1 } } };`);
     expect(problems).toEqual([
       expect.stringMatching(/^siteName: must not be empty/),
       expect.stringMatching(/^siteUrl: must be an origin/),
@@ -56,6 +56,10 @@ describe("a project's errdex.config.mjs", () => {
       expect.stringMatching(/^logo: must be an image file/),
       expect.stringMatching(/^customCss\.1: must be a \.css file/),
       expect.stringMatching(/^components\.Nope\.tsx: must be a component path/),
+      expect.stringMatching(/^repositories\.no-slash: must be a repository as the records name it/),
+      expect.stringMatching(/^repositories\.a\/b\.description: must be one line/),
+      expect.stringMatching(/^repositories\.a\/b\.homepage: must be an absolute URL/),
+      'repositories.a/b.stars: not a setting errdex knows',
       'sitename: not a setting errdex knows',
     ]);
   });
@@ -74,7 +78,7 @@ describe("a project's errdex.config.mjs", () => {
   });
 
   it('lets the environment win, resolves folders in the project, and hashes the override files', async () => {
-    const dir = project("export default { siteName: 'Acme', siteUrl: 'https://a.example/', basePath: 'errors/', catalog: 'cat', outDir: '/tmp/out', logo: 'l.svg', customCss: ['c.css'], components: { 'SearchBox.astro': 'S.astro' } };", {
+    const dir = project("export default { siteName: 'Acme', siteUrl: 'https://a.example/', basePath: 'errors/', catalog: 'cat', outDir: '/tmp/out', logo: 'l.svg', customCss: ['c.css'], components: { 'SearchBox.astro': 'S.astro' }, repositories: { 'acme/app': { description: 'The app.' } } };", {
       'l.svg': '<svg/>',
       'c.css': 'a { color: red }',
       'S.astro': '<p/>',
@@ -85,6 +89,7 @@ describe("a project's errdex.config.mjs", () => {
     expect(site.logo.path).toBe(join(dir, 'l.svg'));
     expect(site.customCss[0].sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(site.components['SearchBox.astro'].path).toBe(join(dir, 'S.astro'));
+    expect(site.repositories).toEqual({ 'acme/app': { description: 'The app.' } });
     expect(p.env.ERRDEX_DATA).toBe(join(dir, 'cat'));
     expect(p.env.ERRDEX_DIST).toBe('/tmp/out');
     // A variable that is set wins over the file's folder.
