@@ -53,7 +53,7 @@ const nullableCode = code.nullable();
 
 // GitHub owner names: letters, digits and single hyphens; repository names: letters, digits, '.', '_', '-'
 // but never '.' or '..' (they would leave the output folder).
-const REPO = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+export const REPO = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const TAG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const HEX16 = /^[0-9a-f]{16}$/;

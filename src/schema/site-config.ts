@@ -4,6 +4,7 @@
  * that the files it names exist, and applies the environment's overrides).
  */
 import { z } from 'zod';
+import { REPO } from './record.ts';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
@@ -75,7 +76,7 @@ export const SiteConfigFile = z.strictObject({
    */
   repositories: z
     .record(
-      z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be a repository as the records name it, such as owner/name'),
+      z.string().regex(REPO, 'must be a repository as the records name it, such as owner/name'),
       z.strictObject({
         /** One line: what the repository is. */
         description: line(300).optional(),
