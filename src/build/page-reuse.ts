@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PageLogLine } from '../catalog/page-cache.ts';
 import { proofOf, proves, writtenProof, type FileProof, type OwnFiles } from './file-proofs.ts';
-import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE } from './pagefind-bundle.ts';
+import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE, PART_DIR } from './pagefind-bundle.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 import { fileHead, type PageHead, type RenderedPages } from './rendered-pages.ts';
 
@@ -99,7 +99,7 @@ export interface PublishedSite {
 
 /** The files of a site path that its proof covers: a full-text index's root part is not the parts inside it. */
 const notOwnOf = (sitePath: string): OwnFiles | undefined =>
-  sitePath === `${PAGEFIND_DIR}/` ? (f) => f === PAGEFIND_PARTS_FILE || /^part-\d+$/.test(f) : undefined;
+  sitePath === `${PAGEFIND_DIR}/` ? (f) => f === PAGEFIND_PARTS_FILE || PART_DIR.test(f) : undefined;
 
 /**
  * The last published site's keys, of the files whose copy kept in the cache is the one recorded;

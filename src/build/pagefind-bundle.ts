@@ -23,6 +23,8 @@ import { join } from 'node:path';
 export const PAGEFIND_DIR = 'pagefind';
 /** Lists the parts besides `pagefind/` itself, as paths relative to `pagefind/` (src/build/search-index.ts). */
 export const PAGEFIND_PARTS_FILE = 'errdex-parts.json';
+/** A part's folder inside `pagefind/`: `part-` and the bits its records' id hashes begin with (src/build/search-index.ts). */
+export const PART_DIR = /^part-[01]+$/;
 
 /** Pagefind's folder of fragment files, inside its bundle folder. */
 export const FRAGMENT_DIR = 'fragment';

@@ -9,12 +9,12 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { messagePath } from '../catalog/derive/message-groups.ts';
-import { partitionOfId } from '../catalog/partition.ts';
+import { fnv1a } from '../catalog/partition.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../search/pagefind-document.ts';
 import { listFilesBelow } from '../util/files.ts';
-import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, type FragmentFiles } from './pagefind-bundle.ts';
+import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, PART_DIR, type FragmentFiles } from './pagefind-bundle.ts';
 import { linkReused } from './page-reuse.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
@@ -45,45 +45,102 @@ export interface PagefindIndexOptions {
 }
 
 /**
- * Records per Pagefind index, at most (about: records are dealt to the parts by a hash of their id).
- * Pagefind holds a whole index in memory while it writes it: about 6 GB for 100,000 of our documents,
- * measured here. A larger catalog is indexed in parts, one after the other (each Pagefind process ends
- * before the next starts); the search page merges them at query time (Pagefind's `mergeIndex`;
- * src/client/pagefind-client.ts). The ERRDEX_PAGEFIND_PART_RECORDS setting changes the size (tests use
- * it to make parts of a small catalog; src/build/settings.ts).
+ * Records per Pagefind index, at most. Pagefind holds a whole index in memory while it writes it:
+ * about 6 GB for 100,000 of our documents, measured here. A larger catalog is indexed in parts, one
+ * after the other (each Pagefind process ends before the next starts); the search page merges them at
+ * query time (Pagefind's `mergeIndex`; src/client/pagefind-client.ts). The ERRDEX_PAGEFIND_PART_RECORDS
+ * setting changes the size (tests use it to make parts of a small catalog; src/build/settings.ts).
  */
 export const PAGEFIND_PART_RECORDS = 25_000;
 /**
- * A catalog of 10,000 records or more is indexed in at least 4 parts (of at least 2,500 records) so
- * that a rebuild after an edit indexes again only the part that holds the edited record, a quarter
- * of the catalog, and links the others from the published site. A full-text query then asks each
- * part: fewer bytes for a word or two than one index costs, more for a long paste of many words
- * (docs/benchmarks.md, "Hosts with file caps").
+ * A catalog of about 8,000 records or more is indexed in at least 4 parts (the first two levels of
+ * the tree below are split while a part would hold 2,000 records or more) so that a rebuild after an
+ * edit indexes again only the part that holds the edited record, a quarter of the catalog or less,
+ * and links the others from the published site. A full-text query then asks each part: fewer bytes
+ * for a word or two than one index costs, more for a long paste of many words (docs/benchmarks.md,
+ * "Hosts with file caps").
  */
-const EDIT_PARTS = 4;
-const MIN_EDIT_PART_RECORDS = 2_500;
+const EDIT_DEPTH = 2;
+const MIN_EDIT_PART_RECORDS = 2_000;
+/** Ids whose hashes share 24 leading bits stay in one part, however many they are. */
+const MAX_DEPTH = 24;
 export { PAGEFIND_PARTS_FILE };
 
-/** How many Pagefind indexes a catalog of `count` records is indexed in. */
-export function pagefindPartCount(count: number, partRecords = PAGEFIND_PART_RECORDS): number {
-  return Math.max(1, Math.ceil(count / partRecords), Math.min(EDIT_PARTS, Math.floor(count / MIN_EDIT_PART_RECORDS)));
+/**
+ * A full-text part: the records whose id hash (idHash) begins with the bits of `prefix`. The parts
+ * are the leaves of a binary tree over those bits, split where a part would hold more than its share,
+ * so each part is a function of its own records alone: a record added or removed changes the part it
+ * falls in (and splits or joins that part when it crosses the size), never the others. (Parts dealt by
+ * the hash modulo a count would move nearly every record when the count changes, and every part would
+ * be indexed again.)
+ */
+export interface PagefindPart {
+  prefix: string;
+  /** Its folder in `pagefind/`: the first part at the root (the search page loads `pagefind.js` from there), the others in `part-<prefix>/`. */
+  dir: string;
+  records: number;
 }
 
-/**
- * The part a record is indexed in: by a hash of its id, as render chunks are dealt
- * (src/catalog/partition.ts), so that a record stays in its part whatever else the catalog gains or
- * loses, as long as the number of parts is the same.
- */
-export const pagefindPartOf = (id: string, parts: number): number => partitionOfId(id, parts);
+/** A record id's 32-bit hash: FNV-1a (src/catalog/partition.ts), its bits mixed (MurmurHash3's finalizer) so that leading bits are as even as the others. */
+export function idHash(id: string): number {
+  let h = fnv1a(id);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
 
-/** A part's folder inside `pagefind/`: the first at its root (the search page loads `pagefind.js` from there), the others in `part-N/`. */
-const partDir = (part: number): string => (part === 0 ? '' : `part-${part}/`);
+/** Whether a hash begins with a prefix's bits. */
+export const inPart = (hash: number, prefix: string): boolean => prefix === '' || hash >>> (32 - prefix.length) === parseInt(prefix, 2);
+
+/**
+ * The parts of a catalog, from its ids, in the order of their prefixes: a part splits in two by the
+ * next bit while it holds more than `partRecords` records, or, in the first EDIT_DEPTH levels, while
+ * it holds 2 × MIN_EDIT_PART_RECORDS or more. A part no record falls in is left out (the search page
+ * would have nothing to merge: Pagefind's bundle of nothing names no language), except the first,
+ * which holds pagefind.js.
+ */
+export function pagefindParts(ids: Iterable<string>, partRecords = PAGEFIND_PART_RECORDS): PagefindPart[] {
+  const hashes = Uint32Array.from(ids, idHash).sort();
+  const parts: PagefindPart[] = [];
+  // [from, to) of the sorted hashes begin with `prefix`.
+  const visit = (prefix: string, from: number, to: number): void => {
+    const n = to - from;
+    const depth = prefix.length;
+    const split = depth < MAX_DEPTH && (n > partRecords || (depth < EDIT_DEPTH && n >= 2 * MIN_EDIT_PART_RECORDS));
+    if (!split) {
+      if (n > 0 || parts.length === 0) parts.push({ prefix, dir: parts.length === 0 ? '' : `part-${prefix}/`, records: n });
+      return;
+    }
+    // The first hash whose bit `depth` is 1.
+    const bit = 2 ** (31 - depth);
+    let lo = from;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((hashes[mid]! & bit) === 0) lo = mid + 1;
+      else hi = mid;
+    }
+    visit(`${prefix}0`, from, lo);
+    visit(`${prefix}1`, lo, to);
+  };
+  visit('', 0, hashes.length);
+  return parts;
+}
+
+/** The part a record of this id is indexed in. */
+export function pagefindPartOf(id: string, parts: readonly PagefindPart[]): PagefindPart {
+  const hash = idHash(id);
+  const part = parts.find((p) => inPart(hash, p.prefix));
+  if (!part) throw new Error(`no full-text part holds ${id}: the parts were chosen from other ids`);
+  return part;
+}
 
 /** The records to index, part by part (the snapshot is read once per part, not held whole). */
 export interface PagefindSource {
-  count: number;
-  /** The records of part `part` of `parts` (pagefindPartOf), in catalog order. */
-  part: (part: number, parts: number) => Iterable<ErrorRecord>;
+  /** Every record's id: the parts are chosen from them. */
+  ids: () => Iterable<string>;
+  /** The records whose id passes `test`, in catalog order. */
+  records: (test: (id: string) => boolean) => Iterable<ErrorRecord>;
 }
 
 export interface PagefindIndexResult extends FragmentFiles {
@@ -105,28 +162,24 @@ export async function writePagefindIndex(
   onProgress?: (done: number) => void,
   options: PagefindIndexOptions = {},
 ): Promise<PagefindIndexResult> {
-  const source: PagefindSource = isSource(input) ? input : { count: input.length, part: (p, n) => input.filter((r) => pagefindPartOf(r.id, n) === p) };
+  const source: PagefindSource = isSource(input) ? input : { ids: () => input.map((r) => r.id), records: (test) => input.filter((r) => test(r.id)) };
   const root = join(outDir, PAGEFIND_DIR);
   rmSync(root, { recursive: true, force: true });
-  const parts = pagefindPartCount(source.count, options.partRecords);
+  const partList = pagefindParts(source.ids(), options.partRecords);
+  const parts = partList.length;
   // --max-fragments bounds the fragment files of all parts together.
   const perPart = options.maxFragments === undefined ? undefined : Math.max(1, Math.floor(options.maxFragments / parts));
   if (options.maxFragments !== undefined && options.maxFragments < parts) {
-    throw new Error(`--max-fragments=${options.maxFragments} is less than the ${parts} Pagefind indexes of ${source.count} records: use at least ${parts}.`);
+    throw new Error(`--max-fragments=${options.maxFragments} is less than the ${parts} Pagefind indexes of ${partList.reduce((n, part) => n + part.records, 0)} records: use at least ${parts}.`);
   }
   const result: PagefindIndexResult = { files: 0, bytes: 0, largest: 0, parts, reused: 0, keys: {} };
   const previous = options.previous;
   let done = 0;
   const listed: string[] = [];
-  for (let p = 0; p < parts; p++) {
-    if (options.owns && !options.owns(p)) continue;
-    const documents = Array.from(source.part(p, parts), pagefindDocument);
-    const dir = partDir(p);
-    // A part no record fell into (only a tiny catalog split in tiny parts) is left out, not merged by
-    // the search page: Pagefind's bundle of nothing names no language. The root part is written all
-    // the same: it holds pagefind.js.
-    if (documents.length === 0 && p > 0) continue;
+  for (const [p, { prefix, dir }] of partList.entries()) {
     if (p > 0) listed.push(dir);
+    if (options.owns && !options.owns(p)) continue;
+    const documents = Array.from(source.records((id) => inPart(idHash(id), prefix)), pagefindDocument);
     const key = partKey(documents, perPart);
     const sitePath = `${PAGEFIND_DIR}/${dir}`;
     const published = previous?.keys[sitePath] === key ? join(previous.site, sitePath) : null;
@@ -134,7 +187,7 @@ export async function writePagefindIndex(
     if (published && existsSync(join(published, 'pagefind-entry.json'))) {
       // The root part's folder holds the other parts: only its own files are linked, and the other
       // parts' folders are not read.
-      const notOwn = p === 0 ? (f: string) => f === PAGEFIND_PARTS_FILE || /^part-\d+$/.test(f) : undefined;
+      const notOwn = p === 0 ? (f: string) => f === PAGEFIND_PARTS_FILE || PART_DIR.test(f) : undefined;
       linkReused(listFilesBelow(published, notOwn), published, outputPath);
       result.reused++;
     } else {

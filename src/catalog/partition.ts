@@ -11,12 +11,15 @@ export interface Partition {
   count: number;
 }
 
-/** The partition a record id belongs to among `count`: FNV-1a of the id. */
-export function partitionOfId(id: string, count: number): number {
+/** FNV-1a of a string's UTF-16 code units, 32 bits. */
+export function fnv1a(text: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % count;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
+
+/** The partition a record id belongs to among `count`: FNV-1a of the id. */
+export const partitionOfId = (id: string, count: number): number => fnv1a(id) % count;
 
 /** Whether the record of this id is one of the partition's: its error page is rendered there. */
 export const inPartition = (id: string, partition: Partition): boolean => partition.count === 1 || partitionOfId(id, partition.count) === partition.index;

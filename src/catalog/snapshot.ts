@@ -109,6 +109,13 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
   }
 }
 
+/** The record ids of the snapshot, in order: only each line's head is decoded. */
+export function snapshotIds(path: string): string[] {
+  const ids: string[] = [];
+  for (const _ of snapshotEntries(path, { entry: (id) => (ids.push(id), false) })) void _;
+  return ids;
+}
+
 /** The related errors of each snapshot entry, in snapshot order, one line each (src/catalog/derive/index.ts). */
 export function writeRelated(path: string, links: readonly RelatedLink[][]): Promise<number> {
   return writeLines(path, map(links, (l) => JSON.stringify(l)));

@@ -29,7 +29,7 @@ function snapshot(dist: string): Map<string, string> {
   return new Map(listFiles(dist).map((f) => [f, readFileSync(join(dist, f), 'latin1')]));
 }
 
-/** Full-text index parts of at most 4 records: these 12 make 3 (3, 3 and 6 records by their ids' hash). */
+/** Full-text index parts of at most 4 records: these 12 make 4 (2, 3, 4 and 3 records by their ids' hash). */
 const PAGEFIND_PARTS = { ERRDEX_PAGEFIND_PART_RECORDS: '4' };
 
 function build(name: string, workers: number, cache: string, args: string[] = [], env: Record<string, string> = {}): BuiltSite {
@@ -53,7 +53,7 @@ describe('partitioned and incremental builds', () => {
     // Each partition renders its per-record pages and JSON twins, and every site-wide page (one copy is kept).
     expect(sharded.stdout).toMatch(/\d+ pages rendered, 0 unchanged \(2 processes, 2 at a time\)/);
     expect(sharded.stdout).toMatch(/highlighted, 0 cached/);
-    expect(sharded.stdout).toMatch(/full-text index of 12 pages in 3 parts, /);
+    expect(sharded.stdout).toMatch(/full-text index of 12 pages in 4 parts, /);
     for (const line of lines) {
       expect(first.has(pathOf(line))).toBe(true);
       expect(first.get(`api/errors/${idOf(line)}.json`)).toBe(line);
@@ -102,9 +102,9 @@ describe('partitioned and incremental builds', () => {
     expect(unchanged).toBeGreaterThanOrEqual(1);
     expect(unchanged).toBeLessThanOrEqual(11);
     expect(again.stdout).toMatch(/ 24 JSON twins and short links/);
-    // The full-text index: the part that holds the changed record is indexed again, the other two are
+    // The full-text index: the part that holds the changed record is indexed again, the other three are
     // linked from the published site (the site still equals a cold build's, byte for byte, below).
-    expect(again.stdout).toMatch(/full-text index of 12 pages in 3 parts \(2 unchanged\)/);
+    expect(again.stdout).toMatch(/full-text index of 12 pages in 4 parts \(3 unchanged\)/);
     expect(renderedNow).toBeGreaterThanOrEqual(3);
     const after = snapshot(again.dist);
     expect(after.get(pathOf(changed[5]!))).toContain('An edited explanation of this error');
@@ -120,12 +120,12 @@ describe('partitioned and incremental builds', () => {
   it('reuses from the build cache alone when the published site is gone (what a CI keeps), and renders again without it', () => {
     const site = build('shards-2', 2, cache);
     expect(site.stdout).toMatch(/ \d+ pages rendered, [1-9]\d* unchanged/);
-    expect(site.stdout).toMatch(/full-text index of 12 pages in 3 parts \(3 unchanged\)/);
+    expect(site.stdout).toMatch(/full-text index of 12 pages in 4 parts \(4 unchanged\)/);
     const before = snapshot(site.dist);
     rmSync(site.dist, { recursive: true, force: true });
     const again = build('shards-2', 2, cache);
     expect(again.stdout).toMatch(/12 error pages: \d+ pages rendered, 12 unchanged/);
-    expect(again.stdout).toMatch(/full-text index of 12 pages in 3 parts \(3 unchanged\)/);
+    expect(again.stdout).toMatch(/full-text index of 12 pages in 4 parts \(4 unchanged\)/);
     expect(snapshot(again.dist)).toEqual(before);
     rmSync(again.dist, { recursive: true, force: true });
     const cold = build('shards-2', 2, join(root, 'cache-none'));

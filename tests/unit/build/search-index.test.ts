@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PAGEFIND_PARTS_FILE, pagefindPartCount, pagefindPartOf, writePagefindIndex } from '../../../src/build/search-index.ts';
+import { idHash, inPart, PAGEFIND_PARTS_FILE, pagefindPartOf, pagefindParts, writePagefindIndex, type PagefindPart } from '../../../src/build/search-index.ts';
 import { listFilesBelow } from '../../../src/util/files.ts';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
@@ -20,30 +20,78 @@ const tempSite = (): string => mkdtempSync(join(tmpdir(), 'errdex-pf-parts-'));
 const inode = (path: string): number => statSync(path).ino;
 
 describe('full-text index parts', () => {
-  it('splits a catalog in parts of at most 25,000 records, and in at least 4 from 10,000 records', () => {
-    const count = (records: number) => pagefindPartCount(records, 25_000);
-    expect([0, 1, 2_499, 4_999].map(count)).toEqual([1, 1, 1, 1]);
-    expect([5_000, 7_500, 9_999].map(count)).toEqual([2, 3, 3]);
-    expect([10_000, 25_000, 100_000].map(count)).toEqual([4, 4, 4]);
-    expect([100_001, 300_000].map(count)).toEqual([5, 12]);
+  const ids = (n: number, from = 0): string[] => Array.from({ length: n }, (_, i) => `e${(from + i).toString(16).padStart(15, '0')}`);
+  const sizes = (parts: readonly PagefindPart[]) => parts.map((p) => p.records);
+
+  it('splits a catalog in parts of at most 25,000 records, and in at least 4 from about 8,000 records', () => {
+    const count = (n: number) => pagefindParts(ids(n), 25_000).length;
+    expect([0, 1, 3_999].map(count)).toEqual([1, 1, 1]);
+    expect([10_000, 25_000, 50_000, 90_000].map(count)).toEqual([4, 4, 4, 4]);
+    for (const n of [10_000, 100_000, 300_000]) {
+      const parts = pagefindParts(ids(n), 25_000);
+      expect(sizes(parts).reduce((a, b) => a + b, 0), `${n}`).toBe(n);
+      expect(Math.max(...sizes(parts)), `${n}`).toBeLessThanOrEqual(25_000);
+      // The parts' prefixes cover every hash once: no prefix begins another, and their shares add up to the whole.
+      expect(parts.reduce((share, p) => share + 2 ** -p.prefix.length, 0), `${n}`).toBe(1);
+      for (const a of parts) for (const b of parts) if (a !== b) expect(b.prefix.startsWith(a.prefix), `${a.prefix} ${b.prefix}`).toBe(false);
+    }
+    // 300,000 records fill 2^4 parts of about 18,750 or more.
+    expect(pagefindParts(ids(300_000), 25_000).length).toBeGreaterThanOrEqual(16);
+    // The first part is at pagefind/ itself; the others are named by their prefix.
+    const parts = pagefindParts(ids(10_000), 25_000);
+    expect(parts.map((p) => p.dir)).toEqual(['', 'part-01/', 'part-10/', 'part-11/']);
     // The setting sets the size: 3 here.
-    expect([3, 4, 12].map((n) => pagefindPartCount(n, 3))).toEqual([1, 2, 4]);
+    expect(Math.max(...sizes(pagefindParts(ids(12), 3)))).toBeLessThanOrEqual(3);
   });
 
   it('deals each record to a part by its id alone, evenly', () => {
-    const ids = Array.from({ length: 10_000 }, (_, i) => `${(i * 2654435761) % 4294967296}`.padStart(16, '0'));
-    const counts = [0, 0, 0, 0];
-    for (const id of ids) counts[pagefindPartOf(id, 4)]!++;
-    for (const c of counts) expect(Math.abs(c - 2500)).toBeLessThan(250);
-    expect(ids.map((id) => pagefindPartOf(id, 4))).toEqual(ids.map((id) => pagefindPartOf(id, 4)));
-    expect(ids.every((id) => pagefindPartOf(id, 7) < 7)).toBe(true);
+    const all = ids(10_000);
+    const parts = pagefindParts(all, 25_000);
+    for (const c of sizes(parts)) expect(Math.abs(c - 2500)).toBeLessThan(250);
+    for (const id of all) expect(inPart(idHash(id), pagefindPartOf(id, parts).prefix)).toBe(true);
+    const reversed = pagefindParts([...all].reverse(), 25_000);
+    expect(all.map((id) => pagefindPartOf(id, parts).prefix)).toEqual(all.map((id) => pagefindPartOf(id, reversed).prefix));
+  });
+
+  it('changes only the part of a record added or removed, even when that part splits or joins', () => {
+    // Parts of at most 31 records: 2,000 records make about 64 parts of 31 on average, so some are
+    // full and split when one record more falls in, and some parents hold 32 and join when one leaves.
+    const CAP = 31;
+    const before = ids(2_000);
+    const parts = pagefindParts(before, CAP);
+    const key = (p: PagefindPart) => `${p.prefix}:${p.records}`;
+    let splits = 0;
+    for (const added of ids(200, 10_000)) {
+      const after = pagefindParts([...before, added], CAP);
+      const gone = parts.filter((p) => !after.some((q) => key(q) === key(p)));
+      const fresh = after.filter((q) => !parts.some((p) => key(p) === key(q)));
+      expect(gone.map((p) => p.prefix), added).toEqual([pagefindPartOf(added, parts).prefix]);
+      // The part it fell in, one record larger, or that part split in two.
+      expect(fresh.every((q) => q.prefix.startsWith(gone[0]!.prefix)), added).toBe(true);
+      if (fresh.length > 1) splits++;
+    }
+    expect(splits).toBeGreaterThan(0);
+    let joins = 0;
+    for (const removed of before.slice(0, 200)) {
+      const after = pagefindParts(before.filter((id) => id !== removed), CAP);
+      const gone = parts.filter((p) => !after.some((q) => key(q) === key(p)));
+      expect(gone.length, removed).toBeLessThanOrEqual(2);
+      expect(gone.some((p) => p.prefix === pagefindPartOf(removed, parts).prefix), removed).toBe(true);
+      // A part that shrinks to its share joins its sibling: both go, their parent comes.
+      if (gone.length === 2) {
+        expect(gone[0]!.prefix.slice(0, -1)).toBe(gone[1]!.prefix.slice(0, -1));
+        joins++;
+      }
+    }
+    expect(joins).toBeGreaterThan(0);
   });
 
   it('links the parts whose documents are unchanged from the published site, and indexes the others again', async () => {
     const all = records();
     const published = tempSite();
     const first = await writePagefindIndex(all, published, undefined, PARTS);
-    expect(first.parts).toBe(4);
+    expect(first.parts).toBe(pagefindParts(all.map((r) => r.id), PARTS.partRecords).length);
+    expect(first.parts).toBeGreaterThanOrEqual(4);
     expect(first.reused).toBe(0);
     expect(first.files).toBe(all.length);
     const listed = (JSON.parse(readFileSync(join(published, 'pagefind', PAGEFIND_PARTS_FILE), 'utf8')) as { parts: string[] }).parts;
@@ -64,7 +112,7 @@ describe('full-text index parts', () => {
     const edited = records();
     const changed = edited[5]!;
     changed.documentation += ' Edited.';
-    const changedPart = `pagefind/${pagefindPartOf(changed.id, first.parts) === 0 ? '' : `part-${pagefindPartOf(changed.id, first.parts)}/`}`;
+    const changedPart = `pagefind/${pagefindPartOf(changed.id, pagefindParts(all.map((r) => r.id), PARTS.partRecords)).dir}`;
     const next = tempSite();
     const rebuilt = await writePagefindIndex(edited, next, undefined, { ...PARTS, previous: { site: published, keys: first.keys } });
     expect(rebuilt.reused).toBe(partPaths.length - 1);
@@ -87,8 +135,11 @@ describe('full-text index parts', () => {
 
   it('bounds --max-fragments over all parts together', async () => {
     const all = records();
-    await expect(writePagefindIndex(all, tempSite(), undefined, { ...PARTS, maxFragments: 3 })).rejects.toThrow(/--max-fragments=3 is less than the 4 Pagefind indexes of 12 records: use at least 4/);
-    const found = await writePagefindIndex(all, tempSite(), undefined, { ...PARTS, maxFragments: 4 });
-    expect(found.files).toBeLessThanOrEqual(4);
+    const n = pagefindParts(all.map((r) => r.id), PARTS.partRecords).length;
+    await expect(writePagefindIndex(all, tempSite(), undefined, { ...PARTS, maxFragments: n - 1 })).rejects.toThrow(
+      `--max-fragments=${n - 1} is less than the ${n} Pagefind indexes of 12 records: use at least ${n}.`,
+    );
+    const found = await writePagefindIndex(all, tempSite(), undefined, { ...PARTS, maxFragments: n });
+    expect(found.files).toBeLessThanOrEqual(n);
   }, 60_000);
 });
