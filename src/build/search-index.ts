@@ -35,7 +35,7 @@ export interface PagefindIndexOptions {
   maxFragments?: number | undefined;
   /**
    * The published site and the keys of its full-text parts (by site path: `pagefind/`,
-   * `pagefind/part-1/`): a part whose key is unchanged is linked from there instead of indexed again.
+   * `pagefind/part-01/`): a part whose key is unchanged is linked from there instead of indexed again.
    */
   previous?: { site: string; keys: Record<string, string> } | undefined;
   /** Records per Pagefind index, at most (PAGEFIND_PART_RECORDS unless a setting says otherwise). */
@@ -53,8 +53,8 @@ export interface PagefindIndexOptions {
  */
 export const PAGEFIND_PART_RECORDS = 25_000;
 /**
- * A catalog of about 8,000 records or more is indexed in at least 4 parts (the first two levels of
- * the tree below are split while a part would hold 2,000 records or more) so that a rebuild after an
+ * A catalog of about 8,000 records or more is indexed in at least 4 parts (a part of the first two
+ * levels of the tree below splits when it holds 4,000 records or more, about 2,000 in each half) so that a rebuild after an
  * edit indexes again only the part that holds the edited record, a quarter of the catalog or less,
  * and links the others from the published site. A full-text query then asks each part: fewer bytes
  * for a word or two than one index costs, more for a long paste of many words (docs/benchmarks.md,
@@ -147,13 +147,13 @@ export interface PagefindIndexResult extends FragmentFiles {
   parts: number;
   /** Parts linked from the published site. */
   reused: number;
-  /** Each part's key by its site path (`pagefind/`, `pagefind/part-1/`), for the next build (src/build/page-reuse.ts). */
+  /** Each part's key by its site path (`pagefind/`, `pagefind/part-01/`), for the next build (src/build/page-reuse.ts). */
   keys: Record<string, string>;
 }
 
 /**
  * Indexes one document per record with Pagefind's Node API and writes the bundle to
- * `<outDir>/pagefind/`, and more parts to `<outDir>/pagefind/part-N/` (pagefindPartCount). Returns
+ * `<outDir>/pagefind/`, and more parts to `<outDir>/pagefind/part-<prefix>/` (pagefindParts). Returns
  * the fragment files (one per record, or at most `maxFragments` bundles in all), and each part's key.
  */
 export async function writePagefindIndex(
