@@ -13,13 +13,16 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY_HEADER } from '../util/csp.ts';
 import { withBase } from '../util/urls.ts';
+import { PAGEFIND_DIR, PART_DIR } from './pagefind-bundle.ts';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Folders of a built site whose files are all named by a hash of their content, as site paths. */
 export function hashedFolders(site: string): string[] {
   const folders = ['/_astro/'];
-  const pagefindParts = ['pagefind', ...(existsSync(join(site, 'pagefind')) ? readdirSync(join(site, 'pagefind')).filter((n) => /^part-\d+$/.test(n)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5))).map((n) => `pagefind/${n}`) : [])];
+  // In the order of their bits (the order of errdex-parts.json), not the folder's, which differs between file systems.
+  const parts = existsSync(join(site, PAGEFIND_DIR)) ? readdirSync(join(site, PAGEFIND_DIR)).filter((n) => PART_DIR.test(n)).sort() : [];
+  const pagefindParts = [PAGEFIND_DIR, ...parts.map((n) => `${PAGEFIND_DIR}/${n}`)];
   for (const part of pagefindParts) for (const chunk of ['fragment', 'index', 'filter']) if (existsSync(join(site, part, chunk))) folders.push(`/${part}/${chunk}/`);
   // The message index's shards live in a folder named by their content hash; its manifest does not.
   const index = join(site, 'search-index');

@@ -54,11 +54,11 @@ export interface PagefindIndexOptions {
 export const PAGEFIND_PART_RECORDS = 25_000;
 /**
  * A catalog of about 8,000 records or more is indexed in at least 4 parts (a part of the first two
- * levels of the tree below splits when it holds 4,000 records or more, about 2,000 in each half) so that a rebuild after an
- * edit indexes again only the part that holds the edited record, a quarter of the catalog or less,
- * and links the others from the published site. A full-text query then asks each part: fewer bytes
- * for a word or two than one index costs, more for a long paste of many words (docs/benchmarks.md,
- * "Hosts with file caps").
+ * levels of the tree below splits when it holds 4,000 records or more, about 2,000 in each half), so
+ * that a rebuild after an edit indexes again only the part that holds the edited record, a quarter of
+ * the catalog or less, and links the others from the published site. A full-text query then asks each
+ * part: fewer bytes for a word or two than one index costs, more for a long paste of many words
+ * (docs/benchmarks.md, "Hosts with file caps").
  */
 const EDIT_DEPTH = 2;
 const MIN_EDIT_PART_RECORDS = 2_000;
