@@ -20,7 +20,7 @@ function load(bundleUrl: string, baseUrl: string): Promise<PagefindApi> {
     await pf.options({ baseUrl, excerptLength: 20 });
     // A large catalog is indexed in parts (src/build/search-index.ts); they are searched as one.
     const listed = await fetch(`${bundleUrl}errdex-parts.json`).then((r) => (r.ok ? (r.json() as Promise<{ parts?: unknown }>) : { parts: [] }));
-    const parts = Array.isArray(listed.parts) ? listed.parts.filter((p): p is string => typeof p === 'string' && /^part-\d+\/$/.test(p)) : [];
+    const parts = Array.isArray(listed.parts) ? listed.parts.filter((p): p is string => typeof p === 'string' && /^part-[01]+\/$/.test(p)) : [];
     for (const part of parts) await pf.mergeIndex(`${bundleUrl}${part}`, { baseUrl, excerptLength: 20 });
     await pf.init();
     return pf;
