@@ -1,15 +1,16 @@
 /**
- * `npm run bench:fragments -- --catalog .errdex/catalogs/10k [--max-fragments 2000,500,100] [--queries 40] [--seed 5]`
+ * `npm run bench:fragments -- --catalog .errdex/catalogs/10k [--max-fragments 2000,500,100] [--queries 40] [--seed 5] [--part-records N]`
  *
  * What `--max-fragments` changes, on one catalog (e.g. one made by `npm run generate`). For the
  * catalog without the option and with each value given, writes Pagefind's index exactly as the build
  * does (src/build/search-index.ts, records in the catalog's order) and reports:
- *  - the files and bytes of `pagefind/`, of its `fragment/` folder, and its largest fragment file;
+ *  - its full-text parts, the files and bytes of `pagefind/`, its fragment files (every part's) and
+ *    the largest;
  *  - in Chromium, for word queries drawn from the catalog's own text (each in a fresh browser
  *    context, so with an empty cache: a visitor's first search), the bytes fetched from `pagefind/`
  *    by the full-text search the search page makes (the calls of src/client/pagefind-client.ts:
- *    the query, then the data of its first 20 results), and of those the fragment bytes: median,
- *    95th percentile and maximum.
+ *    every part merged, the query, then the data of its first 20 results), and of those the
+ *    fragment bytes, and the files fetched (each a request): median, 95th percentile and maximum.
  * It also writes the message index once and reports its shard count: the other part of the site's
  * file count that grows with the catalog. Prints a Markdown table, also written to
  * .errdex/bench-fragments/results-<records>.md.
@@ -20,7 +21,7 @@ import type { Browser } from 'playwright-core';
 import { loadCatalog } from '../src/catalog/catalog.ts';
 import type { ErrorRecord } from '../src/schema/record.ts';
 import { launchChromium } from '../tests/support/browser.ts';
-import { fragmentFiles, PAGEFIND_DIR } from '../src/build/pagefind-bundle.ts';
+import { PAGEFIND_DIR } from '../src/build/pagefind-bundle.ts';
 import { writeMessageIndex, writePagefindIndex } from '../src/build/search-index.ts';
 import { treeSize } from '../src/build/measure.ts';
 import { serveStatic, type StaticServer } from '../tests/support/static-server.ts';
@@ -41,6 +42,8 @@ const VALUES = arg('max-fragments', '2000,500,100')
   });
 const QUERIES = Number(arg('queries', '40'));
 const SEED = Number(arg('seed', '5'));
+/** Records per full-text part, at most (the build's ERRDEX_PAGEFIND_PART_RECORDS; its default unless given). */
+const PART_RECORDS = process.argv.includes('--part-records') ? Number(arg('part-records', '')) : undefined;
 /** As src/client/pagefind-client.ts: the search page shows the first 20 full-text results. */
 const RESULTS = 20;
 const WORK = resolve('.errdex/bench-fragments');
@@ -63,6 +66,8 @@ function wordQueries(records: readonly ErrorRecord[], count: number, seed: numbe
 interface QueryCost {
   results: number;
   pagefindBytes: number;
+  /** Files fetched from pagefind/, every part's: each a request. */
+  pagefindFiles: number;
   fragmentBytes: number;
   fragmentFiles: number;
 }
@@ -76,6 +81,9 @@ async function queryCost(browser: Browser, server: StaticServer, query: string):
     async ({ q, limit }) => {
       const pf = await import(/* @vite-ignore */ `${location.origin}/pagefind/pagefind.js`);
       await pf.options({ baseUrl: '/', excerptLength: 20 });
+      // As the search page does (src/client/pagefind-client.ts): every part listed is merged and searched.
+      const listed = await fetch(`${location.origin}/pagefind/errdex-parts.json`).then((r) => (r.ok ? r.json() : { parts: [] }));
+      for (const part of listed.parts as string[]) await pf.mergeIndex(`${location.origin}/pagefind/${part}`, { baseUrl: '/', excerptLength: 20 });
       await pf.init();
       const search = await pf.search(q);
       const data = await Promise.all(search.results.slice(0, limit).map((x: { data(): Promise<unknown> }) => x.data()));
@@ -85,17 +93,19 @@ async function queryCost(browser: Browser, server: StaticServer, query: string):
   );
   await context.close();
   let pagefindBytes = 0;
+  let pagefindFiles = 0;
   let fragmentBytes = 0;
   let fragmentCount = 0;
   for (const [path, bytes] of server.bytes) {
     if (!path.startsWith(`/${PAGEFIND_DIR}/`)) continue;
     pagefindBytes += bytes;
-    if (path.startsWith(`/${PAGEFIND_DIR}/fragment/`)) {
+    pagefindFiles++;
+    if (/^\/pagefind\/(part-[01]+\/)?fragment\//.test(path)) {
       fragmentBytes += bytes;
       fragmentCount++;
     }
   }
-  return { results, pagefindBytes, fragmentBytes, fragmentFiles: fragmentCount };
+  return { results, pagefindBytes, pagefindFiles, fragmentBytes, fragmentFiles: fragmentCount };
 }
 
 function quantile(xs: number[], q: number): number {
@@ -127,22 +137,22 @@ async function main(): Promise<void> {
   const lines = [
     `${records.length.toLocaleString('en-US')} records (${CATALOG.replace(`${process.cwd()}/`, '')}); message index: ${messageIndex.manifest.shards.toLocaleString('en-US')} shard files + manifest; ${queries.length} word queries, first ${RESULTS} results' data each, cold cache.`,
     '',
-    row(['--max-fragments', 'pagefind/ files', 'of which fragment files', 'pagefind/ bytes', 'largest fragment file', 'index time', 'query: pagefind/ bytes (median / p95 / max)', 'query: fragment bytes (median / p95 / max)', 'query: fragment files fetched (median / max)']),
-    row(Array(9).fill('---')),
+    row(['--max-fragments', 'parts', 'pagefind/ files', 'of which fragment files', 'pagefind/ bytes', 'largest fragment file', 'index time', 'query: pagefind/ bytes (median / p95 / max)', 'query: fragment bytes (median / p95 / max)', 'query: fragment files fetched (median / max)', 'query: files fetched from pagefind/ (median / max)']),
+    row(Array(11).fill('---')),
   ];
   try {
     for (const value of [undefined, ...VALUES]) {
       const label = value === undefined ? 'none' : String(value);
       t = performance.now();
-      await writePagefindIndex(records, site, undefined, { maxFragments: value });
+      const fragments = await writePagefindIndex(records, site, undefined, { maxFragments: value, partRecords: PART_RECORDS });
       const seconds = (performance.now() - t) / 1000;
       const all = treeSize(join(site, PAGEFIND_DIR));
-      const fragments = fragmentFiles(join(site, PAGEFIND_DIR));
       const costs: QueryCost[] = [];
       for (const q of queries) costs.push(await queryCost(browser, server, q));
       const noResults = costs.filter((c) => c.results === 0).length;
       const line = row([
         label,
+        fragments.parts,
         all.files.toLocaleString('en-US'),
         fragments.files.toLocaleString('en-US'),
         mb(all.bytes),
@@ -151,6 +161,7 @@ async function main(): Promise<void> {
         spread(costs.map((c) => c.pagefindBytes), kb),
         spread(costs.map((c) => c.fragmentBytes), kb),
         `${quantile(costs.map((c) => c.fragmentFiles), 0.5)} / ${Math.max(...costs.map((c) => c.fragmentFiles))}`,
+        `${quantile(costs.map((c) => c.pagefindFiles), 0.5)} / ${Math.max(...costs.map((c) => c.pagefindFiles))}`,
       ]);
       console.log(`${line}${noResults ? `  (${noResults} queries without results)` : ''}`);
       lines.push(line);
