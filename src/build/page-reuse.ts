@@ -98,7 +98,7 @@ export interface PublishedSite {
 }
 
 /** The files of a site path that its proof covers: a full-text index's root part is not the parts inside it. */
-const notOwnOf = (sitePath: string): OwnFiles | undefined =>
+export const notOwnOf = (sitePath: string): OwnFiles | undefined =>
   sitePath === `${PAGEFIND_DIR}/` ? (f) => f === PAGEFIND_PARTS_FILE || PART_DIR.test(f) : undefined;
 
 /**

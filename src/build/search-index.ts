@@ -14,8 +14,8 @@ import type { ErrorRecord } from '../schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../search/pagefind-document.ts';
 import { listFilesBelow } from '../util/files.ts';
-import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, PART_DIR, type FragmentFiles } from './pagefind-bundle.ts';
-import { linkReused } from './page-reuse.ts';
+import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, type FragmentFiles } from './pagefind-bundle.ts';
+import { linkReused, notOwnOf } from './page-reuse.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 
@@ -187,8 +187,7 @@ export async function writePagefindIndex(
     if (published && existsSync(join(published, 'pagefind-entry.json'))) {
       // The root part's folder holds the other parts: only its own files are linked, and the other
       // parts' folders are not read.
-      const notOwn = p === 0 ? (f: string) => f === PAGEFIND_PARTS_FILE || PART_DIR.test(f) : undefined;
-      linkReused(listFilesBelow(published, notOwn), published, outputPath);
+      linkReused(listFilesBelow(published, notOwnOf(sitePath)), published, outputPath);
       result.reused++;
     } else {
       await indexPart(documents, outputPath, perPart, (n) => onProgress?.(done + n));
