@@ -14,7 +14,7 @@
  * (docs/deploy.md), wherever the checkout is: nothing in it names an absolute path that is read.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PageLogLine } from '../catalog/page-cache.ts';
@@ -131,25 +131,59 @@ export function publishedSite(options: { cacheDir: string; code: string; force: 
 /**
  * Keeps the reusable files of the site just published in the cache (`keptSite`): the files and
  * folders (a path ending in '/': the full-text index's parts) that `keys` names, hard-linked from
- * `site`. Made beside the old copy and renamed into place; returns the old copy's folder, for the
- * caller to delete (in the background: a large tree takes a while), or null.
+ * `site`. A copy already there is brought up to date in place: a file that is already a link of the
+ * published one stays, another is replaced, and what is no longer reusable goes, with the folders it
+ * leaves empty. Made anew, the copy took a new folder per error page, the dearest of file operations
+ * on this project's machine (docs/benchmarks.md, "Links, not new files"). The caller forgets the page
+ * manifest first: a copy left half updated by a crash is trusted only where a later manifest's proofs hold.
  */
-export function keepReusable(site: string, keys: Record<string, string>, cacheDir: string): string | null {
+export function keepReusable(site: string, keys: Record<string, string>, cacheDir: string): void {
   const kept = keptSite(cacheDir);
-  const next = `${kept}.next-${process.pid}`;
-  const old = `${kept}.old-${process.pid}`;
-  rmSync(next, { recursive: true, force: true });
   const files = new Set<string>();
   for (const path of Object.keys(keys)) {
     if (!path.endsWith('/')) files.add(path);
     else for (const f of listFilesBelow(join(site, path))) files.add(`${path}${f}`);
   }
-  linkReused([...files].filter((f) => existsSync(join(site, f))), site, next);
-  mkdirSync(next, { recursive: true });
-  const hadOld = existsSync(kept);
-  if (hadOld) renameSync(kept, old);
-  renameSync(next, kept);
-  return hadOld ? old : null;
+  const present = [...files].filter((f) => existsSync(join(site, f)));
+  if (!existsSync(kept)) {
+    const next = `${kept}.next-${process.pid}`;
+    rmSync(next, { recursive: true, force: true });
+    linkReused(present, site, next);
+    mkdirSync(next, { recursive: true });
+    renameSync(next, kept);
+    return;
+  }
+  const wanted = new Set(present);
+  const emptied = new Set<string>();
+  for (const f of listFilesBelow(kept)) {
+    if (wanted.has(f)) continue;
+    rmSync(join(kept, f), { force: true });
+    emptied.add(dirname(f));
+  }
+  const missing: string[] = [];
+  for (const f of present) {
+    const copy = lstatSync(join(kept, f), { throwIfNoEntry: false });
+    const source = statSync(join(site, f));
+    if (copy?.ino === source.ino && copy.dev === source.dev) continue;
+    if (copy) rmSync(join(kept, f), { recursive: true, force: true });
+    missing.push(f);
+  }
+  linkReused(missing, site, kept);
+  removeEmptyFolders(kept, emptied);
+}
+
+/** Removes each of `dirs` (relative to `root`) that is empty, and then its parents that are left empty. */
+function removeEmptyFolders(root: string, dirs: ReadonlySet<string>): void {
+  for (let dir of [...dirs].sort((a, b) => b.length - a.length)) {
+    while (dir !== '.' && dir !== '') {
+      try {
+        rmdirSync(join(root, dir));
+      } catch {
+        break;
+      }
+      dir = dirname(dir);
+    }
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
  * Used by scripts/build.ts and by the search benchmark, so both search the same index.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { messagePath } from '../catalog/derive/message-groups.ts';
@@ -16,17 +16,34 @@ import { pagefindDocument, type PagefindDocument } from '../search/pagefind-docu
 import { listFilesBelow } from '../util/files.ts';
 import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, type FragmentFiles } from './pagefind-bundle.ts';
 import { linkReused, notOwnOf } from './page-reuse.ts';
+import { unchangedFiles } from './unchanged-files.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 
-export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions): BuiltMessageIndex {
+/** The version of the published site's message index (its files' folder), or null. */
+function publishedVersion(published: string | null): string | null {
+  if (published === null) return null;
+  try {
+    return (JSON.parse(readFileSync(join(published, MESSAGE_INDEX_DIR, 'manifest.json'), 'utf8')) as { version?: unknown }).version?.toString() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the message index into `outDir`. With the published site's folder (`published`), a shard
+ * file the same as the published index's shard of that number is linked to it (src/build/unchanged-files.ts):
+ * an edit changes a few shards, and the version in the folder's name changes with any of them.
+ */
+export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions, published: string | null = null): BuiltMessageIndex {
   const built = buildMessageIndex(records, { messagePage: messagePath, ...options });
-  const root = join(outDir, MESSAGE_INDEX_DIR);
-  rmSync(root, { recursive: true, force: true });
-  const dir = join(root, built.manifest.version);
-  mkdirSync(dir, { recursive: true });
-  built.shards.forEach((text, i) => writeFileSync(join(dir, `${i}.json`), text));
-  writeFileSync(join(root, 'manifest.json'), `${JSON.stringify(built.manifest)}\n`);
+  rmSync(join(outDir, MESSAGE_INDEX_DIR), { recursive: true, force: true });
+  const dir = `${MESSAGE_INDEX_DIR}/${built.manifest.version}`;
+  mkdirSync(join(outDir, dir), { recursive: true });
+  const files = unchangedFiles(outDir, published);
+  const previous = publishedVersion(published);
+  built.shards.forEach((text, i) => files.write(`${dir}/${i}.json`, text, previous === null ? undefined : `${MESSAGE_INDEX_DIR}/${previous}/${i}.json`));
+  files.write(`${MESSAGE_INDEX_DIR}/manifest.json`, `${JSON.stringify(built.manifest)}\n`);
   return built;
 }
 

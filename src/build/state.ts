@@ -103,6 +103,8 @@ export interface MessageIndexResult {
 export interface RecordFilesResult {
   records: number;
   files: number;
+  /** Of those, the files linked to the published site's copy (src/build/unchanged-files.ts). */
+  linked: number;
   bytes: number;
   /** The short links' titles compared among themselves, as written. */
   titles: TitleFigures;

@@ -10,6 +10,7 @@ import { siteConfig } from '../../../errdex.config.mjs';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { BuildState, MessageIndexResult } from '../state.ts';
+import { publishedFolder } from '../unchanged-files.ts';
 
 interface MessageIndexOptions {
   /** The validated catalog (src/catalog/snapshot.ts). */
@@ -20,6 +21,8 @@ interface MessageIndexOptions {
   outDir: string;
   /** --max-index-files. */
   maxIndexFiles: number | undefined;
+  /** The published site, whose files of the same bytes are linked (src/build/unchanged-files.ts); null: none. */
+  published: string | null;
 }
 
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
@@ -48,7 +51,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     ),
   );
   const records = entries.map((e) => e.record);
-  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles });
+  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles }, options.published);
   return {
     summary: `message index in ${built.manifest.shards} files`,
     records: records.length,
@@ -67,7 +70,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
 
 export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles };
+  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: publishedFolder(s.settings.outDir) };
   const priority = s.plan.stages.find((st) => st.name === 'message-index')!.priority;
   const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', { priority });
   ctx.onCancel(child.kill);

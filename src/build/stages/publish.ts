@@ -102,8 +102,7 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   s.ledgerSummary = ledger.summary;
   // The reusable files kept in the build cache, the one folder a CI keeps between runs (docs/deploy.md).
   const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
-  const oldCopy = keepReusable(s.settings.outDir, keys, s.settings.cacheDir);
-  if (oldCopy) removeInBackground(oldCopy);
+  keepReusable(s.settings.outDir, keys, s.settings.cacheDir);
   writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys, heads }, s.published, s.rendered!.written);
   s.board
     .stage('publish')

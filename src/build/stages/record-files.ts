@@ -11,7 +11,7 @@
  * process has written the template (looked for where the render processes write, then where their
  * output goes).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { forEachSnapshotEntry } from '../../catalog/snapshot.ts';
@@ -28,6 +28,7 @@ import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildState, RecordFilesResult } from '../state.ts';
+import { publishedFolder, unchangedFiles } from '../unchanged-files.ts';
 
 /** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
 const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);
@@ -43,6 +44,8 @@ export interface RecordFilesOptions {
   outDir: string;
   /** Site folders the short-link template may be written to, looked at in turn until it is there. */
   templateSites: string[];
+  /** The published site, whose files of the same bytes are linked, not written again (src/build/unchanged-files.ts); null: none. */
+  published?: string | null;
 }
 
 /**
@@ -73,13 +76,14 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'api/errors'), { recursive: true });
   mkdirSync(join(outDir, 'e'), { recursive: true });
+  const files = unchangedFiles(outDir, options.published ?? null);
   const records: ErrorRecord[] = [];
   let bytes = 0;
   // The code is not needed: its fields are left out (the pages' titles and descriptions are prose and places).
   forEachSnapshotEntry(
     options.snapshot,
     ({ record, sourceText }) => {
-      writeFileSync(fileOf(outDir, jsonPath(record.id)), sourceText);
+      files.write(pageFileOf(jsonPath(record.id)), sourceText);
       bytes += Buffer.byteLength(sourceText);
       records.push(record);
       // Half the work per record: the short link is the other half.
@@ -99,13 +103,13 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     const page = stampShortLink(template, link);
     const path = shortPath(link.id);
     mkdirSync(join(outDir, 'e', link.id));
-    writeFileSync(fileOf(outDir, path), page);
+    files.write(pageFileOf(path), page);
     heads.push([pageFileOf(path), headOf(page)]);
     bytes += Buffer.byteLength(page);
     if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((links.length + i + 1) / 2));
   });
   onRecord?.(links.length);
-  return { records: links.length, files: 2 * links.length, bytes, titles: titleFigures(heads) };
+  return { records: links.length, files: 2 * links.length, linked: files.counts.linked, bytes, titles: titleFigures(heads) };
 }
 
 /** Why the record files stage would wait for ever on a rendered site: it has no short-link template; null when it has one. */
@@ -135,7 +139,7 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
   const child = startStageChild<RecordFilesResult>(
     import.meta.url,
-    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites } satisfies RecordFilesOptions,
+    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: publishedFolder(s.settings.outDir) } satisfies RecordFilesOptions,
     (m) => m.type === 'update' && board.update(m.done),
     'the record files stage',
     { priority },
@@ -144,7 +148,7 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   const result = await child.result;
   s.recordFiles = result;
   board.end({
-    summary: `${formatCount(result.files)} JSON twins and short links`,
+    summary: `${formatCount(result.files)} JSON twins and short links, ${formatCount(result.linked)} of them unchanged`,
     items: result.records,
     unit: 'records',
     output: { files: result.files, bytes: result.bytes },

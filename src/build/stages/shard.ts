@@ -38,8 +38,7 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   writeStamp(next, { shard, code: s.code, catalog: catalogDigest(s.settings.catalog), datasetVersion: s.settings.datasetVersion, records: s.catalog!.records, shardRecords: records });
   // The build cache: what the shard's next build may reuse.
   forgetPageManifest(s.settings.cacheDir);
-  const oldCopy = keepReusable(staging, keys, s.settings.cacheDir);
-  if (oldCopy) removeInBackground(oldCopy);
+  keepReusable(staging, keys, s.settings.cacheDir);
   writePageManifest(s.settings.cacheDir, manifest, s.published, s.rendered!.written);
   const { outDir } = s.settings;
   const previous = `${outDir}.previous-${process.pid}`;

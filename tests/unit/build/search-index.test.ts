@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { idHash, inPart, PAGEFIND_PARTS_FILE, pagefindPartOf, pagefindParts, writePagefindIndex, type PagefindPart } from '../../../src/build/search-index.ts';
+import { idHash, inPart, MESSAGE_INDEX_DIR, PAGEFIND_PARTS_FILE, pagefindPartOf, pagefindParts, writeMessageIndex, writePagefindIndex, type PagefindPart } from '../../../src/build/search-index.ts';
 import { listFilesBelow } from '../../../src/util/files.ts';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
@@ -142,4 +142,27 @@ describe('full-text index parts', () => {
     const found = await writePagefindIndex(all, tempSite(), undefined, { ...PARTS, maxFragments: n });
     expect(found.files).toBeLessThanOrEqual(n);
   }, 60_000);
+});
+
+describe('the message index written again', () => {
+  it('links each shard the published index holds byte for byte, under the version it had', () => {
+    const published = tempSite();
+    const first = writeMessageIndex(records(), published, { maxShards: 4 });
+    const changed = records();
+    changed[0] = { ...changed[0]!, errorMessage: `${changed[0]!.errorMessage} and more`, messagePattern: `${changed[0]!.messagePattern} and more` };
+    const out = tempSite();
+    const second = writeMessageIndex(changed, out, { maxShards: 4 }, published);
+    expect(second.manifest.version).not.toBe(first.manifest.version);
+    const shard = (site: string, version: string, i: number) => join(site, MESSAGE_INDEX_DIR, version, `${i}.json`);
+    let linked = 0;
+    second.shards.forEach((text, i) => {
+      expect(readFileSync(shard(out, second.manifest.version, i), 'utf8')).toBe(text);
+      const same = text === first.shards[i];
+      if (same) linked++;
+      expect(inode(shard(out, second.manifest.version, i)) === inode(shard(published, first.manifest.version, i))).toBe(same);
+    });
+    // One record's message changed: its shard alone, or a few.
+    expect(linked).toBeGreaterThan(0);
+    expect(linked).toBeLessThan(second.shards.length);
+  });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -47,6 +47,25 @@ describe('the record files stage', () => {
       const link = readFileSync(join(out, 'e', e.record.id, 'index.html'), 'utf8');
       expect(link).toContain(`url=${errorPath(e.record)}`);
       expect(link).toContain(`/e/${e.record.id}/`);
+    }
+  });
+
+  it('links the files the published site holds byte for byte, and writes the others', async () => {
+    const { catalog, snapshot, site, dir } = await fixture();
+    writeTemplate(site, template);
+    const published = join(dir, 'published');
+    await writeRecordFiles({ snapshot, outDir: published, templateSites: [site] });
+    const first = catalog.entries[0]!.record.id;
+    const twin = join(published, 'api/errors', `${first}.json`);
+    writeFileSync(twin, `${readFileSync(twin, 'utf8')} `);
+    const out = join(dir, 'again');
+    const result = await writeRecordFiles({ snapshot, outDir: out, templateSites: [site], published });
+    expect(result).toMatchObject({ files: 2 * catalog.entries.length, linked: 2 * catalog.entries.length - 1 });
+    for (const e of catalog.entries) {
+      const f = `api/errors/${e.record.id}.json`;
+      expect(readFileSync(join(out, f), 'utf8')).toBe(e.sourceText);
+      expect(statSync(join(out, f)).ino === statSync(join(published, f)).ino).toBe(e.record.id !== first);
+      expect(statSync(join(out, 'e', e.record.id, 'index.html')).ino).toBe(statSync(join(published, 'e', e.record.id, 'index.html')).ino);
     }
   });
 
