@@ -2,9 +2,10 @@
  * Writing the files of a stage's folder (the record files, the message index) so that a file the
  * published site already holds byte for byte is a hard link to the published copy, not a new file.
  *
- * Most of those files are the same from build to build, and making a file costs a new inode: on this
- * project's machine (ext4) about a hundred times what a link costs (docs/benchmarks.md, "Links, not
- * new files"). Comparing first costs a stat and a read of a file the page cache usually holds. A
+ * Most of those files are the same from build to build, and a new file costs a new inode: on this
+ * project's machine (ext4) twice to five times what a link costs, and a build that makes some
+ * hundred thousand of them spends most of its system time there (docs/benchmarks.md, "Links, not new
+ * files"). Comparing first costs a stat and a read of a file the page cache usually holds. A
  * published file is never written to (publish swaps whole folders: src/build/publish-step.ts), so a
  * link is as good as a copy, and the bytes are compared, so the site is the same either way.
  */
