@@ -135,8 +135,8 @@ export function publishedSite(options: { cacheDir: string; code: string; force: 
  * published one stays, another is replaced, and what is no longer reusable goes, with the folders it
  * leaves empty. Made anew, the copy took a new folder per error page, the dearest of file operations
  * on this project's machine, and the old copy was deleted folder by folder (docs/benchmarks.md, "Links,
- * not new files"). The caller forgets the page
- * manifest first: a copy left half updated by a crash is trusted only where a later manifest's proofs hold.
+ * not new files"). The caller forgets the page manifest first: a copy left half updated by a crash is
+ * trusted only where a later manifest's proofs hold.
  */
 export function keepReusable(site: string, keys: Record<string, string>, cacheDir: string): void {
   const kept = keptSite(cacheDir);
