@@ -14,9 +14,7 @@
  * larger one cannot hold everything at once (at 100k records validation's process 1.7 GB, a render
  * partition of 50,000 records 1.4 GB, Pagefind 2 GB, the message index 1.5 GB): the full-text index
  * comes first, then the message index and the record files, and the second render process waits for
- * both indexes. A build that reuses pages re-indexes a part or two and renders few pages: its record
- * files and filter indexes start with the snapshot, at the low priority. Catalog files above
- * EARLY_HIGHLIGHT_BYTES are highlighted as they are from the start.
+ * both indexes. Catalog files above EARLY_HIGHLIGHT_BYTES are highlighted as they are from the start.
  */
 
 /** The stages, in the order the progress shows them. */
@@ -140,11 +138,6 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
   // Until the records are counted, what starts with the build assumes one partition: the early
   // render process is ended if there turn out to be more.
   const one = partitions === null || partitions === 1;
-  // The record files and filter indexes read the records without their code. Beside a one-partition
-  // render, and beside the full-text index in a build that reuses pages (which re-indexes a part or
-  // two while the render renders few pages), they start with the snapshot, at the low priority, on the
-  // CPU the others leave; otherwise they wait for the full-text index, whose end frees the most memory.
-  const light = one || kind.reusing;
   // From the catalog's files, which hold every record, not a shard's.
   const early = !kind.reusing && !kind.shard && facts.bytes > (settings.earlyHighlightBytes ?? EARLY_HIGHLIGHT_BYTES);
   const skips: Partial<Record<StageName, string>> = {
@@ -164,10 +157,10 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
       ? stage('highlight', [], ['catalog files', 'snapshot'], ['highlight cache'], 'low')
       : stage('highlight', [one ? 'validate' : 'derive'], ['snapshot'], ['highlight cache']),
     stage('render', ['derive', 'highlight'], ['render context', 'snapshot', 'related errors', 'highlight cache', 'published site'], ['staging site', 'page keys']),
-    stage('record-files', [light ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
+    stage('record-files', [one ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
     stage('message-index', [one ? 'validate' : 'full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], one ? 'low' : 'normal'),
     // Each listing's filter index (repositories, classes, tags): read from the snapshot like the message index.
-    stage('list-index', [light ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
+    stage('list-index', [one ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
     // Beside a one-partition render it takes what the others leave; above, it must end before the
     // second render process starts, and waits for validation's process when highlighting began early.
     stage('full-text', [!one && early ? 'derive' : 'validate'], ['snapshot', 'published site'], ['Pagefind parts'], one ? 'low' : 'normal'),

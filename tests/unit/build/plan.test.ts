@@ -112,13 +112,6 @@ describe('plan', () => {
     expect(skip(reusing, 'highlight')).toMatch(/not ahead of the render/);
     expect(reusing.highlight.fromCatalogFiles).toBe(false);
     for (const name of STAGES.filter((n) => n !== 'highlight')) expect(skip(reusing, name), name).toBeUndefined();
-    // Beside the full-text index, at the low priority: what they hold is small, and the index re-indexes a part or two.
-    for (const name of ['record-files', 'list-index'] as const) {
-      expect(needs(reusing, name)).toEqual(['validate']);
-      expect(priority(reusing, name)).toBe('low');
-    }
-    expect(needs(reusing, 'message-index')).toEqual(['full-text']);
-    expect(reusing.render.lanes).toEqual(cold.render.lanes);
   });
 
   it("leaves a shard's build the catalog-wide stages for the merge, and partitions its render by its own records", () => {
