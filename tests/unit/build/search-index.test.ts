@@ -1,6 +1,7 @@
 /**
  * The full-text index in parts (src/build/search-index.ts): how many, which record goes where, and
- * a rebuild linking the parts whose documents are unchanged from the published site.
+ * a rebuild linking the parts whose documents are unchanged from the published site; and the message
+ * index written again, linking its unchanged shards.
  */
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
