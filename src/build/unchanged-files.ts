@@ -12,8 +12,12 @@
 import { closeSync, existsSync, fstatSync, linkSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The published site's folder, for `unchangedFiles`: the output folder, until publish replaces it; null before the first build. */
-export const publishedFolder = (outDir: string): string | null => (existsSync(outDir) ? outDir : null);
+/**
+ * The published site's folder, for `unchangedFiles`: the output folder, until publish replaces it;
+ * null before the first build, and with --no-cache, which uses nothing of an earlier build.
+ */
+export const publishedFolder = (settings: { outDir: string; useCache: boolean }): string | null =>
+  settings.useCache && existsSync(settings.outDir) ? settings.outDir : null;
 
 export interface UnchangedFiles {
   /**

@@ -70,7 +70,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
 
 export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: publishedFolder(s.settings.outDir) };
+  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: publishedFolder(s.settings) };
   const priority = s.plan.stages.find((st) => st.name === 'message-index')!.priority;
   const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', { priority });
   ctx.onCancel(child.kill);

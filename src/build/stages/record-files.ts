@@ -139,7 +139,7 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
   const child = startStageChild<RecordFilesResult>(
     import.meta.url,
-    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: publishedFolder(s.settings.outDir) } satisfies RecordFilesOptions,
+    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: publishedFolder(s.settings) } satisfies RecordFilesOptions,
     (m) => m.type === 'update' && board.update(m.done),
     'the record files stage',
     { priority },

@@ -45,10 +45,13 @@ describe('unchangedFiles', () => {
     expect(sameFile(join(out, 'a/new-name.json'), join(published, 'a/old-name.json'))).toBe(true);
   });
 
-  it('writes everything when there is no published site', () => {
-    const { dir, out } = fixture();
-    expect(publishedFolder(join(dir, 'nothing'))).toBeNull();
-    const files = unchangedFiles(out, publishedFolder(join(dir, 'nothing')));
+  it('writes everything when there is no published site, or --no-cache asks to use nothing of an earlier build', () => {
+    const { dir, published, out } = fixture();
+    expect(publishedFolder({ outDir: published, useCache: true })).toBe(published);
+    for (const settings of [{ outDir: join(dir, 'nothing'), useCache: true }, { outDir: published, useCache: false }]) {
+      expect(publishedFolder(settings)).toBeNull();
+    }
+    const files = unchangedFiles(out, null);
     files.write('a/same.json', '{"x":1}');
     expect(files.counts).toEqual({ linked: 0, written: 1 });
   });
