@@ -14,7 +14,7 @@
  * (docs/deploy.md), wherever the checkout is: nothing in it names an absolute path that is read.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PageLogLine } from '../catalog/page-cache.ts';
@@ -145,7 +145,13 @@ export function keepReusable(site: string, keys: Record<string, string>, cacheDi
     if (!path.endsWith('/')) files.add(path);
     else for (const f of listFilesBelow(join(site, path))) files.add(`${path}${f}`);
   }
-  const present = [...files].filter((f) => existsSync(join(site, f)));
+  // Each reusable file of the site, with its identity: stat once, for the filter and the comparison.
+  const sources = new Map<string, Stats>();
+  for (const f of files) {
+    const st = statSync(join(site, f), { throwIfNoEntry: false });
+    if (st) sources.set(f, st);
+  }
+  const present = [...sources.keys()];
   if (!existsSync(kept)) {
     const next = `${kept}.next-${process.pid}`;
     rmSync(next, { recursive: true, force: true });
@@ -154,17 +160,15 @@ export function keepReusable(site: string, keys: Record<string, string>, cacheDi
     renameSync(next, kept);
     return;
   }
-  const wanted = new Set(present);
   const emptied = new Set<string>();
   for (const f of listFilesBelow(kept)) {
-    if (wanted.has(f)) continue;
+    if (sources.has(f)) continue;
     rmSync(join(kept, f), { force: true });
     emptied.add(dirname(f));
   }
   const missing: string[] = [];
-  for (const f of present) {
+  for (const [f, source] of sources) {
     const copy = lstatSync(join(kept, f), { throwIfNoEntry: false });
-    const source = statSync(join(site, f));
     if (copy?.ino === source.ino && copy.dev === source.dev) continue;
     if (copy) rmSync(join(kept, f), { recursive: true, force: true });
     missing.push(f);
