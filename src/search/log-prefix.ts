@@ -145,6 +145,9 @@ export function stripLogPrefix(line: string): string {
   if (structured !== null) return structured;
   let s = line.trimStart();
   let sawLevelOrTime = false;
+  // One logger or thread name at most: a message may start like one (`timer error: …` reads as the
+  // name `timer` before the kind `error:`), and no logger prints two.
+  let sawName = false;
   for (let round = 0; round < 8; round++) {
     const prefix = firstPrefix(PREFIXES, s);
     if (prefix !== null) {
@@ -160,7 +163,7 @@ export function stripLogPrefix(line: string): string {
         continue;
       }
     }
-    if (!sawLevelOrTime) break;
+    if (!sawLevelOrTime || sawName) break;
     const id = firstPrefix(AFTER_TIME, s);
     if (id !== null) {
       s = s.slice(id.length).trimStart();
@@ -170,6 +173,7 @@ export function stripLogPrefix(line: string): string {
     const m = LOGGER_NAME.exec(s) ?? (name && startsError(s.slice(name[0].length)) ? name : null);
     if (!m || m[0].length >= s.length || looksLikeClassPrefix(s)) break;
     s = s.slice(m[0].length).trimStart();
+    sawName = true;
   }
   return s;
 }

@@ -52,6 +52,12 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     expect(stripLogPrefix('2026-12-01 10:01:02 ERROR Timeout - server did not respond')).toBe('Timeout - server did not respond');
   });
 
+  it('takes one logger name at most: a message may start like a name before a kind word', () => {
+    expect(stripLogPrefix('2026-12-01T10:01:02.123456Z ERROR app::server: timer error: timer is shutdown')).toBe('timer error: timer is shutdown');
+    expect(stripLogPrefix('2026-12-01 10:01:02 ERROR worker-3 KeyError: job')).toBe('KeyError: job');
+    expect(normalisePaste('2026-12-01T10:01:02Z ERROR app::server: timer error: timer is shutdown').messages.map((m) => m.withPrefix)).toContain('timer error: timer is shutdown');
+  });
+
   it('takes a leading UUID or host and program for a prefix only after a time or level', () => {
     expect(stripLogPrefix('3f1c2a7e-5b6f-4c3d-9a1b-0123456789ab not found')).toBe('3f1c2a7e-5b6f-4c3d-9a1b-0123456789ab not found');
     expect(stripLogPrefix('host1 gunicorn[4121]: worker timeout')).toBe('host1 gunicorn[4121]: worker timeout');
