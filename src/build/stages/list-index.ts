@@ -5,26 +5,36 @@
  * and, in a folder named by a hash of their bytes (so a browser may keep them), the gzipped word, row
  * and quick-filter files. The head is fetched each time. Into a folder of its own, merged into the site
  * by publish.
+ *
+ * A listing's files are a function of its rows' fields, the classes' titles, its quick filters and the
+ * code, so they are kept in the build cache under a hash of those: an edit changes the few listings its
+ * record is in, and the others are written from the cache, not indexed and gzipped again.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { writeFileAtomic } from '../../util/files.ts';
+import type { IndexFacet, ListIndexRecord, ListKind } from '../../views/list-index.ts';
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { BuildState } from '../state.ts';
 
-interface ListIndexOptions {
+export interface ListIndexOptions {
   /** The validated catalog (src/catalog/snapshot.ts) and its head (the failure classes). */
   snapshot: string;
   head: string;
   /** The files go here, to be merged into the site. */
   outDir: string;
+  /** The build cache's folder for listings' files and the code's key (src/build/page-reuse.ts `codeKey`); null: none kept or used. */
+  cache: { dir: string; code: string } | null;
 }
 
 export interface ListIndexResult {
   listings: number;
+  /** Listings whose files came from the cache. */
+  cached: number;
   records: number;
   files: number;
   bytes: number;
@@ -32,72 +42,125 @@ export interface ListIndexResult {
   largestBytes: number;
 }
 
-async function listIndexes(options: ListIndexOptions): Promise<ListIndexResult> {
+/** A listing's files as kept in the cache: the folder they go in, the head's text and each file, base64. */
+interface CachedListing {
+  dir: string;
+  head: string;
+  files: [string, string][];
+}
+
+/** The cache key of a listing's files: everything `listIndex` reads, and what shapes its output (the code, zlib). */
+function listingKey(
+  code: string,
+  job: { kind: ListKind; path: string; records: readonly ListIndexRecord[]; facets: readonly IndexFacet[] },
+  titles: ReadonlyMap<string, string>,
+): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify([code, process.versions.zlib, job.kind, job.path, [...titles], job.facets]));
+  for (const r of job.records)
+    hash.update(JSON.stringify([r.errorMessage, r.filePath, r.lineNumber, r.severity, r.errorClass, r.slug, r.repo, r.backgroundTag]));
+  return hash.digest('hex').slice(0, 40);
+}
+
+function readCached(file: string): CachedListing | null {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as CachedListing;
+  } catch {
+    return null;
+  }
+}
+
+export async function listIndexes(options: ListIndexOptions): Promise<ListIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [{ readHead, readSnapshot }, { browseListings }, { hasListIndex, listIndex, listIndexFiles }, { repoListing, repoFacets }, { classListing, tagListing }, { listIndexPath }] =
-    await Promise.all([
-      import('../../catalog/snapshot.ts'),
-      import('../../catalog/derive/index.ts'),
-      import('../../views/list-index.ts'),
-      import('../../views/repo-listing.ts'),
-      import('../../views/collection-listing.ts'),
-      import('../../util/urls.ts'),
-    ]);
+  const [
+    { readHead, readSnapshot },
+    { browseListings },
+    { hasListIndex, listIndex, listIndexFiles },
+    { repoListing, repoFacets },
+    { classListing, tagListing },
+    { listIndexPath },
+  ] = await Promise.all([
+    import('../../catalog/snapshot.ts'),
+    import('../../catalog/derive/index.ts'),
+    import('../../views/list-index.ts'),
+    import('../../views/repo-listing.ts'),
+    import('../../views/collection-listing.ts'),
+    import('../../util/urls.ts'),
+  ]);
   const { classes } = readHead(options.head);
   const entries = readSnapshot(options.snapshot, { text: false, code: () => false, prose: () => false });
   const b = browseListings(entries, classes);
   const titles = new Map(classes.map((c) => [c.id, c.title]));
-  type Index = ReturnType<typeof listIndex>;
-  const jobs: { path: string; make: () => Index }[] = [];
+  const jobs: { kind: ListKind; path: string; records: ListIndexRecord[]; facets: IndexFacet[] }[] = [];
   for (const s of b.repos) {
     const l = repoListing(s);
-    if (hasListIndex(l)) jobs.push({ path: l.pages[0]!.path, make: () => listIndex('repo', s.entries.map((e) => e.record), titles, repoFacets(s)) });
+    if (hasListIndex(l)) jobs.push({ kind: 'repo', path: l.pages[0]!.path, records: s.entries.map((e) => e.record), facets: repoFacets(s) });
   }
   for (const s of b.classes) {
     const l = classListing(s);
-    if (hasListIndex(l)) jobs.push({ path: l.pages[0]!.path, make: () => listIndex('class', s.entries.map((e) => e.record), titles) });
+    if (hasListIndex(l)) jobs.push({ kind: 'class', path: l.pages[0]!.path, records: s.entries.map((e) => e.record), facets: [] });
   }
   for (const s of b.tags) {
     const l = tagListing(s);
-    if (hasListIndex(l)) jobs.push({ path: l.pages[0]!.path, make: () => listIndex('tag', s.entries.map((e) => e.record), titles) });
+    if (hasListIndex(l)) jobs.push({ kind: 'tag', path: l.pages[0]!.path, records: s.entries.map((e) => e.record), facets: [] });
   }
 
   rmSync(options.outDir, { recursive: true, force: true });
   // Publish merges this folder even when no listing has several pages.
   mkdirSync(options.outDir, { recursive: true });
-  const result: ListIndexResult = { listings: jobs.length, records: 0, files: 0, bytes: 0, largestBytes: 0 };
+  const cacheDir = options.cache && join(options.cache.dir, 'list-index');
+  if (cacheDir) mkdirSync(cacheDir, { recursive: true });
+  const used = new Set<string>();
+  const result: ListIndexResult = { listings: jobs.length, cached: 0, records: 0, files: 0, bytes: 0, largestBytes: 0 };
   for (const job of jobs) {
-    const { head, files } = listIndexFiles(job.make());
-    const gzipped = files.map((f) => ({ name: f.name, gz: gzipSync(f.json, { level: 9 }) }));
-    const hash = createHash('sha256');
-    for (const f of gzipped) hash.update(f.name).update(f.gz);
-    const dir = hash.digest('hex').slice(0, 12);
-    const headFile = join(options.outDir, listIndexPath(job.path));
-    mkdirSync(join(headFile, '..', dir), { recursive: true });
-    let bytes = 0;
-    for (const f of gzipped) {
-      writeFileSync(join(headFile, '..', dir, f.name), f.gz);
-      bytes += f.gz.length;
+    const key = options.cache && listingKey(options.cache.code, job, titles);
+    const cacheFile = cacheDir && key ? join(cacheDir, `${key}.json`) : null;
+    let listing = cacheFile ? readCached(cacheFile) : null;
+    if (listing) result.cached++;
+    else {
+      const { head, files } = listIndexFiles(listIndex(job.kind, job.records, titles, job.facets));
+      const gzipped = files.map((f) => [f.name, gzipSync(f.json, { level: 9 })] as const);
+      const hash = createHash('sha256');
+      for (const [name, gz] of gzipped) hash.update(name).update(gz);
+      const dir = hash.digest('hex').slice(0, 12);
+      listing = { dir, head: JSON.stringify({ ...head, dir }), files: gzipped.map(([name, gz]) => [name, gz.toString('base64')]) };
+      if (cacheFile) writeFileAtomic(cacheFile, JSON.stringify(listing));
     }
-    const headJson = JSON.stringify({ ...head, dir });
-    writeFileSync(headFile, headJson);
-    result.records += head.total;
-    result.files += gzipped.length + 1;
-    result.bytes += bytes + headJson.length;
-    result.largestBytes = Math.max(result.largestBytes, bytes + headJson.length);
+    if (key) used.add(`${key}.json`);
+    const headFile = join(options.outDir, listIndexPath(job.path));
+    mkdirSync(join(headFile, '..', listing.dir), { recursive: true });
+    let bytes = 0;
+    for (const [name, base64] of listing.files) {
+      const gz = Buffer.from(base64, 'base64');
+      writeFileSync(join(headFile, '..', listing.dir, name), gz);
+      bytes += gz.length;
+    }
+    writeFileSync(headFile, listing.head);
+    result.records += job.records.length;
+    result.files += listing.files.length + 1;
+    result.bytes += bytes + listing.head.length;
+    result.largestBytes = Math.max(result.largestBytes, bytes + listing.head.length);
   }
+  // The cache keeps the listings of this build only.
+  if (cacheDir) for (const f of readdirSync(cacheDir)) if (!used.has(f)) rmSync(join(cacheDir, f), { force: true });
   return result;
 }
 
 export async function listIndexStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const options: ListIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.listIndex };
+  const options: ListIndexOptions = {
+    snapshot: s.snapshot,
+    head: s.head,
+    outDir: s.dirs.listIndex,
+    cache: s.settings.useCache ? { dir: s.settings.cacheDir, code: s.code } : null,
+  };
   const priority = s.plan.stages.find((st) => st.name === 'list-index')!.priority;
   const child = startStageChild<ListIndexResult>(import.meta.url, options, () => {}, 'the list-index stage', { priority });
   ctx.onCancel(child.kill);
   const r = await child.result;
   s.board.stage('list-index').end({
-    summary: `filter indexes of ${formatCount(r.listings)} listings, the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB`,
+    summary: `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB`,
     items: r.records,
     unit: 'rows',
     output: { files: r.files, bytes: r.bytes },

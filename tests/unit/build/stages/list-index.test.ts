@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { syntheticRecords } from '../../../../bench/lib/synthetic.ts';
+import { listIndexes, type ListIndexOptions } from '../../../../src/build/stages/list-index.ts';
+import { loadCatalog } from '../../../../src/catalog/catalog.ts';
+import { writeHead, writeSnapshot, type SnapshotHead } from '../../../../src/catalog/snapshot.ts';
+import { listFilesBelow } from '../../../../src/util/files.ts';
+
+/** A catalog with listings of several pages, its snapshot and head; `edit` changes the message of its first record. */
+async function fixture(dir: string, edit = false) {
+  const catalogDir = join(dir, edit ? 'input-edited' : 'input');
+  mkdirSync(catalogDir, { recursive: true });
+  const lines = [...syntheticRecords({ count: 3000, seed: 3 })];
+  if (edit) {
+    const first = JSON.parse(lines[0]!) as { record: { errorMessage: string } };
+    first.record.errorMessage = `${first.record.errorMessage} (edited)`;
+    lines[0] = JSON.stringify(first);
+  }
+  writeFileSync(join(catalogDir, 'records.jsonl'), `${lines.join('\n')}\n`);
+  const catalog = loadCatalog(catalogDir);
+  const snapshot = join(catalogDir, 'snapshot.jsonl');
+  const head = join(catalogDir, 'head.json');
+  await writeSnapshot(snapshot, catalog.entries);
+  writeHead(head, { classes: catalog.classes } as SnapshotHead);
+  return { snapshot, head };
+}
+
+/** Every file below `dir`, with its bytes. */
+const filesOf = (dir: string) => Object.fromEntries(listFilesBelow(dir).map((f) => [f, readFileSync(join(dir, f)).toString('base64')]));
+
+describe('the list-index stage', () => {
+  it('writes a listing from the build cache only when its inputs are the ones kept, the same bytes as indexing it again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-list-index-'));
+    const before = await fixture(dir);
+    const after = await fixture(dir, true);
+    const cache = { dir: join(dir, 'cache'), code: 'code-1' };
+    const run = (input: { snapshot: string; head: string }, out: string, c: ListIndexOptions['cache']) =>
+      listIndexes({ ...input, outDir: join(dir, out), cache: c });
+
+    const cold = await run(before, 'cold', null);
+    expect(cold.listings).toBeGreaterThan(2);
+    expect(cold.cached).toBe(0);
+    expect(readdirSync(join(dir, 'cold')).length).toBeGreaterThan(0);
+    expect((await run(before, 'first', cache)).cached).toBe(0);
+    const again = await run(before, 'again', cache);
+    expect(again).toEqual({ ...cold, cached: cold.listings });
+    expect(filesOf(join(dir, 'again'))).toEqual(filesOf(join(dir, 'cold')));
+
+    // One record's message changed: the listings it is in are indexed again, the others come from the cache.
+    const edited = await run(after, 'edited', cache);
+    expect(edited.cached).toBeGreaterThan(0);
+    expect(edited.cached).toBeLessThan(edited.listings);
+    expect(filesOf(join(dir, 'edited'))).toEqual(filesOf(join(dir, (await run(after, 'edited-cold', null), 'edited-cold'))));
+    // The cache keeps this build's listings only; other code keys every listing anew.
+    expect(readdirSync(join(dir, 'cache/list-index'))).toHaveLength(edited.listings);
+    expect((await run(after, 'other-code', { ...cache, code: 'code-2' })).cached).toBe(0);
+  });
+});
