@@ -145,8 +145,9 @@ export function stripLogPrefix(line: string): string {
   if (structured !== null) return structured;
   let s = line.trimStart();
   let sawLevelOrTime = false;
-  // One logger or thread name at most: a message may start like one (`timer error: …` reads as the
-  // name `timer` before the kind `error:`), and no logger prints two.
+  // One logger or thread name at most, and after it only prefixes proper (time, level, pid): a message
+  // may start like a name (`timer error: …` reads as the name `timer` before the kind `error:`) or a
+  // request id, and no logger prints two names.
   let sawName = false;
   for (let round = 0; round < 8; round++) {
     const prefix = firstPrefix(PREFIXES, s);

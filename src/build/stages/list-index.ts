@@ -11,7 +11,7 @@
  * record is in, and the others are written from the cache, not indexed and gzipped again.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../../util/files.ts';
@@ -62,8 +62,8 @@ function listingKey(
   return hash.digest('hex').slice(0, 40);
 }
 
+/** A listing's files from the cache, or null when they are not there (or unreadable: made again). */
 function readCached(file: string): CachedListing | null {
-  if (!existsSync(file)) return null;
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as CachedListing;
   } catch {
