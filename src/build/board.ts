@@ -33,6 +33,8 @@ export class Board {
   private readonly progress: Progress;
   private readonly peakSinceLast: () => number;
   private readonly now: () => number;
+  /** When the board was made: the build's clock, from which the report gives each stage's start. */
+  private readonly origin: number;
 
   /** `order`: stage names in the order shown; `labels`: how each is called on screen and in the report. */
   constructor(order: readonly string[], labels: Record<string, string>, progress: Progress, peakSinceLast: () => number, now = () => performance.now()) {
@@ -41,6 +43,7 @@ export class Board {
     this.progress = progress;
     this.peakSinceLast = peakSinceLast;
     this.now = now;
+    this.origin = now();
     for (const name of order) this.shown.set(name, { begunAt: null, displayed: false, total: 0, unit: '', done: 0, ended: null });
   }
 
@@ -102,6 +105,7 @@ export class Board {
       this.results.push({
         name: this.labels[name] ?? name,
         seconds: e.seconds,
+        startSeconds: (s.begunAt! - this.origin) / 1000,
         items: e.items,
         unit: e.unit,
         peakRssBytes: this.peakSinceLast(),

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 export interface StageResult {
   name: string;
   seconds: number;
+  /** When it started, from the board's start (the build's, after its imports): stages overlap, and this shows how. */
+  startSeconds: number;
   /** What the stage counted (records, blocks, pages) and how many. */
   items: number;
   unit: string;

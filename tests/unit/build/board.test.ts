@@ -24,10 +24,11 @@ describe('Board', () => {
     at(4000);
     b.stage('b').end({ summary: 'b done', items: 2, unit: 'x' });
     expect(out.slice(3)).toEqual(['[2/3] b done (3.0 s)\n', '[3/3] c…\n', '[3/3] c done (1.0 s)\n', 'Built in 4.0 s.\n']);
-    expect(b.results.map((r) => [r.name, r.seconds, r.peakRssBytes])).toEqual([
-      ['a', 3, 42],
-      ['bee', 3, 42],
-      ['c', 1, 42],
+    // Each stage's start from the board's: b began at 1 s, after a and c at 0.
+    expect(b.results.map((r) => [r.name, r.startSeconds, r.seconds, r.peakRssBytes])).toEqual([
+      ['a', 0, 3, 42],
+      ['bee', 1, 3, 42],
+      ['c', 0, 1, 42],
     ]);
   });
 
