@@ -58,12 +58,16 @@ export function contentOf(path: string, notOwn?: OwnFiles): string {
   return hash.digest('hex');
 }
 
-/** Whether the file or folder at `path` is the one `proof` describes: the same identity, else the same content. */
-export function proves(path: string, proof: FileProof | undefined, notOwn?: OwnFiles): boolean {
-  if (!proof) return false;
+/**
+ * How the file or folder at `path` is the one `proof` describes: by the same identity ('identity',
+ * and then the proof still states it exactly), else by the same content ('content'); null when it is not.
+ */
+export function proofHolds(path: string, proof: FileProof | undefined, notOwn?: OwnFiles): 'identity' | 'content' | null {
+  if (!proof) return null;
   const stat = statOf(path, notOwn);
-  if (stat === null) return false;
-  return stat === proof.stat || contentOf(path, notOwn) === proof.sha256;
+  if (stat === null) return null;
+  if (stat === proof.stat) return 'identity';
+  return contentOf(path, notOwn) === proof.sha256 ? 'content' : null;
 }
 
 /**

@@ -18,7 +18,7 @@ import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PageLogLine } from '../catalog/page-cache.ts';
-import { proofOf, proves, writtenProof, type FileProof, type OwnFiles } from './file-proofs.ts';
+import { proofHolds, proofOf, writtenProof, type FileProof, type OwnFiles } from './file-proofs.ts';
 import { PAGEFIND_DIR, PAGEFIND_PARTS_FILE, PART_DIR } from './pagefind-bundle.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 import { fileHead, type PageHead, type RenderedPages } from './rendered-pages.ts';
@@ -95,6 +95,10 @@ export interface PublishedSite {
   heads: Record<string, PageHead>;
   /** Files the manifest lists whose kept copy is missing or another (rendered again). */
   unproven: number;
+  /** Every path the manifest lists, proven or not: what the kept copy may hold. */
+  listed: string[];
+  /** Of the proven paths, those proven by their identity: their proof still states the kept copy exactly. */
+  identical: Set<string>;
 }
 
 /** The files of a site path that its proof covers: a full-text index's root part is not the parts inside it. */
@@ -115,17 +119,35 @@ export function publishedSite(options: { cacheDir: string; code: string; force: 
   const keys: Record<string, string> = {};
   const proofs: Record<string, FileProof> = {};
   const heads: Record<string, PageHead> = {};
+  const identical = new Set<string>();
   let unproven = 0;
   for (const [path, key] of Object.entries(manifest.files)) {
     const proof = manifest.proofs?.[path];
-    if (proves(join(kept, path), proof, notOwnOf(path))) {
+    const holds = proofHolds(join(kept, path), proof, notOwnOf(path));
+    if (holds) {
       keys[path] = key;
       proofs[path] = proof!;
+      if (holds === 'identity') identical.add(path);
       const head = manifest.heads?.[path];
       if (head) heads[path] = head;
     } else unproven++;
   }
-  return { site: kept, keys, proofs, heads, unproven };
+  return { site: kept, keys, proofs, heads, unproven, listed: Object.keys(manifest.files), identical };
+}
+
+/**
+ * What a build changed of the kept copy's site: the paths the previous manifest listed, and those this
+ * build linked from the kept copy unchanged (reused error pages and full-text parts). With it, bringing
+ * the copy up to date touches what changed only, not every file of the site.
+ */
+export interface KeptChanges {
+  listed: readonly string[];
+  unchanged: ReadonlySet<string>;
+}
+
+/** A build's changes to the kept copy: what it reused of `published` (null: nothing, and the copy is gone through whole). */
+export function keptChanges(published: PublishedSite | null, reused: Iterable<string>): KeptChanges | null {
+  return published ? { listed: published.listed, unchanged: new Set(reused) } : null;
 }
 
 /**
@@ -137,13 +159,21 @@ export function publishedSite(options: { cacheDir: string; code: string; force: 
  * on this project's machine, and the old copy was deleted folder by folder (docs/benchmarks.md, "Links,
  * not new files"). The caller forgets the page manifest first: a copy left half updated by a crash is
  * trusted only where a later manifest's proofs hold.
+ *
+ * With `changes` (a build that reused the copy's files), only the paths it did not link from the copy
+ * unchanged are gone through: those it made anew and those the previous manifest listed that are no
+ * longer reusable. A reused file is a link of the copy's, so its copy is already the published file.
  */
-export function keepReusable(site: string, keys: Record<string, string>, cacheDir: string): void {
+export function keepReusable(site: string, keys: Record<string, string>, cacheDir: string, changes: KeptChanges | null = null): void {
   const kept = keptSite(cacheDir);
+  if (changes && existsSync(kept)) {
+    keepChanged(site, keys, kept, changes);
+    return;
+  }
   const files = new Set<string>();
   for (const path of Object.keys(keys)) {
     if (!path.endsWith('/')) files.add(path);
-    else for (const f of listFilesBelow(join(site, path))) files.add(`${path}${f}`);
+    else for (const f of listFilesBelow(join(site, path), notOwnOf(path))) files.add(`${path}${f}`);
   }
   // Each reusable file of the site, with its identity: stat once, for the filter and the comparison.
   const sources = new Map<string, Stats>();
@@ -174,6 +204,25 @@ export function keepReusable(site: string, keys: Record<string, string>, cacheDi
     missing.push(f);
   }
   linkReused(missing, site, kept);
+  removeEmptyFolders(kept, emptied);
+}
+
+/** keepReusable for the paths a build changed: each one's copy removed, and linked again when it is still reusable. */
+function keepChanged(site: string, keys: Record<string, string>, kept: string, changes: KeptChanges): void {
+  const reusable = new Set(Object.keys(keys));
+  const changed = [...[...reusable].filter((p) => !changes.unchanged.has(p)), ...changes.listed.filter((p) => !reusable.has(p))];
+  const emptied = new Set<string>();
+  const link: string[] = [];
+  for (const path of changed) {
+    // A folder (a full-text part) is its own files, as its proof counts them.
+    const own = (root: string) => (path.endsWith('/') ? listFilesBelow(join(root, path), notOwnOf(path)).map((f) => `${path}${f}`) : [path]);
+    for (const f of own(kept)) {
+      rmSync(join(kept, f), { force: true });
+      emptied.add(dirname(f));
+    }
+    if (reusable.has(path)) link.push(...own(site).filter((f) => existsSync(join(site, f))));
+  }
+  linkReused(link, site, kept);
   removeEmptyFolders(kept, emptied);
 }
 
@@ -256,11 +305,18 @@ export function reusableHeads(site: string, paths: readonly string[], written: R
  * Records the keys of the site just published and a proof of each of its files, for the next build,
  * without reading back what is known: the proofs of reused files, unchanged on disk, are carried over
  * from `previous`, and the content hash of a file rendered now is the one its render process took of
- * the bytes it wrote (`written`). Other files (the full-text index's parts) are read.
+ * the bytes it wrote (`written`). Other files (the full-text index's parts) are read. A file linked
+ * from the kept copy unchanged (`unchanged`) whose proof held by identity keeps that proof as it is:
+ * a link has the identity of the file it links, so its identity is not even read.
  */
-export function writePageManifest(cacheDir: string, published: Omit<PageManifest, 'proofs'>, previous: PublishedSite | null, written: RenderedPages): void {
+export function writePageManifest(cacheDir: string, published: Omit<PageManifest, 'proofs'>, previous: PublishedSite | null, written: RenderedPages, unchanged: ReadonlySet<string> = new Set()): void {
   const proofs: Record<string, FileProof> = {};
   for (const path of Object.keys(published.files)) {
+    const known = previous?.proofs[path];
+    if (known && unchanged.has(path) && previous!.identical.has(path)) {
+      proofs[path] = known;
+      continue;
+    }
     const sha256 = written.sha256[path];
     const file = join(published.site, path);
     proofs[path] = sha256 === undefined ? proofOf(file, previous?.proofs[path], notOwnOf(path)) : writtenProof(file, sha256);

@@ -162,8 +162,8 @@ export interface PagefindSource {
 
 export interface PagefindIndexResult extends FragmentFiles {
   parts: number;
-  /** Parts linked from the published site. */
-  reused: number;
+  /** The site paths of the parts linked from the published site, unchanged. */
+  reused: string[];
   /** Each part's key by its site path (`pagefind/`, `pagefind/part-01/`), for the next build (src/build/page-reuse.ts). */
   keys: Record<string, string>;
 }
@@ -189,7 +189,7 @@ export async function writePagefindIndex(
   if (options.maxFragments !== undefined && options.maxFragments < parts) {
     throw new Error(`--max-fragments=${options.maxFragments} is less than the ${parts} Pagefind indexes of ${partList.reduce((n, part) => n + part.records, 0)} records: use at least ${parts}.`);
   }
-  const result: PagefindIndexResult = { files: 0, bytes: 0, largest: 0, parts, reused: 0, keys: {} };
+  const result: PagefindIndexResult = { files: 0, bytes: 0, largest: 0, parts, reused: [], keys: {} };
   const previous = options.previous;
   let done = 0;
   const listed: string[] = [];
@@ -205,7 +205,7 @@ export async function writePagefindIndex(
       // The root part's folder holds the other parts: only its own files are linked, and the other
       // parts' folders are not read.
       linkReused(listFilesBelow(published, notOwnOf(sitePath)), published, outputPath);
-      result.reused++;
+      result.reused.push(sitePath);
     } else {
       await indexPart(documents, outputPath, perPart, (n) => onProgress?.(done + n));
     }

@@ -68,7 +68,8 @@ export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void
   const warning = largeBundleWarning(result, settings.maxFragments);
   if (warning) s.board.warn(warning);
   const records = options.count;
-  const unchanged = (n: number) => (result.reused ? ` (${n > 1 ? `${result.reused} ` : ''}unchanged)` : '');
+  const reused = result.reused.length;
+  const unchanged = (n: number) => (reused ? ` (${n > 1 ? `${reused} ` : ''}unchanged)` : '');
   const own = Object.keys(result.keys).length;
   s.board.stage('full-text').end({
     summary:

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
-import { forgetPageManifest, keepReusable, reusableHeads, writePageManifest } from '../page-reuse.ts';
+import { forgetPageManifest, keepReusable, keptChanges, reusableHeads, writePageManifest } from '../page-reuse.ts';
 import { pageFileOf, type PageHead } from '../rendered-pages.ts';
 import type { StageContext } from '../pipeline.ts';
 import { publishSiteAndLedger } from '../publish-step.ts';
@@ -102,8 +102,9 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   s.ledgerSummary = ledger.summary;
   // The reusable files kept in the build cache, the one folder a CI keeps between runs (docs/deploy.md).
   const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
-  keepReusable(s.settings.outDir, keys, s.settings.cacheDir);
-  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys, heads }, s.published, s.rendered!.written);
+  const changes = keptChanges(s.published, [...s.rendered!.pages.reused, ...s.fullText!.reused]);
+  keepReusable(s.settings.outDir, keys, s.settings.cacheDir, changes);
+  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys, heads }, s.published, s.rendered!.written, changes?.unchanged);
   s.board
     .stage('publish')
     .end({

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
 import { shardLabel } from '../../catalog/shard.ts';
 import { catalogDigest, writeStamp } from '../merge.ts';
-import { forgetPageManifest, keepReusable, reusableHeads, writePageManifest } from '../page-reuse.ts';
+import { forgetPageManifest, keepReusable, keptChanges, reusableHeads, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
 import { formatCount } from '../progress.ts';
 import { mergeInto, removeInBackground } from '../site-folders.ts';
@@ -33,13 +33,14 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   // the proofs taken of either hold for both.
   const next = join(s.dirs.root, 'shard');
   const manifest = { code: s.code, site: join(next, 'site'), files: keys, heads };
+  const changes = keptChanges(s.published, [...s.rendered!.pages.reused, ...s.fullText!.reused]);
   keepReusable(staging, keys, next);
-  writePageManifest(next, manifest, s.published, s.rendered!.written);
+  writePageManifest(next, manifest, s.published, s.rendered!.written, changes?.unchanged);
   writeStamp(next, { shard, code: s.code, catalog: catalogDigest(s.settings.catalog), datasetVersion: s.settings.datasetVersion, records: s.catalog!.records, shardRecords: records });
   // The build cache: what the shard's next build may reuse.
   forgetPageManifest(s.settings.cacheDir);
-  keepReusable(staging, keys, s.settings.cacheDir);
-  writePageManifest(s.settings.cacheDir, manifest, s.published, s.rendered!.written);
+  keepReusable(staging, keys, s.settings.cacheDir, changes);
+  writePageManifest(s.settings.cacheDir, manifest, s.published, s.rendered!.written, changes?.unchanged);
   const { outDir } = s.settings;
   const previous = `${outDir}.previous-${process.pid}`;
   if (existsSync(outDir)) renameSync(outDir, previous);

@@ -2,7 +2,7 @@ import { cpSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { proofOf, proves } from '../../../src/build/file-proofs.ts';
+import { proofHolds, proofOf } from '../../../src/build/file-proofs.ts';
 
 describe('proofs of published files', () => {
   it('prove a file by its identity, kept by hard links and renames, else by its content', () => {
@@ -10,20 +10,20 @@ describe('proofs of published files', () => {
     const file = join(dir, 'page.html');
     writeFileSync(file, 'the page');
     const proof = proofOf(file, undefined);
-    expect(proves(file, proof)).toBe(true);
+    expect(proofHolds(file, proof)).toBe('identity');
     // Linked into the next site and renamed with it: the same file.
     mkdirSync(join(dir, 'next'));
     linkSync(file, join(dir, 'next/page.html'));
     expect(proofOf(join(dir, 'next/page.html'), proof)).toEqual(proof);
     // A copy (a restored backup): another identity, the same content.
     cpSync(file, join(dir, 'copy.html'));
-    expect(proves(join(dir, 'copy.html'), proof)).toBe(true);
+    expect(proofHolds(join(dir, 'copy.html'), proof)).toBe('content');
     // Another run's page at the same path: not proven.
     rmSync(file);
     writeFileSync(file, 'another run');
-    expect(proves(file, proof)).toBe(false);
-    expect(proves(join(dir, 'missing.html'), proof)).toBe(false);
-    expect(proves(join(dir, 'copy.html'), undefined)).toBe(false);
+    expect(proofHolds(file, proof)).toBeNull();
+    expect(proofHolds(join(dir, 'missing.html'), proof)).toBeNull();
+    expect(proofHolds(join(dir, 'copy.html'), undefined)).toBeNull();
   });
 
   it('prove a folder by its own files, leaving out what the caller says is not its own', () => {
@@ -35,9 +35,9 @@ describe('proofs of published files', () => {
     const notOwn = (f: string) => f === 'part-1';
     const proof = proofOf(part, undefined, notOwn);
     writeFileSync(join(part, 'part-1/entry.json'), '{"a":2}');
-    expect(proves(part, proof, notOwn)).toBe(true);
-    expect(proves(part, proof)).toBe(false);
+    expect(proofHolds(part, proof, notOwn)).toBe('identity');
+    expect(proofHolds(part, proof)).toBeNull();
     renameSync(join(part, 'entry.json'), join(part, 'moved.json'));
-    expect(proves(part, proof, notOwn)).toBe(false);
+    expect(proofHolds(part, proof, notOwn)).toBeNull();
   });
 });

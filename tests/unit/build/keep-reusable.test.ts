@@ -40,4 +40,30 @@ describe('keepReusable', () => {
     // The first site's files are as they were: the copy's were replaced, not written to.
     expect(readFileSync(join(first, 'r/b/index.html'), 'utf8')).toBe('b');
   });
+
+  it('given what the build reused, goes through what changed only and makes the same copy as going through every file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-kept-'));
+    const first = join(dir, 'first');
+    write(first, { 'r/a/index.html': 'a', 'r/b/index.html': 'b', 'r/gone/index.html': 'gone', 'pagefind/x.pf': 'x', 'pagefind/part-1/y.pf': 'y', 'pagefind/part-0/z.pf': 'z' });
+    const keys1 = { 'r/a/index.html': 'ka', 'r/b/index.html': 'kb', 'r/gone/index.html': 'kg', 'pagefind/': 'p', 'pagefind/part-1/': 'p1', 'pagefind/part-0/': 'p0' };
+    const [fast, whole] = [join(dir, 'fast'), join(dir, 'whole')];
+    keepReusable(first, keys1, fast);
+    keepReusable(first, keys1, whole);
+    // The next site: a and part-1 linked from the kept copy; b and the root part made anew; c new;
+    // gone and part-0 (joined into the root part) no longer there.
+    const second = join(dir, 'second');
+    linkReused(['r/a/index.html', 'pagefind/part-1/y.pf'], keptSite(fast), second);
+    write(second, { 'r/b/index.html': 'b2', 'r/c/index.html': 'c', 'pagefind/x.pf': 'x2', 'pagefind/w.pf': 'w' });
+    const keys2 = { 'r/a/index.html': 'ka', 'r/b/index.html': 'kb2', 'r/c/index.html': 'kc', 'pagefind/': 'p2', 'pagefind/part-1/': 'p1' };
+    const untouched = identity(join(keptSite(fast), 'r/a/index.html'));
+    keepReusable(second, keys2, fast, { listed: Object.keys(keys1), unchanged: new Set(['r/a/index.html', 'pagefind/part-1/']) });
+    keepReusable(second, keys2, whole);
+    const files = ['pagefind/part-1/y.pf', 'pagefind/w.pf', 'pagefind/x.pf', 'r/a/index.html', 'r/b/index.html', 'r/c/index.html'];
+    expect(listFilesBelow(keptSite(whole))).toEqual(files);
+    expect(listFilesBelow(keptSite(fast))).toEqual(files);
+    for (const f of files) expect(identity(join(keptSite(fast), f))).toBe(identity(join(second, f)));
+    expect(identity(join(keptSite(fast), 'r/a/index.html'))).toBe(untouched);
+    // Folders left empty go, in both.
+    for (const kept of [fast, whole]) for (const gone of ['r/gone', 'pagefind/part-0']) expect(existsSync(join(keptSite(kept), gone))).toBe(false);
+  });
 });
