@@ -11,6 +11,7 @@
  * line, so that entry is written `[file, line, datasetVersion, id, sourceText]` instead. JSON.stringify
  * writes no raw tab, inside strings or between values: a line holds a tab only in the first form.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, createWriteStream, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import type { FailureClass } from '../schema/failure-class.ts';
 import { readTwin } from '../schema/input-forms.ts';
@@ -87,13 +88,21 @@ export function forEachSnapshotEntry(path: string, f: (entry: CatalogEntry) => v
   for (const entry of snapshotEntries(path, keep)) f(entry);
 }
 
+type LineHead = [file: string, line: number, datasetVersion: string, id: string, escapedText?: string];
+
+/** A snapshot line's head, decoded alone, and where its text begins (after the tab; -1: the text is the head's fifth value). */
+function lineHead(bytes: Buffer): { head: LineHead; tab: number } {
+  // A tab byte is a tab: UTF-8 uses bytes below 0x80 for nothing else.
+  const tab = bytes.indexOf(0x09);
+  return { head: JSON.parse(bytes.toString('utf8', 0, tab === -1 ? bytes.length : tab)) as LineHead, tab };
+}
+
 /** The entries one at a time, read as they are asked for (an async consumer may await between them). */
 export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generator<CatalogEntry> {
   for (const bytes of lines(path)) {
-    // The head alone is decoded first: an entry not asked for costs no more. (A tab byte is a tab: UTF-8
-    // uses bytes below 0x80 for nothing else.)
-    const tab = bytes.indexOf(0x09);
-    const [file, lineNo, datasetVersion, id, escapedText] = JSON.parse(bytes.toString('utf8', 0, tab === -1 ? bytes.length : tab)) as [string, number, string, string, string?];
+    // The head alone is decoded first: an entry not asked for costs no more.
+    const { head, tab } = lineHead(bytes);
+    const [file, lineNo, datasetVersion, id, escapedText] = head;
     if (keep.entry && !keep.entry(id)) continue;
     const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
     const { record, datasetVersionFrom } = readTwin(sourceText);
@@ -109,17 +118,16 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
   }
 }
 
-/** The record ids of the snapshot, in order: only each line's head is decoded. */
-export function snapshotIds(path: string): string[] {
-  const ids: string[] = [];
-  // Every entry is turned down once its id is noted, so none is parsed.
-  forEachSnapshotEntry(path, () => {}, {
-    entry: (id) => {
-      ids.push(id);
-      return false;
-    },
-  });
-  return ids;
+/**
+ * Each entry's record id and the hash of its text (textHash, taken of the bytes as read), in order:
+ * only each line's head is decoded, and no record is parsed. What is derived from a record alone
+ * changes only with its text (or with errdex's code), so the hash keys it (src/build/search-index.ts).
+ */
+export function* snapshotTextKeys(path: string): Generator<[id: string, key: string]> {
+  for (const bytes of lines(path)) {
+    const { head, tab } = lineHead(bytes);
+    yield [head[3], tab === -1 ? textHash(head[4]!) : createHash('sha1').update(bytes.subarray(tab + 1)).digest('hex')];
+  }
 }
 
 /** The related errors of each snapshot entry, in snapshot order, one line each (src/catalog/derive/index.ts). */
@@ -155,27 +163,36 @@ async function writeLines(path: string, lines: Iterable<string>): Promise<number
 /**
  * The file's lines as bytes, read a block at a time: a whole large snapshot is longer than a
  * JavaScript string may be, and holding all its bytes at once while the records it holds are parsed
- * would add its size to the process's peak memory. A line's bytes may be the block's own, which the
+ * would add its size to the process's peak memory. A line's bytes are the buffer's own, which the
  * next read overwrites: each is to be decoded before the next is asked for.
+ *
+ * One buffer serves the whole file: the line a block's end cuts is moved to its front and the next
+ * read fills in after it. A new buffer per block cost more than the reading itself (each large
+ * allocation is fresh memory the system must hand over page by page), and the stages beside the
+ * render read the snapshot several times over.
  */
 function* lines(path: string): Generator<Buffer> {
   const fd = openSync(path, 'r');
   try {
-    const block = Buffer.allocUnsafe(BLOCK_BYTES);
-    let rest = Buffer.alloc(0);
+    let buffer = Buffer.allocUnsafe(BLOCK_BYTES);
+    // Bytes at the buffer's front that hold no line break: the start of a line cut by the last read.
+    let held = 0;
     for (;;) {
-      const read = readSync(fd, block, 0, BLOCK_BYTES, null);
-      const bytes = rest.length > 0 ? Buffer.concat([rest, block.subarray(0, read)]) : block.subarray(0, read);
+      // A line longer than the buffer: a larger one, for the rest of the file.
+      if (held === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
+      const read = readSync(fd, buffer, held, buffer.length - held, null);
+      const bytes = buffer.subarray(0, held + read);
       let start = 0;
-      for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
+      for (let end = bytes.indexOf(0x0a, held); end !== -1; end = bytes.indexOf(0x0a, start)) {
         if (end > start) yield bytes.subarray(start, end);
         start = end + 1;
       }
-      // A line cut by the block's end waits for the next block (copied: the block is reused).
-      rest = Buffer.from(bytes.subarray(start));
-      if (read === 0) break;
+      if (read === 0) {
+        if (start < bytes.length) yield bytes.subarray(start);
+        break;
+      }
+      held = bytes.copy(buffer, 0, start);
     }
-    if (rest.length > 0) yield rest;
   } finally {
     closeSync(fd);
   }

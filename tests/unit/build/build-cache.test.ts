@@ -6,10 +6,10 @@ import { mergeInto } from '../../../src/build/site-folders.ts';
 import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../../src/build/highlight-pool.ts';
 import { loadCatalog, type CatalogEntry } from '../../../src/catalog/catalog.ts';
 import { entriesIn, partitionOfId, routesIn } from '../../../src/catalog/partition.ts';
-import { textKey } from '../../../src/catalog/entry.ts';
+import { textHash, textKey } from '../../../src/catalog/entry.ts';
 import { recordCacheKey } from '../../../src/catalog/page-cache.ts';
 import { twinsSha256 } from '../../../src/views/api.ts';
-import { readRelated, readSnapshot, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
+import { readRelated, readSnapshot, snapshotTextKeys, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../../src/catalog/derive/related.ts';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
@@ -208,6 +208,8 @@ describe('catalog snapshots', () => {
     await writeSnapshot(file, entries);
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(entries.length + 1);
     expect(readSnapshot(file)).toEqual(entries);
+    // Each text's hash without parsing it, the same from the bytes after the tab as from a text held in the head.
+    expect([...snapshotTextKeys(file)]).toEqual(entries.map((e) => [e.record.id, textHash(e.sourceText)]));
   });
 
   it('read back whole when lines cross the blocks the file is read in (over 8 MB), and leave out what a process does not need', async () => {
@@ -243,6 +245,18 @@ describe('catalog snapshots', () => {
     // The manifest's checksum of the twins needs every text: a partition's read cannot make it up.
     expect(() => twinsSha256(partition)).toThrow(/was not read .*the render context/);
     expect(twinsSha256(readSnapshot(file, { code: own, prose: own }))).toBe(twinsSha256(entries));
+  });
+
+  it('read back a line longer than the block the file is read in, and the lines after it', async () => {
+    const entry = (i: number, code: string) => {
+      const record = { id: `id-${i}`, sourceCode: code, documentation: `d ${i}`, backgroundTag: null };
+      return { record, sourceText: JSON.stringify({ record }), datasetVersion: 'v1', origin: { file: 'a.jsonl', line: i + 1 } } as unknown as CatalogEntry;
+    };
+    // 20 MB in one line: more than twice the 8 MB block, between short lines.
+    const entries = [entry(0, 'a'), entry(1, 'x'.repeat(20 * 1024 * 1024)), entry(2, 'b'), ...Array.from({ length: 2_000 }, (_, i) => entry(i + 3, 'y'.repeat(5_000)))];
+    const file = join(tempDir(), 'long.jsonl');
+    await writeSnapshot(file, entries);
+    expect(readSnapshot(file)).toEqual(entries);
   });
 
   it('give a render process the related errors computed once, the same as computing them there', async () => {
