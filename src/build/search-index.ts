@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { messagePath } from '../catalog/derive/message-groups.ts';
-import { textHash } from '../catalog/entry.ts';
 import { fnv1a } from '../catalog/partition.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../search/message-index.ts';
@@ -155,12 +154,8 @@ export function pagefindPartOf(id: string, parts: readonly PagefindPart[]): Page
 
 /** The records to index, part by part (the snapshot is read once per part, not held whole). */
 export interface PagefindSource {
-  /**
-   * Every record's id, with a key that changes whenever its document may (the hash of its text): the
-   * parts are chosen from the ids, and a part's key is made of its records' keys, so a part that is
-   * reused is not read.
-   */
-  keys: () => Iterable<readonly [id: string, key: string]>;
+  /** Every record's id: the parts are chosen from them. */
+  ids: () => Iterable<string>;
   /** The records whose id passes `test`, in catalog order. */
   records: (test: (id: string) => boolean) => Iterable<ErrorRecord>;
 }
@@ -184,13 +179,10 @@ export async function writePagefindIndex(
   onProgress?: (done: number) => void,
   options: PagefindIndexOptions = {},
 ): Promise<PagefindIndexResult> {
-  const source: PagefindSource = isSource(input)
-    ? input
-    : { keys: () => input.map((r) => [r.id, textHash(JSON.stringify(r))] as const), records: (test) => input.filter((r) => test(r.id)) };
+  const source: PagefindSource = isSource(input) ? input : { ids: () => input.map((r) => r.id), records: (test) => input.filter((r) => test(r.id)) };
   const root = join(outDir, PAGEFIND_DIR);
   rmSync(root, { recursive: true, force: true });
-  const keyed = [...source.keys()];
-  const partList = pagefindParts(keyed.map(([id]) => id), options.partRecords);
+  const partList = pagefindParts(source.ids(), options.partRecords);
   const parts = partList.length;
   // --max-fragments bounds the fragment files of all parts together.
   const perPart = options.maxFragments === undefined ? undefined : Math.max(1, Math.floor(options.maxFragments / parts));
@@ -199,13 +191,13 @@ export async function writePagefindIndex(
   }
   const result: PagefindIndexResult = { files: 0, bytes: 0, largest: 0, parts, reused: [], keys: {} };
   const previous = options.previous;
-  const partKeys = partKeysOf(keyed, partList, perPart);
   let done = 0;
   const listed: string[] = [];
-  for (const [p, { prefix, dir, records }] of partList.entries()) {
+  for (const [p, { prefix, dir }] of partList.entries()) {
     if (p > 0) listed.push(dir);
     if (options.owns && !options.owns(p)) continue;
-    const key = partKeys[p]!;
+    const documents = Array.from(source.records((id) => inPart(idHash(id), prefix)), pagefindDocument);
+    const key = partKey(documents, perPart);
     const sitePath = `${PAGEFIND_DIR}/${dir}`;
     const published = previous?.keys[sitePath] === key ? join(previous.site, sitePath) : null;
     const outputPath = join(root, dir);
@@ -215,13 +207,12 @@ export async function writePagefindIndex(
       linkReused(listFilesBelow(published, notOwnOf(sitePath)), published, outputPath);
       result.reused.push(sitePath);
     } else {
-      const documents = Array.from(source.records((id) => inPart(idHash(id), prefix)), pagefindDocument);
       await indexPart(documents, outputPath, perPart, (n) => onProgress?.(done + n));
     }
-    done += records;
+    done += documents.length;
     onProgress?.(done);
     result.keys[sitePath] = key;
-    const found = perPart === undefined ? fragmentFiles(outputPath) : checkFragmentBundles(outputPath, perPart, records);
+    const found = perPart === undefined ? fragmentFiles(outputPath) : checkFragmentBundles(outputPath, perPart, documents.length);
     result.files += found.files;
     result.bytes += found.bytes;
     result.largest = Math.max(result.largest, found.largest);
@@ -236,19 +227,14 @@ const isSource = (input: readonly ErrorRecord[] | PagefindSource): input is Page
 const PAGEFIND_CONFIG = { forceLanguage: 'en', includeCharacters: '_' } as const;
 
 /**
- * What each part's bundle is made of: its records' ids and keys in order, and Pagefind's settings.
- * A document is made from its record alone (pagefindDocument), so its record's text stands for it.
- * (Neither errdex's code nor Pagefind's version is in it: a change of either is a change of code,
- * which the page manifest that carries these keys does not survive: src/build/page-reuse.ts.)
+ * What a part's bundle is made of: its documents in order and Pagefind's settings. (Pagefind's own
+ * version is not in it: a dependency change is a change of code, which the page manifest that
+ * carries these keys does not survive: src/build/page-reuse.ts.)
  */
-function partKeysOf(keyed: readonly (readonly [string, string])[], parts: readonly PagefindPart[], maxFragments: number | undefined): string[] {
-  const settings = JSON.stringify({ ...PAGEFIND_CONFIG, maxFragments: maxFragments ?? null });
-  const hashes = parts.map(() => createHash('sha1').update(settings));
-  for (const [id, key] of keyed) {
-    const h = idHash(id);
-    hashes[parts.findIndex((p) => inPart(h, p.prefix))]!.update('\0').update(id).update('\0').update(key);
-  }
-  return hashes.map((h) => h.digest('hex'));
+function partKey(documents: readonly PagefindDocument[], maxFragments: number | undefined): string {
+  const hash = createHash('sha1').update(JSON.stringify({ ...PAGEFIND_CONFIG, maxFragments: maxFragments ?? null }));
+  for (const d of documents) hash.update('\0').update(d.url).update('\0').update(d.content);
+  return hash.digest('hex');
 }
 
 /** Indexes one part's documents as one Pagefind bundle in `outputPath`. */

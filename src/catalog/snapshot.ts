@@ -11,7 +11,6 @@
  * line, so that entry is written `[file, line, datasetVersion, id, sourceText]` instead. JSON.stringify
  * writes no raw tab, inside strings or between values: a line holds a tab only in the first form.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, createWriteStream, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import type { FailureClass } from '../schema/failure-class.ts';
 import { readTwin } from '../schema/input-forms.ts';
@@ -118,16 +117,11 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
   }
 }
 
-/**
- * Each entry's record id and the hash of its text (textHash, taken of the bytes as read), in order:
- * only each line's head is decoded, and no record is parsed. What is derived from a record alone
- * changes only with its text (or with errdex's code), so the hash keys it (src/build/search-index.ts).
- */
-export function* snapshotTextKeys(path: string): Generator<[id: string, key: string]> {
-  for (const bytes of lines(path)) {
-    const { head, tab } = lineHead(bytes);
-    yield [head[3], tab === -1 ? textHash(head[4]!) : createHash('sha1').update(bytes.subarray(tab + 1)).digest('hex')];
-  }
+/** The record ids of the snapshot, in order: only each line's head is decoded. */
+export function snapshotIds(path: string): string[] {
+  const ids: string[] = [];
+  for (const bytes of lines(path)) ids.push(lineHead(bytes).head[3]);
+  return ids;
 }
 
 /** The related errors of each snapshot entry, in snapshot order, one line each (src/catalog/derive/index.ts). */

@@ -33,7 +33,7 @@ interface FullTextOptions {
 
 async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [pagefind, { snapshotEntries, snapshotTextKeys }, { writePagefindIndex }, { ownsPart }] = await Promise.all([
+  const [pagefind, { snapshotEntries, snapshotIds }, { writePagefindIndex }, { ownsPart }] = await Promise.all([
     import('pagefind'),
     import('../../catalog/snapshot.ts'),
     import('../search-index.ts'),
@@ -42,13 +42,13 @@ async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> 
   function* records(test: (id: string) => boolean): Generator<ErrorRecord> {
     for (const entry of snapshotEntries(options.snapshot, { text: false, entry: test })) yield entry.record;
   }
-  const keys = () => snapshotTextKeys(options.snapshot);
+  const ids = () => snapshotIds(options.snapshot);
   // Ended by the build (it failed): Pagefind's own process goes too, or it would go on writing the
   // index into a folder the build is removing.
   process.once('SIGTERM', () => void pagefind.close().finally(() => process.exit(1)));
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
-  const source = { keys, records };
+  const source = { ids, records };
   const { shard } = options;
   const owns = shard ? (part: number) => ownsPart(part, shard) : undefined;
   return writePagefindIndex(source, options.outDir, undefined, { maxFragments: options.maxFragments, partRecords: options.partRecords, previous: options.previous, owns });
