@@ -11,7 +11,7 @@
  * process has written the template (looked for where the render processes write, then where their
  * output goes).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { forEachSnapshotEntry } from '../../catalog/snapshot.ts';
@@ -122,10 +122,19 @@ export function missingTemplate(siteDir: string): string | null {
 /** Moves the record files into the rendered site, in place of the short-link template. */
 export function mergeRecordFiles(recordsDir: string, siteDir: string): void {
   rmSync(dirname(templateFileIn(siteDir)), { recursive: true });
-  // The site's `e/` held the template and the notices of removed records: without any, the record
-  // files' `e/` is moved whole rather than link by link.
+  // The site's `e/` held the template and the notices of removed records, a few beside the record
+  // files' short link per record: the notices are moved into the record files' `e/` (in place of a
+  // short link of the same id, as a merge keeps the site's), which then moves whole, a rename per
+  // notice rather than per record.
   const shortLinks = join(siteDir, 'e');
-  if (readdirSync(shortLinks).length === 0) rmdirSync(shortLinks);
+  const records = join(recordsDir, 'e');
+  if (existsSync(records)) {
+    for (const name of readdirSync(shortLinks)) {
+      rmSync(join(records, name), { recursive: true, force: true });
+      renameSync(join(shortLinks, name), join(records, name));
+    }
+    rmdirSync(shortLinks);
+  }
   mergeInto(recordsDir, siteDir);
   rmSync(recordsDir, { recursive: true, force: true });
 }

@@ -81,12 +81,16 @@ describe('the record files stage', () => {
     writeTemplate(site, template);
     mkdirSync(join(site, 'api'), { recursive: true });
     writeFileSync(join(site, 'api/manifest.json'), '{}');
+    // The notice of a removed record, which the render writes beside the template.
+    mkdirSync(join(site, 'e/removed-1'), { recursive: true });
+    writeFileSync(join(site, 'e/removed-1/index.html'), 'removed');
     expect(missingTemplate(site)).toBeNull();
     await writeRecordFiles({ snapshot, outDir: out, templateSites: [site] });
     mergeRecordFiles(out, site);
     expect(existsSync(out)).toBe(false);
     expect(existsSync(join(templateFileIn(site), '..'))).toBe(false);
-    expect(readdirSync(join(site, 'e')).sort()).toEqual(catalog.entries.map((e) => e.record.id).sort());
+    expect(readdirSync(join(site, 'e')).sort()).toEqual([...catalog.entries.map((e) => e.record.id), 'removed-1'].sort());
+    expect(readFileSync(join(site, 'e/removed-1/index.html'), 'utf8')).toBe('removed');
     expect(readdirSync(join(site, 'api')).sort()).toEqual(['errors', 'manifest.json']);
   });
 });
