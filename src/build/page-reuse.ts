@@ -170,11 +170,7 @@ export function keepReusable(site: string, keys: Record<string, string>, cacheDi
     keepChanged(site, keys, kept, changes);
     return;
   }
-  const files = new Set<string>();
-  for (const path of Object.keys(keys)) {
-    if (!path.endsWith('/')) files.add(path);
-    else for (const f of listFilesBelow(join(site, path), notOwnOf(path))) files.add(`${path}${f}`);
-  }
+  const files = new Set(Object.keys(keys).flatMap((path) => filesOf(site, path)));
   // Each reusable file of the site, with its identity: stat once, for the filter and the comparison.
   const sources = new Map<string, Stats>();
   for (const f of files) {
@@ -207,6 +203,9 @@ export function keepReusable(site: string, keys: Record<string, string>, cacheDi
   removeEmptyFolders(kept, emptied);
 }
 
+/** The files of a site path in `root`: the file, or a folder's (a full-text part's) own files, as its proof counts them. */
+const filesOf = (root: string, path: string): string[] => (path.endsWith('/') ? listFilesBelow(join(root, path), notOwnOf(path)).map((f) => `${path}${f}`) : [path]);
+
 /** keepReusable for the paths a build changed: each one's copy removed, and linked again when it is still reusable. */
 function keepChanged(site: string, keys: Record<string, string>, kept: string, changes: KeptChanges): void {
   const reusable = new Set(Object.keys(keys));
@@ -214,13 +213,11 @@ function keepChanged(site: string, keys: Record<string, string>, kept: string, c
   const emptied = new Set<string>();
   const link: string[] = [];
   for (const path of changed) {
-    // A folder (a full-text part) is its own files, as its proof counts them.
-    const own = (root: string) => (path.endsWith('/') ? listFilesBelow(join(root, path), notOwnOf(path)).map((f) => `${path}${f}`) : [path]);
-    for (const f of own(kept)) {
+    for (const f of filesOf(kept, path)) {
       rmSync(join(kept, f), { force: true });
       emptied.add(dirname(f));
     }
-    if (reusable.has(path)) link.push(...own(site).filter((f) => existsSync(join(site, f))));
+    if (reusable.has(path)) link.push(...filesOf(site, path).filter((f) => existsSync(join(site, f))));
   }
   linkReused(link, site, kept);
   removeEmptyFolders(kept, emptied);
@@ -319,7 +316,7 @@ export function writePageManifest(cacheDir: string, published: Omit<PageManifest
     }
     const sha256 = written.sha256[path];
     const file = join(published.site, path);
-    proofs[path] = sha256 === undefined ? proofOf(file, previous?.proofs[path], notOwnOf(path)) : writtenProof(file, sha256);
+    proofs[path] = sha256 === undefined ? proofOf(file, known, notOwnOf(path)) : writtenProof(file, sha256);
   }
   writeManifest(cacheDir, { ...published, proofs });
 }
