@@ -16,7 +16,7 @@ import { pagefindDocument, type PagefindDocument } from '../search/pagefind-docu
 import { listFilesBelow } from '../util/files.ts';
 import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, type FragmentFiles } from './pagefind-bundle.ts';
 import { linkReused, notOwnOf } from './page-reuse.ts';
-import { unchangedFiles } from './unchanged-files.ts';
+import { unchangedFiles, type PublishedFiles } from './unchanged-files.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 
@@ -31,19 +31,20 @@ function publishedVersion(published: string | null): string | null {
 }
 
 /**
- * Writes the message index into `outDir`. With the published site's folder (`published`), a shard
- * file the same as the published index's shard of that number is linked to it (src/build/unchanged-files.ts):
+ * Writes the message index into `outDir`. With the published site (`published`), a shard file the
+ * same as the published index's shard of that number is linked to it (src/build/unchanged-files.ts):
  * an edit changes a few shards, and the version in the folder's name changes with any of them.
  */
-export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions, published: string | null = null): BuiltMessageIndex {
+export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions, published: PublishedFiles | null = null): BuiltMessageIndex {
   const built = buildMessageIndex(records, { messagePage: messagePath, ...options });
   rmSync(join(outDir, MESSAGE_INDEX_DIR), { recursive: true, force: true });
   const dir = `${MESSAGE_INDEX_DIR}/${built.manifest.version}`;
   mkdirSync(join(outDir, dir), { recursive: true });
   const files = unchangedFiles(outDir, published);
-  const previous = publishedVersion(published);
+  const previous = publishedVersion(published?.site ?? null);
   built.shards.forEach((text, i) => files.write(`${dir}/${i}.json`, text, previous === null ? undefined : `${MESSAGE_INDEX_DIR}/${previous}/${i}.json`));
   files.write(`${MESSAGE_INDEX_DIR}/manifest.json`, `${JSON.stringify(built.manifest)}\n`);
+  files.save();
   return built;
 }
 

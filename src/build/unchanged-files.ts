@@ -5,19 +5,42 @@
  * Most of those files are the same from build to build, and a new file costs a new inode: on this
  * project's machine (ext4) twice to five times what a link costs, and a build that makes some
  * hundred thousand of them spends most of its system time there (docs/benchmarks.md, "Links, not new
- * files"). Comparing first costs a stat and a read of a file the page cache usually holds. A
- * published file is never written to (publish swaps whole folders: src/build/publish-step.ts), so a
- * link is as good as a copy, and the bytes are compared, so the site is the same either way.
+ * files"). A published file is never written to (publish swaps whole folders:
+ * src/build/publish-step.ts), so a link is as good as a copy, and the site is the same either way.
+ *
+ * Whether the published file holds the same bytes is known without reading it when the stage's
+ * listing (kept in the build cache) records the file's identity and content hash, and the file still
+ * has that identity (src/build/file-proofs.ts: device, inode, size, modification time): the new bytes'
+ * hash is compared with the recorded one. Otherwise the published bytes are read and compared. The
+ * listing is written at the stage's end, of what it wrote and linked; if that build is not published,
+ * its files' identities are not the published ones, and the next build compares bytes instead.
  */
-import { closeSync, existsSync, fstatSync, linkSync, openSync, readSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../util/files.ts';
+import { statOf } from './file-proofs.ts';
+
+/** What a stage's files are compared with, and where the stage keeps its listing of them. */
+export interface PublishedFiles {
+  /** The published site's folder; null: none (the first build, or --no-cache). */
+  site: string | null;
+  /** The stage's listing in the build cache (`publishedFiles`); null: none is kept. */
+  listing: string | null;
+}
 
 /**
- * The published site's folder, for `unchangedFiles`: the output folder, until publish replaces it;
- * null before the first build, and with --no-cache, which uses nothing of an earlier build.
+ * The published site's folder: the output folder, until publish replaces it; null before the first
+ * build, and with --no-cache, which uses nothing of an earlier build.
  */
 export const publishedFolder = (settings: { outDir: string; useCache: boolean }): string | null =>
   settings.useCache && existsSync(settings.outDir) ? settings.outDir : null;
+
+/** The published site, and the listing of `stage`'s files in the build cache. */
+export const publishedFiles = (settings: { outDir: string; useCache: boolean; cacheDir: string }, stage: string): PublishedFiles => ({
+  site: publishedFolder(settings),
+  listing: join(settings.cacheDir, 'published-files', `${stage}.json`),
+});
 
 export interface UnchangedFiles {
   /**
@@ -25,8 +48,31 @@ export interface UnchangedFiles {
    * file at `publishedPath` (`path` unless given) when that holds the same bytes.
    */
   write(path: string, data: string | Uint8Array, publishedPath?: string): void;
+  /** Writes the listing of the files written and linked, for the next build. */
+  save(): void;
   /** Files linked and files written so far. */
   readonly counts: { linked: number; written: number };
+}
+
+/** A listed file: its identity (file-proofs' `statOf`) and the hash of its bytes, by its path in the site. */
+type Listing = Map<string, { stat: string; sha1: string }>;
+
+function readListing(file: string | null): Listing {
+  const listing: Listing = new Map();
+  if (file === null || !existsSync(file)) return listing;
+  try {
+    const files = (JSON.parse(readFileSync(file, 'utf8')) as { files?: Record<string, [string, string]> }).files ?? {};
+    for (const [path, [stat, sha1]] of Object.entries(files)) listing.set(path, { stat, sha1 });
+  } catch {
+    // Unreadable: every file is compared by its bytes, and the listing written anew.
+  }
+  return listing;
+}
+
+/** Whether `file` holds exactly `bytes` (false when it cannot be read). */
+function sameBytes(file: string, bytes: Uint8Array): boolean {
+  const old = bytesOfSize(file, bytes.byteLength);
+  return old !== null && old.equals(bytes);
 }
 
 /** The bytes of `file` when it has exactly `size` of them; null otherwise, or when it cannot be read. */
@@ -52,21 +98,34 @@ function bytesOfSize(file: string, size: number): Buffer | null {
   }
 }
 
-/** A writer into `dir` that links what the published site (`published`, its folder; null: none) holds already. */
-export function unchangedFiles(dir: string, published: string | null): UnchangedFiles {
+/** A writer into `dir` that links what the published site holds already (`published`; null: nothing published, no listing). */
+export function unchangedFiles(dir: string, published: PublishedFiles | null): UnchangedFiles {
   const counts = { linked: 0, written: 0 };
+  const site = published?.site ?? null;
+  const before = site === null ? new Map() : readListing(published?.listing ?? null);
+  const after: Record<string, [string, string]> = {};
+  const keep = published?.listing != null;
+  /** Notes a file written or linked, with its identity (`stat`: null, to be taken), for the listing. */
+  const note = (path: string, stat: string | null, sha1: string): void => {
+    if (keep) after[path] = [stat ?? statOf(join(dir, path)) ?? '', sha1];
+  };
   return {
     counts,
     write(path, data, publishedPath = path) {
       const target = join(dir, path);
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      if (published !== null) {
-        const source = join(published, publishedPath);
-        const old = bytesOfSize(source, bytes.byteLength);
-        if (old !== null && old.equals(bytes)) {
+      const sha1 = hash('sha1', bytes, 'base64');
+      if (site !== null) {
+        const source = join(site, publishedPath);
+        const listed = before.get(publishedPath);
+        const stat = listed === undefined ? null : statOf(source);
+        // Listed, and still the file listed: its bytes are known by their hash.
+        const known = stat !== null && stat === listed!.stat;
+        if (known ? listed!.sha1 === sha1 : sameBytes(source, bytes)) {
           try {
             linkSync(source, target);
             counts.linked++;
+            note(path, known ? stat : null, sha1);
             return;
           } catch {
             // Another file system, or too many links: written instead.
@@ -75,6 +134,12 @@ export function unchangedFiles(dir: string, published: string | null): Unchanged
       }
       writeFileSync(target, bytes);
       counts.written++;
+      note(path, null, sha1);
+    },
+    save() {
+      if (!published?.listing) return;
+      mkdirSync(dirname(published.listing), { recursive: true });
+      writeFileAtomic(published.listing, JSON.stringify({ files: after }));
     },
   };
 }

@@ -10,7 +10,7 @@ import { siteConfig } from '../../../errdex.config.mjs';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { BuildState, MessageIndexResult } from '../state.ts';
-import { publishedFolder } from '../unchanged-files.ts';
+import { publishedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
 interface MessageIndexOptions {
   /** The validated catalog (src/catalog/snapshot.ts). */
@@ -21,8 +21,8 @@ interface MessageIndexOptions {
   outDir: string;
   /** --max-index-files. */
   maxIndexFiles: number | undefined;
-  /** The published site, whose files of the same bytes are linked (src/build/unchanged-files.ts); null: none. */
-  published: string | null;
+  /** The published site, whose files of the same bytes are linked, and this stage's listing of them (src/build/unchanged-files.ts). */
+  published: PublishedFiles;
 }
 
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
@@ -70,7 +70,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
 
 export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: publishedFolder(s.settings) };
+  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: publishedFiles(s.settings, 'message-index') };
   const priority = s.plan.stages.find((st) => st.name === 'message-index')!.priority;
   const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', { priority });
   ctx.onCancel(child.kill);

@@ -28,7 +28,7 @@ import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildState, RecordFilesResult } from '../state.ts';
-import { publishedFolder, unchangedFiles } from '../unchanged-files.ts';
+import { publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
 /** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
 const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);
@@ -44,8 +44,8 @@ export interface RecordFilesOptions {
   outDir: string;
   /** Site folders the short-link template may be written to, looked at in turn until it is there. */
   templateSites: string[];
-  /** The published site, whose files of the same bytes are linked, not written again (src/build/unchanged-files.ts); null: none. */
-  published?: string | null;
+  /** The published site, whose files of the same bytes are linked, not written again, and this stage's listing of them (src/build/unchanged-files.ts); null: none. */
+  published?: PublishedFiles | null;
 }
 
 /**
@@ -109,6 +109,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((links.length + i + 1) / 2));
   });
   onRecord?.(links.length);
+  files.save();
   return { records: links.length, files: 2 * links.length, linked: files.counts.linked, bytes, titles: titleFigures(heads) };
 }
 
@@ -148,7 +149,7 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
   const child = startStageChild<RecordFilesResult>(
     import.meta.url,
-    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: publishedFolder(s.settings) } satisfies RecordFilesOptions,
+    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: publishedFiles(s.settings, 'record-files') } satisfies RecordFilesOptions,
     (m) => m.type === 'update' && board.update(m.done),
     'the record files stage',
     { priority },

@@ -152,7 +152,7 @@ describe('the message index written again', () => {
     const changed = records();
     changed[0] = { ...changed[0]!, errorMessage: `${changed[0]!.errorMessage} and more`, messagePattern: `${changed[0]!.messagePattern} and more` };
     const out = tempSite();
-    const second = writeMessageIndex(changed, out, { maxShards: 4 }, published);
+    const second = writeMessageIndex(changed, out, { maxShards: 4 }, { site: published, listing: null });
     expect(second.manifest.version).not.toBe(first.manifest.version);
     const shard = (site: string, version: string, i: number) => join(site, MESSAGE_INDEX_DIR, version, `${i}.json`);
     let linked = 0;

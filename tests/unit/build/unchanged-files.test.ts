@@ -1,7 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { statOf } from '../../../src/build/file-proofs.ts';
 import { publishedFolder, unchangedFiles } from '../../../src/build/unchanged-files.ts';
 
 function fixture() {
@@ -22,7 +24,7 @@ const sameFile = (a: string, b: string) => statSync(a).ino === statSync(b).ino &
 describe('unchangedFiles', () => {
   it('links a file the published site holds byte for byte, and writes every other', () => {
     const { published, out } = fixture();
-    const files = unchangedFiles(out, published);
+    const files = unchangedFiles(out, { site: published, listing: null });
     files.write('a/same.json', '{"x":1}');
     // The same size, other bytes; another size; no published file.
     files.write('a/size.json', '{"x":2}');
@@ -40,7 +42,7 @@ describe('unchangedFiles', () => {
 
   it('compares with the published file named, where a file moved', () => {
     const { published, out } = fixture();
-    const files = unchangedFiles(out, published);
+    const files = unchangedFiles(out, { site: published, listing: null });
     files.write('a/new-name.json', 'moved', 'a/old-name.json');
     expect(sameFile(join(out, 'a/new-name.json'), join(published, 'a/old-name.json'))).toBe(true);
   });
@@ -54,5 +56,77 @@ describe('unchangedFiles', () => {
     const files = unchangedFiles(out, null);
     files.write('a/same.json', '{"x":1}');
     expect(files.counts).toEqual({ linked: 0, written: 1 });
+  });
+
+  /** Two builds: the first writes `site` with its listing; publishing renames it into place, as publish does. */
+  function publishFirst() {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-listing-'));
+    const listing = join(dir, 'cache/published-files/stage.json');
+    const first = join(dir, 'staging');
+    mkdirSync(join(first, 'a'), { recursive: true });
+    const files = unchangedFiles(first, { site: null, listing });
+    files.write('a/same.json', '{"x":1}');
+    files.write('a/edited.json', '{"x":1}');
+    files.save();
+    const site = join(dir, 'site');
+    renameSync(first, site);
+    const out = join(dir, 'out');
+    mkdirSync(join(out, 'a'), { recursive: true });
+    return { dir, listing, site, out };
+  }
+
+  it('lists what it wrote, and the next build links by the listing what is unchanged', () => {
+    const { listing, site, out } = publishFirst();
+    const listed = (JSON.parse(readFileSync(listing, 'utf8')) as { files: Record<string, [string, string]> }).files;
+    expect(Object.keys(listed).sort()).toEqual(['a/edited.json', 'a/same.json']);
+    const files = unchangedFiles(out, { site, listing });
+    files.write('a/same.json', '{"x":1}');
+    files.write('a/edited.json', '{"x":2}');
+    files.write('a/new.json', '{"x":3}');
+    files.save();
+    expect(files.counts).toEqual({ linked: 1, written: 2 });
+    expect(sameFile(join(out, 'a/same.json'), join(site, 'a/same.json'))).toBe(true);
+    expect(readFileSync(join(out, 'a/edited.json'), 'utf8')).toBe('{"x":2}');
+    // The listing now states the new files.
+    const next = (JSON.parse(readFileSync(listing, 'utf8')) as { files: Record<string, [string, string]> }).files;
+    expect(Object.keys(next).sort()).toEqual(['a/edited.json', 'a/new.json', 'a/same.json']);
+    expect(next['a/same.json']).toEqual(listed['a/same.json']);
+    expect(next['a/edited.json']![1]).not.toBe(listed['a/edited.json']![1]);
+  });
+
+  it('takes a listed file whose identity is the listed one to hold the listed bytes: it is not read', () => {
+    const { published, out } = fixture();
+    // The listing says a/size.json holds {"x":2}, and states the file's identity as it is: it holds {"x":1}.
+    const listing = join(out, '..', 'listing.json');
+    writeFileSync(listing, JSON.stringify({ files: { 'a/size.json': [statOf(join(published, 'a/size.json')), hash('sha1', '{"x":2}', 'base64')] } }));
+    const files = unchangedFiles(out, { site: published, listing });
+    files.write('a/size.json', '{"x":2}');
+    files.write('a/same.json', '{"x":1}');
+    expect(files.counts).toEqual({ linked: 2, written: 0 });
+  });
+
+  it('compares the bytes of a file whose identity is not the listed one (another build published, a file replaced)', () => {
+    const { dir, site, listing, out } = publishFirst();
+    // The site replaced by a copy: the same bytes, other inodes; one file's bytes changed.
+    const copy = join(dir, 'copy');
+    cpSync(site, copy, { recursive: true });
+    rmSync(site, { recursive: true });
+    renameSync(copy, site);
+    writeFileSync(join(site, 'a/edited.json'), '{"x":9}');
+    const files = unchangedFiles(out, { site, listing });
+    files.write('a/same.json', '{"x":1}');
+    files.write('a/edited.json', '{"x":1}');
+    expect(files.counts).toEqual({ linked: 1, written: 1 });
+    expect(sameFile(join(out, 'a/same.json'), join(site, 'a/same.json'))).toBe(true);
+    expect(readFileSync(join(out, 'a/edited.json'), 'utf8')).toBe('{"x":1}');
+  });
+
+  it('compares bytes when the listing cannot be read', () => {
+    const { site, listing, out } = publishFirst();
+    writeFileSync(listing, '{"files":');
+    const files = unchangedFiles(out, { site, listing });
+    files.write('a/same.json', '{"x":1}');
+    files.write('a/edited.json', '{"x":2}');
+    expect(files.counts).toEqual({ linked: 1, written: 1 });
   });
 });
