@@ -157,10 +157,7 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
       ? stage('highlight', [], ['catalog files', 'snapshot'], ['highlight cache'], 'low')
       : stage('highlight', [one ? 'validate' : 'derive'], ['snapshot'], ['highlight cache']),
     stage('render', ['derive', 'highlight'], ['render context', 'snapshot', 'related errors', 'highlight cache', 'published site'], ['staging site', 'page keys']),
-    // In a build that reuses the published pages, the full-text index re-indexes a part or so and the
-    // render renders a few hundred pages, leaving CPU that the record files (records without their
-    // code, the unchanged files linked) take at the low priority.
-    stage('record-files', [one || kind.reusing ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
+    stage('record-files', [one ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
     stage('message-index', [one ? 'validate' : 'full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], one ? 'low' : 'normal'),
     // Each listing's filter index (repositories, classes, tags): read from the snapshot like the message index.
     stage('list-index', [one ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),

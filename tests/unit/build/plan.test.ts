@@ -112,10 +112,6 @@ describe('plan', () => {
     expect(skip(reusing, 'highlight')).toMatch(/not ahead of the render/);
     expect(reusing.highlight.fromCatalogFiles).toBe(false);
     for (const name of STAGES.filter((n) => n !== 'highlight')) expect(skip(reusing, name), name).toBeUndefined();
-    // The record files start with the snapshot, beside the full-text index, at the low priority.
-    expect(needs(cold, 'record-files')).toEqual(['full-text']);
-    expect(needs(reusing, 'record-files')).toEqual(['validate']);
-    expect(priority(reusing, 'record-files')).toBe('low');
   });
 
   it("leaves a shard's build the catalog-wide stages for the merge, and partitions its render by its own records", () => {
