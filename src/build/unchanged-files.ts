@@ -39,7 +39,7 @@ export const publishedFolder = (settings: { outDir: string; useCache: boolean })
 /** The published site, and the listing of `stage`'s files in the build cache. */
 export const publishedFiles = (settings: { outDir: string; useCache: boolean; cacheDir: string }, stage: string): PublishedFiles => ({
   site: publishedFolder(settings),
-  listing: join(settings.cacheDir, 'published-files', `${stage}.json`),
+  listing: join(settings.cacheDir, 'published-files', `${stage}.tsv`),
 });
 
 export interface UnchangedFiles {
@@ -54,17 +54,24 @@ export interface UnchangedFiles {
   readonly counts: { linked: number; written: number };
 }
 
-/** A listed file: its identity (file-proofs' `statOf`) and the hash of its bytes, by its path in the site. */
-type Listing = Map<string, { stat: string; sha1: string }>;
+/**
+ * The listed files: by path in the site, `identity<TAB>hash` (file-proofs' `statOf`, and the SHA-1 of
+ * the bytes). Kept as lines of `path<TAB>identity<TAB>hash`, read by slicing: some hundred thousand
+ * entries in a quarter of the time that parsing them as JSON or splitting each line takes.
+ */
+type Listing = Map<string, string>;
 
 function readListing(file: string | null): Listing {
   const listing: Listing = new Map();
   if (file === null || !existsSync(file)) return listing;
-  try {
-    const files = (JSON.parse(readFileSync(file, 'utf8')) as { files?: Record<string, [string, string]> }).files ?? {};
-    for (const [path, [stat, sha1]] of Object.entries(files)) listing.set(path, { stat, sha1 });
-  } catch {
-    // Unreadable: every file is compared by its bytes, and the listing written anew.
+  const text = readFileSync(file, 'utf8');
+  // Written whole (writeFileAtomic): one that does not end with a newline is not this code's, and none of it is used.
+  if (!text.endsWith('\n')) return listing;
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf('\n', at);
+    const tab = text.indexOf('\t', at);
+    if (tab > at && tab < end) listing.set(text.slice(at, tab), text.slice(tab + 1, end));
+    at = end + 1;
   }
   return listing;
 }
@@ -102,12 +109,12 @@ function bytesOfSize(file: string, size: number): Buffer | null {
 export function unchangedFiles(dir: string, published: PublishedFiles | null): UnchangedFiles {
   const counts = { linked: 0, written: 0 };
   const site = published?.site ?? null;
-  const before = site === null ? new Map() : readListing(published?.listing ?? null);
-  const after: Record<string, [string, string]> = {};
+  const before: Listing = site === null ? new Map() : readListing(published?.listing ?? null);
+  const after: string[] = [];
   const keep = published?.listing != null;
   /** Notes a file written or linked, with its identity (`stat`: null, to be taken), for the listing. */
   const note = (path: string, stat: string | null, sha1: string): void => {
-    if (keep) after[path] = [stat ?? statOf(join(dir, path)) ?? '', sha1];
+    if (keep) after.push(`${path}\t${stat ?? statOf(join(dir, path)) ?? ''}\t${sha1}\n`);
   };
   return {
     counts,
@@ -120,8 +127,9 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
         const listed = before.get(publishedPath);
         const stat = listed === undefined ? null : statOf(source);
         // Listed, and still the file listed: its bytes are known by their hash.
-        const known = stat !== null && stat === listed!.stat;
-        if (known ? listed!.sha1 === sha1 : sameBytes(source, bytes)) {
+        const tab = listed?.lastIndexOf('\t') ?? -1;
+        const known = stat !== null && listed!.slice(0, tab) === stat;
+        if (known ? listed!.slice(tab + 1) === sha1 : sameBytes(source, bytes)) {
           try {
             linkSync(source, target);
             counts.linked++;
@@ -139,7 +147,7 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
     save() {
       if (!published?.listing) return;
       mkdirSync(dirname(published.listing), { recursive: true });
-      writeFileAtomic(published.listing, JSON.stringify({ files: after }));
+      writeFileAtomic(published.listing, after.join(''));
     },
   };
 }
