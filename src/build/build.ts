@@ -218,11 +218,15 @@ function failureMessage(e: StageError, outDir: string): string {
   return `${e.message}\n\nThe ${LABELS[e.stage as StageName] ?? e.stage} stage failed; ${unchanged}.`;
 }
 
-/** The measurements, after the build's clock stopped: walking a large site takes seconds. */
+/**
+ * The measurements, after the build's clock stopped: the site's files and bytes as publishing measured
+ * them, or, where it did not (a shard's folder), by walking it, which takes seconds on a large site.
+ */
 function writeReport(file: string, state: BuildState, buildSeconds: number): void {
   const started = performance.now();
-  const site = treeSize(state.settings.outDir);
   const stages = state.board.results;
+  const published = stages.find((st) => st.name === 'publish');
+  const site = published?.outputFiles != null && published.outputBytes != null ? { files: published.outputFiles, bytes: published.outputBytes } : treeSize(state.settings.outDir);
   const render = stages.find((st) => st.name === 'render')!;
   [render.outputFiles, render.outputBytes] = [site.files, site.bytes];
   const report: BuildReport = {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,9 +18,19 @@ const pages = [
 
 describe('building the basic fixture catalog', () => {
   let site: BuiltSite;
+  const report = join(mkdtempSync(join(tmpdir(), 'errdex-report-')), 'report.json');
   beforeAll(() => {
-    site = buildSite('basic', join(FIXTURES, 'basic'));
+    site = buildSite('basic', join(FIXTURES, 'basic'), { args: [`--report=${report}`] });
     expect(site.status, site.stderr + site.stdout).toBe(0);
+  });
+
+  it("reports the published site's files and bytes, and each stage", () => {
+    const r = JSON.parse(readText(report)) as { records: number; siteFiles: number; siteBytes: number; stages: { name: string }[] };
+    const files = listFiles(site.dist);
+    expect(r.records).toBe(4);
+    expect(r.siteFiles).toBe(files.length);
+    expect(r.siteBytes).toBe(files.reduce((n, f) => n + statSync(join(site.dist, f)).size, 0));
+    expect(r.stages.map((st) => st.name)).toContain('publish');
   });
 
   it('writes one page and one JSON twin per record', () => {
