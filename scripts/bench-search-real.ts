@@ -49,6 +49,9 @@ interface Scored {
   rank: number;
   siteFirst: boolean | null;
   noMatch: boolean;
+  /** The rows the page shows as possibly related (confidence.ts `possiblyRelated`), and whether the paste's record is among them. */
+  related: number;
+  relatedRight: boolean;
   bytes: number;
   ms: number;
   /** For `--slowest`: the phases, how many candidates were ranked, the paste's start. */
@@ -116,7 +119,8 @@ async function run(dir: string, queries: { file: string; q: RealQuery }[], recor
         );
       }
     }
-    out.push({ file, damage, rank, siteFirst, noMatch, bytes, ms: r.timings.normaliseMs + r.timings.rankMs, normaliseMs: r.timings.normaliseMs, rankMs: r.timings.rankMs, candidates: r.candidates, query: q.query.slice(0, 60) });
+    const related = noMatch ? r.related : [];
+    out.push({ file, damage, rank, siteFirst, noMatch, related: related.length, relatedRight: related.some((x) => right.has(x.entry.id)), bytes, ms: r.timings.normaliseMs + r.timings.rankMs, normaliseMs: r.timings.normaliseMs, rankMs: r.timings.rankMs, candidates: r.candidates, query: q.query.slice(0, 60) });
     if (DUMP) {
       const top = r.results[0];
       dumped.push(JSON.stringify({ negative: negatives, file, damage, rank, kind: top?.kind ?? null, score: top?.score ?? null, literal: top ? literalLength(top.entry.template) : 0, line: top?.line.length ?? 0, template: top?.entry.template ?? null, msg: r.paste.messages[0]?.text ?? '', second: r.results[1] ? [r.results[1].kind, r.results[1].score] : null, evidence: r.results.slice(0, 5).map((x) => ({ kind: x.kind, score: x.score, tail: x.tailScore ?? 0, site: x.siteFit ?? 0, literal: literalLength(x.entry.template), ...evidence(x) })) }));
@@ -138,8 +142,8 @@ function table(label: string, positives: Scored[], negatives: Scored[]): string[
   const lines = [
     `#### ${label}`,
     '',
-    row(['pastes', 'queries', 'top-1', 'top-5', 'no match shown (wrongly)', 'right raise site first (multi-site, with a frame)', 'bytes p95 / max', 'matching p95 (Node)']),
-    row(Array(8).fill('---')),
+    row(['pastes', 'queries', 'top-1', 'top-5', 'no match shown (wrongly)', 'of those, the record possibly related', 'right raise site first (multi-site, with a frame)', 'bytes p95 / max', 'matching p95 (Node)']),
+    row(Array(9).fill('---')),
   ];
   const line = (name: string, xs: Scored[]) => {
     const site = xs.filter((x) => x.siteFirst !== null);
@@ -149,6 +153,7 @@ function table(label: string, positives: Scored[], negatives: Scored[]): string[
       pct(xs.filter((x) => x.rank === 1).length, xs.length),
       pct(xs.filter((x) => x.rank >= 1 && x.rank <= 5).length, xs.length),
       pct(xs.filter((x) => x.noMatch).length, xs.length),
+      `${xs.filter((x) => x.relatedRight).length} of ${xs.filter((x) => x.noMatch).length}`,
       site.length ? `${pct(site.filter((x) => x.siteFirst).length, site.length)} of ${site.length}` : '–',
       bytesCell(xs),
       `${quantile(xs.map((x) => x.ms), 0.95).toFixed(1)} ms`,
@@ -164,10 +169,11 @@ function table(label: string, positives: Scored[], negatives: Scored[]): string[
     }
   }
   const negFiles = [...new Set(negatives.map((s) => s.file))];
-  lines.push('', row(['negatives', 'queries', 'no match shown', 'bytes p95 / max', 'matching p95 (Node)']), row(Array(5).fill('---')));
+  lines.push('', row(['negatives', 'queries', 'no match shown', 'possibly related rows shown (queries with any)', 'bytes p95 / max', 'matching p95 (Node)']), row(Array(6).fill('---')));
   for (const f of negFiles) {
     const xs = negatives.filter((s) => s.file === f);
-    lines.push(row([f, String(xs.length), pct(xs.filter((x) => x.noMatch).length, xs.length), bytesCell(xs), `${quantile(xs.map((x) => x.ms), 0.95).toFixed(1)} ms`]));
+    const shown = xs.filter((x) => x.related > 0);
+    lines.push(row([f, String(xs.length), pct(xs.filter((x) => x.noMatch).length, xs.length), `${shown.reduce((n, x) => n + x.related, 0)} (${shown.length})`, bytesCell(xs), `${quantile(xs.map((x) => x.ms), 0.95).toFixed(1)} ms`]));
   }
   return [...lines, ''];
 }

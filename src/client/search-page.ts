@@ -22,7 +22,7 @@ import {
   type SearchHit,
 } from '../search/results.ts';
 import { parseTemplate } from '../schema/message-template.ts';
-import { noConfidentMatch, POSSIBLY_RELATED } from '../search/confidence.ts';
+import { noConfidentMatch } from '../search/confidence.ts';
 import { pagefindSearch } from './pagefind-client.ts';
 import { addressValue, grow } from './paste-box.ts';
 import type { MatchRequest, MatchResponse, WarmRequest } from './search-worker.ts';
@@ -61,6 +61,8 @@ function setUp(root: HTMLElement): void {
   let worker = newWorker();
   let seq = 0;
   let matches: MatchResult[] = [];
+  /** Of `matches`, those shown as possibly related when none is confident (confidence.ts). */
+  let related: MatchResult[] = [];
   let textHits: SearchHit[] = [];
   let textSearched = false;
   let fullTextWords: string[] | null = null;
@@ -119,6 +121,7 @@ function setUp(root: HTMLElement): void {
     const q = query.trim();
     syncAddress(query);
     matches = [];
+    related = [];
     textHits = [];
     textSearched = false;
     fullTextWords = null;
@@ -137,6 +140,7 @@ function setUp(root: HTMLElement): void {
       note = `Pasted-error matching failed (${answer.error}); showing full-text results.`;
     } else {
       matches = answer.results;
+      related = answer.related;
       fullTextWords = answer.fullTextWords;
       list.dataset.matchMs = (answer.timings.normaliseMs + answer.timings.rankMs).toFixed(2);
       list.dataset.fetchMs = answer.timings.fetchMs.toFixed(1);
@@ -158,7 +162,7 @@ function setUp(root: HTMLElement): void {
     // Nothing matched with confidence: say so, and show only a few possibly related near misses
     // (full-text results, when searched, after them).
     const noMatch = Boolean(q) && noConfidentMatch(matches);
-    const all = mergeHits(noMatch ? matches.slice(0, POSSIBLY_RELATED) : matches, textHits);
+    const all = mergeHits(noMatch ? related : matches, textHits);
     renderFacets(all);
     const shown = applyFilters(all, chosenFilters());
     list.replaceChildren(...shown.map((h) => resultItem(h, noMatch)));

@@ -2,7 +2,7 @@
  * The paste matcher off the main thread: a 1 MB paste or a slow pattern can never freeze the page,
  * and the page can stop this worker when it runs past its deadline.
  *
- * Receives `{ seq, query, indexUrl }`, answers `{ seq, results, timings, shards, candidates, fullTextWords }`
+ * Receives `{ seq, query, indexUrl }`, answers `{ seq, results, related, timings, shards, candidates, fullTextWords }`
  * or `{ seq, error }`; `{ warm, indexUrl }` (no answer) fetches the manifest and warms the matcher's code
  * (warm-up.ts `warmUpFully`).
  */
@@ -24,7 +24,7 @@ export interface WarmRequest {
 }
 
 export type MatchResponse =
-  | { seq: number; results: MatchResult[]; timings: MatchTimings; shards: number; candidates: number; fullTextWords: string[] }
+  | { seq: number; results: MatchResult[]; related: MatchResult[]; timings: MatchTimings; shards: number; candidates: number; fullTextWords: string[] }
   | { seq: number; error: string };
 
 let warmed = false;
@@ -49,7 +49,7 @@ function sourceOf(indexUrl: string): IndexSource {
 async function run(req: MatchRequest): Promise<MatchResponse> {
   // A first query the page could not warm up for (it opened with ?q=): warm while the shards come.
   const r = await sourceOf(req.indexUrl).match(req.query, 20, warmed ? undefined : warm);
-  return { seq: req.seq, results: r.results, timings: r.timings, shards: r.shards.length, candidates: r.candidates, fullTextWords: r.fullTextWords };
+  return { seq: req.seq, results: r.results, related: r.related, timings: r.timings, shards: r.shards.length, candidates: r.candidates, fullTextWords: r.fullTextWords };
 }
 
 self.addEventListener('message', (event: MessageEvent<MatchRequest | WarmRequest>) => {

@@ -6,8 +6,8 @@
  * the matcher found nothing): a record's page, or the message page when the paste does not say which
  * of several places raised it. Pure, so a test can hold it to the page's answer.
  */
-import { noConfidentMatch, POSSIBLY_RELATED } from '../search/confidence.ts';
-import type { MatchResult } from '../search/matcher.ts';
+import { noConfidentMatch } from '../search/confidence.ts';
+import type { MatchResult, PasteMatch } from '../search/matcher.ts';
 import { mergeHits, type SearchHit } from '../search/results.ts';
 
 export type PageAnswer =
@@ -22,8 +22,8 @@ export type PageAnswer =
     }
   | { found: false; related: SearchHit[] };
 
-export function pageAnswer(results: readonly MatchResult[]): PageAnswer {
-  if (noConfidentMatch(results)) return { found: false, related: mergeHits(results.slice(0, POSSIBLY_RELATED), []) };
+export function pageAnswer({ results, related }: Pick<PasteMatch, 'results' | 'related'>): PageAnswer {
+  if (noConfidentMatch(results)) return { found: false, related: mergeHits(related, []) };
   const hit = mergeHits(results, [])[0]!;
   const places = hit.messagePage ? results.filter((r) => r.entry.messagePage === hit.path) : [];
   const top = places[0] ?? results.find((r) => `/${r.entry.repo}/${r.entry.slug}/` === hit.path)!;

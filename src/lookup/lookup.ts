@@ -80,8 +80,8 @@ export async function lookup(paste: string, site: Site): Promise<LookupAnswer> {
   // Trimmed as the search page trims what it is given, so that both match the same text.
   // Over HTTP, while the shards come, the matcher's code is warmed as the page's worker warms it for
   // a first paste (warm-up.ts): a lookup is always a first paste.
-  const { results } = await index.match(paste.trim(), MATCH_LIMIT, site.kind === 'url' ? warmUp : undefined);
-  const answer = pageAnswer(results);
+  const match = await index.match(paste.trim(), MATCH_LIMIT, site.kind === 'url' ? warmUp : undefined);
+  const answer = pageAnswer(match);
   // A folder's pages have the site's public URL only if the build wrote one down (its API manifest).
   const siteUrl = site.kind === 'folder' ? await configuredSiteUrl(site) : null;
   const ref = (path: string): PageRef => ({

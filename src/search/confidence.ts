@@ -12,7 +12,7 @@
  * keeping its positives (docs/benchmarks.md).
  */
 import { templateLiteral, wordKey, wordsWithoutValues } from './keys.ts';
-import type { MatchResult } from './matcher.ts';
+import type { MatchResult } from './match-result.ts';
 import { literalLength } from '../schema/message-template.ts';
 
 /** A near miss must score at most this (edits per literal token, align.ts). */
@@ -46,23 +46,51 @@ export interface MatchEvidence {
   covered: number;
 }
 
-const keySet = (words: string[]) => new Set(words.filter((w) => w.length >= 2).map((w) => wordKey(w.toLowerCase())));
+const keySet = (words: string[], common: ReadonlySet<string>) => new Set(words.filter((w) => w.length >= 2).map((w) => wordKey(w.toLowerCase())).filter((k) => !common.has(k)));
+const NONE: ReadonlySet<string> = new Set();
 
-export function evidence(r: MatchResult): MatchEvidence {
+/** The words of a result's line (values left out; `common` words too) and how many of them its template's literal text has. */
+function sharedWords(r: MatchResult, common: ReadonlySet<string>): { shared: number; lineWords: number; templateWords: number } {
   const literalWords = wordsWithoutValues(templateLiteral(r.entry.template)).map((w) => w.toLowerCase());
-  const templateWords = keySet(literalWords);
+  const templateWords = keySet(literalWords, common);
   const words = wordsWithoutValues(r.line);
-  const lineWords = [...keySet(words)];
+  const lineWords = [...keySet(words, common)];
   let shared = lineWords.filter((w) => templateWords.has(w)).length;
   // A paste cut inside a word: its last word is the start of one of the template's.
   const last = words[words.length - 1]?.toLowerCase();
-  if (last && !templateWords.has(wordKey(last)) && literalWords.some((w) => w.length > last.length && w.startsWith(last))) shared++;
+  if (last && !common.has(wordKey(last)) && !templateWords.has(wordKey(last)) && literalWords.some((w) => w.length > last.length && w.startsWith(last))) shared++;
+  return { shared, lineWords: lineWords.length, templateWords: templateWords.size };
+}
+
+export function evidence(r: MatchResult): MatchEvidence {
+  const { shared, lineWords, templateWords } = sharedWords(r, NONE);
   return {
     shared,
-    explained: lineWords.length ? shared / lineWords.length : 0,
+    explained: lineWords ? shared / lineWords : 0,
     literalShare: r.line.length ? literalLength(r.entry.template) / r.line.length : 0,
-    covered: templateWords.size ? Math.min(1, shared / templateWords.size) : 0,
+    covered: templateWords ? Math.min(1, shared / templateWords) : 0,
   };
+}
+
+/** Words a possibly related row must share with the paste's line, the catalog's common words left out. */
+export const RELATED_SHARED_WORDS = 2;
+
+/**
+ * The rows shown as "possibly related" when nothing matched with confidence: the first
+ * POSSIBLY_RELATED results, in the matcher's order, that share with the paste's line words that say
+ * something (`common`: the message index's words too common to file records under, from its
+ * manifest): RELATED_SHARED_WORDS of them, or every word of the template, or half the line's. The
+ * alignment finds any template that starts with a placeholder close to a short line, read as the
+ * template cut short; such a row shares one word of many with a paste from another program, or only
+ * words like "is" and "not", and is no lead.
+ */
+export function possiblyRelated(results: readonly MatchResult[], common: ReadonlySet<string>): MatchResult[] {
+  return results
+    .filter((r) => {
+      const { shared, lineWords, templateWords } = sharedWords(r, common);
+      return shared >= RELATED_SHARED_WORDS || (shared > 0 && (shared >= templateWords || 2 * shared >= lineWords));
+    })
+    .slice(0, POSSIBLY_RELATED);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messagePath } from '../../../src/catalog/derive/message-groups.ts';
 import { pageAnswer } from '../../../src/lookup/answer.ts';
+import { mergeHits } from '../../../src/search/results.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
 import { noConfidentMatch, POSSIBLY_RELATED } from '../../../src/search/confidence.ts';
 import { matchPaste } from '../../../src/search/matcher.ts';
@@ -24,7 +25,7 @@ const records = [
   record('frame {id} late in buffer {buf}', 'frame (.+?) late in buffer (.+?)'),
 ];
 const built = buildMessageIndex(records, { targetShardBytes: 300, messagePage: messagePath });
-const results = async (paste: string) => (await matchPaste(paste, built.manifest, async (i) => JSON.parse(built.shards[i]!) as EntryTuple[])).results;
+const results = (paste: string) => matchPaste(paste, built.manifest, async (i) => JSON.parse(built.shards[i]!) as EntryTuple[]);
 
 describe('pageAnswer', () => {
   it("answers with the record's page for a message one record raises", async () => {
@@ -43,11 +44,12 @@ describe('pageAnswer', () => {
 
   it('finds no entry where the page says so, with at most the rows it calls possibly related', async () => {
     const weak = await results('frame 9 vanished from buffer 3 in transit');
-    expect(weak.length).toBeGreaterThan(POSSIBLY_RELATED);
-    expect(noConfidentMatch(weak)).toBe(true);
+    expect(weak.results.length).toBeGreaterThan(POSSIBLY_RELATED);
+    expect(noConfidentMatch(weak.results)).toBe(true);
     const a = pageAnswer(weak);
     expect(a.found).toBe(false);
+    expect(!a.found && a.related.map((h) => h.path)).toEqual(mergeHits(weak.related, []).map((h) => h.path));
     expect(!a.found && a.related.length).toBe(POSSIBLY_RELATED);
-    expect(pageAnswer([])).toEqual({ found: false, related: [] });
+    expect(pageAnswer({ results: [], related: [] })).toEqual({ found: false, related: [] });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
-import { isConfident, noConfidentMatch } from '../../../src/search/confidence.ts';
+import { isConfident, noConfidentMatch, possiblyRelated } from '../../../src/search/confidence.ts';
+import { wordKey } from '../../../src/search/keys.ts';
 import { matchPaste } from '../../../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../../../src/search/message-index.ts';
 import { sampleWrapped } from '../../support/records.ts';
@@ -63,5 +64,38 @@ describe('no confident match', () => {
     expect(noConfidentMatch(located)).toBe(false);
     // A frame elsewhere confirms nothing.
     expect(noConfidentMatch(await find(`thread 'main' panicked at src/main.rs:12:10:\n${message}`))).toBe(true);
+  });
+});
+
+describe('possibly related', () => {
+  const none = new Set<string>();
+
+  it('leaves out a template that takes an unrelated line as its start and shares one word with it', async () => {
+    const results = await match('fatal: not a git repository (or any of the parent directories): .git');
+    expect(results.length).toBeGreaterThan(0);
+    expect(noConfidentMatch(results)).toBe(true);
+    expect(possiblyRelated(results, none)).toEqual([]);
+  });
+
+  it('shows a near miss that shares words with the line, unless they are the catalog’s common words', async () => {
+    const results = await match('Could not determine the tables to join');
+    expect(noConfidentMatch(results)).toBe(true);
+    // The matcher ranks first the template that takes the line as its start; it shares only "the".
+    expect(results.map((r) => r.entry.id)).toEqual([records[0]!.id, records[1]!.id]);
+    expect(possiblyRelated(results, none).map((r) => r.entry.id)).toEqual([records[1]!.id]);
+    const common = new Set(['could', 'not', 'determine', 'the', 'tables', 'join'].map(wordKey));
+    expect(possiblyRelated(results, common)).toEqual([]);
+  });
+
+  it('shows a short template whose every word the line holds, in the matcher’s order', async () => {
+    const unit = record('byte_size_unit', 'byte_size_unit');
+    const index = buildMessageIndex([...records, unit], { targetShardBytes: 300 });
+    const { results, related } = await matchPaste(
+      'PydanticCustomError: byte_size_unit (see logs)',
+      index.manifest,
+      async (i) => JSON.parse(index.shards[i]!) as EntryTuple[],
+    );
+    expect(noConfidentMatch(results)).toBe(true);
+    expect(related[0]?.entry.id).toBe(unit.id);
   });
 });
