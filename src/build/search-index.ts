@@ -159,6 +159,8 @@ export interface PagefindSource {
   ids: () => Iterable<string>;
   /** The records whose id passes `test`, in catalog order. */
   records: (test: (id: string) => boolean) => Iterable<ErrorRecord>;
+  /** Every record's id and text as the catalog gives it, unparsed, in catalog order: what the parts' keys are made of (partKeys). */
+  texts: () => Iterable<[id: string, text: string]>;
 }
 
 export interface PagefindIndexResult extends FragmentFiles {
@@ -180,7 +182,9 @@ export async function writePagefindIndex(
   onProgress?: (done: number) => void,
   options: PagefindIndexOptions = {},
 ): Promise<PagefindIndexResult> {
-  const source: PagefindSource = isSource(input) ? input : { ids: () => input.map((r) => r.id), records: (test) => input.filter((r) => test(r.id)) };
+  const source: PagefindSource = isSource(input)
+    ? input
+    : { ids: () => input.map((r) => r.id), records: (test) => input.filter((r) => test(r.id)), texts: () => input.map((r): [string, string] => [r.id, JSON.stringify(r)]) };
   const root = join(outDir, PAGEFIND_DIR);
   rmSync(root, { recursive: true, force: true });
   const partList = pagefindParts(source.ids(), options.partRecords);
@@ -191,16 +195,22 @@ export async function writePagefindIndex(
     throw new Error(`--max-fragments=${options.maxFragments} is less than the ${parts} Pagefind indexes of ${partList.reduce((n, part) => n + part.records, 0)} records: use at least ${parts}.`);
   }
   const result: PagefindIndexResult = { files: 0, bytes: 0, largest: 0, parts, reused: [], keys: {} };
+  const textKeys = partTextKeys(source.texts(), partList, perPart);
   const previous = options.previous;
   let done = 0;
   const listed: string[] = [];
-  for (const [p, { prefix, dir }] of partList.entries()) {
+  for (const [p, { prefix, dir, records }] of partList.entries()) {
     if (p > 0) listed.push(dir);
     if (options.owns && !options.owns(p)) continue;
-    const documents = Array.from(source.records((id) => inPart(idHash(id), prefix)), pagefindDocument);
-    const key = partKey(documents, perPart);
+    const test = (id: string) => inPart(idHash(id), prefix);
     const sitePath = `${PAGEFIND_DIR}/${dir}`;
-    const published = previous?.keys[sitePath] === key ? join(previous.site, sitePath) : null;
+    const before = readKey(previous?.keys[sitePath]);
+    const texts = textKeys[p]!;
+    // The same texts make the same documents: only a part whose texts changed has them made, and is
+    // kept when they come out the same (an edit of code other than the thrown line).
+    const documents = before?.texts === texts ? null : Array.from(source.records(test), pagefindDocument);
+    const key = { documents: documents ? documentsKey(documents, perPart) : before!.documents, texts };
+    const published = previous && before?.documents === key.documents ? join(previous.site, sitePath) : null;
     const outputPath = join(root, dir);
     if (published && existsSync(join(published, 'pagefind-entry.json'))) {
       // The root part's folder holds the other parts: only its own files are linked, and the other
@@ -208,12 +218,12 @@ export async function writePagefindIndex(
       linkReused(listFilesBelow(published, notOwnOf(sitePath)), published, outputPath);
       result.reused.push(sitePath);
     } else {
-      await indexPart(documents, outputPath, perPart, (n) => onProgress?.(done + n));
+      await indexPart(documents ?? Array.from(source.records(test), pagefindDocument), outputPath, perPart, (n) => onProgress?.(done + n));
     }
-    done += documents.length;
+    done += records;
     onProgress?.(done);
-    result.keys[sitePath] = key;
-    const found = perPart === undefined ? fragmentFiles(outputPath) : checkFragmentBundles(outputPath, perPart, documents.length);
+    result.keys[sitePath] = `${key.documents} ${key.texts}`;
+    const found = perPart === undefined ? fragmentFiles(outputPath) : checkFragmentBundles(outputPath, perPart, records);
     result.files += found.files;
     result.bytes += found.bytes;
     result.largest = Math.max(result.largest, found.largest);
@@ -228,14 +238,39 @@ const isSource = (input: readonly ErrorRecord[] | PagefindSource): input is Page
 const PAGEFIND_CONFIG = { forceLanguage: 'en', includeCharacters: '_' } as const;
 
 /**
- * What a part's bundle is made of: its documents in order and Pagefind's settings. (Pagefind's own
- * version is not in it: a dependency change is a change of code, which the page manifest that
+ * A part's key is two hashes. What its bundle is made of: its documents in order and Pagefind's
+ * settings; most edits of a record's code leave its document as it was (it holds the thrown line
+ * only), and its part is kept. And what those documents are made of: its records' texts in order,
+ * taken in one pass over the catalog without parsing, so that the parts an edit leaves alone (every
+ * part, in a merge of shards) are neither parsed nor made into documents. (The code and Pagefind's
+ * version are in neither: a change of either is a change of code, which the page manifest that
  * carries these keys does not survive: src/build/page-reuse.ts.)
  */
-function partKey(documents: readonly PagefindDocument[], maxFragments: number | undefined): string {
-  const hash = createHash('sha1').update(JSON.stringify({ ...PAGEFIND_CONFIG, maxFragments: maxFragments ?? null }));
+function documentsKey(documents: readonly PagefindDocument[], maxFragments: number | undefined): string {
+  const hash = createHash('sha1').update(pagefindSettings(maxFragments));
   for (const d of documents) hash.update('\0').update(d.url).update('\0').update(d.content);
   return hash.digest('hex');
+}
+
+const pagefindSettings = (maxFragments: number | undefined): string => JSON.stringify({ ...PAGEFIND_CONFIG, maxFragments: maxFragments ?? null });
+
+/** A key as written by an earlier build (`documents texts`); null when there is none. */
+function readKey(key: string | undefined): { documents: string; texts: string } | null {
+  const [documents, texts] = key?.split(' ') ?? [];
+  return documents && texts ? { documents, texts } : null;
+}
+
+function partTextKeys(texts: Iterable<[string, string]>, parts: readonly PagefindPart[], maxFragments: number | undefined): string[] {
+  const settings = pagefindSettings(maxFragments);
+  const hashes = parts.map(() => createHash('sha1').update(settings));
+  // One pass over the catalog for every part: a record's part is the one whose prefix its hash begins with.
+  for (const [id, text] of texts) {
+    const hash = idHash(id);
+    const p = parts.findIndex((part) => inPart(hash, part.prefix));
+    if (p === -1) throw new Error(`no full-text part holds ${id}: the parts were chosen from other ids`);
+    hashes[p]!.update('\0').update(text);
+  }
+  return hashes.map((h) => h.digest('hex'));
 }
 
 /** Indexes one part's documents as one Pagefind bundle in `outputPath`. */

@@ -117,6 +117,14 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
   }
 }
 
+/** Each entry's record id and text (its JSON twin), in order, the text not parsed. */
+export function* snapshotTexts(path: string): Generator<[id: string, text: string]> {
+  for (const bytes of lines(path)) {
+    const { head, tab } = lineHead(bytes);
+    yield [head[3], tab === -1 ? head[4]! : bytes.toString('utf8', tab + 1)];
+  }
+}
+
 /** The record ids of the snapshot, in order: only each line's head is decoded. */
 export function snapshotIds(path: string): string[] {
   const ids: string[] = [];

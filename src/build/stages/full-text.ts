@@ -33,7 +33,7 @@ interface FullTextOptions {
 
 async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [pagefind, { snapshotEntries, snapshotIds }, { writePagefindIndex }, { ownsPart }] = await Promise.all([
+  const [pagefind, { snapshotEntries, snapshotIds, snapshotTexts }, { writePagefindIndex }, { ownsPart }] = await Promise.all([
     import('pagefind'),
     import('../../catalog/snapshot.ts'),
     import('../search-index.ts'),
@@ -48,7 +48,7 @@ async function fullText(options: FullTextOptions): Promise<PagefindIndexResult> 
   process.once('SIGTERM', () => void pagefind.close().finally(() => process.exit(1)));
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
-  const source = { ids, records };
+  const source = { ids, records, texts: () => snapshotTexts(options.snapshot) };
   const { shard } = options;
   const owns = shard ? (part: number) => ownsPart(part, shard) : undefined;
   return writePagefindIndex(source, options.outDir, undefined, { maxFragments: options.maxFragments, partRecords: options.partRecords, previous: options.previous, owns });

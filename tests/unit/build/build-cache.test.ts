@@ -9,7 +9,7 @@ import { entriesIn, partitionOfId, routesIn } from '../../../src/catalog/partiti
 import { textKey } from '../../../src/catalog/entry.ts';
 import { recordCacheKey } from '../../../src/catalog/page-cache.ts';
 import { twinsSha256 } from '../../../src/views/api.ts';
-import { readRelated, readSnapshot, snapshotIds, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
+import { readRelated, readSnapshot, snapshotIds, snapshotTexts, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../../src/catalog/derive/related.ts';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
@@ -209,6 +209,7 @@ describe('catalog snapshots', () => {
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(entries.length + 1);
     expect(readSnapshot(file)).toEqual(entries);
     expect(snapshotIds(file)).toEqual(entries.map((e) => e.record.id));
+    expect([...snapshotTexts(file)]).toEqual(entries.map((e) => [e.record.id, e.sourceText]));
   });
 
   it('read back whole when lines cross the blocks the file is read in (over 8 MB), and leave out what a process does not need', async () => {

@@ -109,6 +109,25 @@ describe('full-text index parts', () => {
       expect(inode(join(same, 'pagefind', f)), f).toBe(inode(join(published, 'pagefind', f)));
     }
 
+    // Parts whose texts are unchanged are not parsed: the records of no part are asked for.
+    const unparsed = {
+      ids: () => all.map((r) => r.id),
+      texts: () => all.map((r): [string, string] => [r.id, JSON.stringify(r)]),
+      records: () => {
+        throw new Error('an unchanged part was parsed');
+      },
+    };
+    const linked = await writePagefindIndex(unparsed, tempSite(), undefined, { ...PARTS, previous: { site: published, keys: first.keys } });
+    expect(linked.reused).toHaveLength(partPaths.length);
+
+    // An edit its document does not show (an example fix): the part's texts changed, its documents
+    // did not, and it is kept.
+    const fixed = records();
+    fixed[5]!.exampleFix = 'fixed = True';
+    const kept = await writePagefindIndex(fixed, tempSite(), undefined, { ...PARTS, previous: { site: published, keys: first.keys } });
+    expect(kept.reused).toHaveLength(partPaths.length);
+    expect(Object.keys(kept.keys).filter((path) => kept.keys[path] !== first.keys[path])).toHaveLength(1);
+
     // One record edited: its part alone is indexed again.
     const edited = records();
     const changed = edited[5]!;
