@@ -119,8 +119,7 @@ async function run(dir: string, queries: { file: string; q: RealQuery }[], recor
         );
       }
     }
-    const related = noMatch ? r.related : [];
-    out.push({ file, damage, rank, siteFirst, noMatch, related: related.length, relatedRight: related.some((x) => right.has(x.entry.id)), bytes, ms: r.timings.normaliseMs + r.timings.rankMs, normaliseMs: r.timings.normaliseMs, rankMs: r.timings.rankMs, candidates: r.candidates, query: q.query.slice(0, 60) });
+    out.push({ file, damage, rank, siteFirst, noMatch, related: r.related.length, relatedRight: r.related.some((x) => right.has(x.entry.id)), bytes, ms: r.timings.normaliseMs + r.timings.rankMs, normaliseMs: r.timings.normaliseMs, rankMs: r.timings.rankMs, candidates: r.candidates, query: q.query.slice(0, 60) });
     if (DUMP) {
       const top = r.results[0];
       dumped.push(JSON.stringify({ negative: negatives, file, damage, rank, kind: top?.kind ?? null, score: top?.score ?? null, literal: top ? literalLength(top.entry.template) : 0, line: top?.line.length ?? 0, template: top?.entry.template ?? null, msg: r.paste.messages[0]?.text ?? '', second: r.results[1] ? [r.results[1].kind, r.results[1].score] : null, evidence: r.results.slice(0, 5).map((x) => ({ kind: x.kind, score: x.score, tail: x.tailScore ?? 0, site: x.siteFit ?? 0, literal: literalLength(x.entry.template), ...evidence(x) })) }));

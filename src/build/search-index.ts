@@ -202,13 +202,13 @@ export async function writePagefindIndex(
   for (const [p, { prefix, dir, records }] of partList.entries()) {
     if (p > 0) listed.push(dir);
     if (options.owns && !options.owns(p)) continue;
-    const test = (id: string) => inPart(idHash(id), prefix);
+    const documentsOfPart = () => Array.from(source.records((id) => inPart(idHash(id), prefix)), pagefindDocument);
     const sitePath = `${PAGEFIND_DIR}/${dir}`;
     const before = readKey(previous?.keys[sitePath]);
     const texts = textKeys[p]!;
     // The same texts make the same documents: only a part whose texts changed has them made, and is
     // kept when they come out the same (an edit of code other than the thrown line).
-    const documents = before?.texts === texts ? null : Array.from(source.records(test), pagefindDocument);
+    const documents = before?.texts === texts ? null : documentsOfPart();
     const key = { documents: documents ? documentsKey(documents, perPart) : before!.documents, texts };
     const published = previous && before?.documents === key.documents ? join(previous.site, sitePath) : null;
     const outputPath = join(root, dir);
@@ -218,7 +218,7 @@ export async function writePagefindIndex(
       linkReused(listFilesBelow(published, notOwnOf(sitePath)), published, outputPath);
       result.reused.push(sitePath);
     } else {
-      await indexPart(documents ?? Array.from(source.records(test), pagefindDocument), outputPath, perPart, (n) => onProgress?.(done + n));
+      await indexPart(documents ?? documentsOfPart(), outputPath, perPart, (n) => onProgress?.(done + n));
     }
     done += records;
     onProgress?.(done);
@@ -262,15 +262,10 @@ function readKey(key: string | undefined): { documents: string; texts: string } 
 
 function partTextKeys(texts: Iterable<[string, string]>, parts: readonly PagefindPart[], maxFragments: number | undefined): string[] {
   const settings = pagefindSettings(maxFragments);
-  const hashes = parts.map(() => createHash('sha1').update(settings));
-  // One pass over the catalog for every part: a record's part is the one whose prefix its hash begins with.
-  for (const [id, text] of texts) {
-    const hash = idHash(id);
-    const p = parts.findIndex((part) => inPart(hash, part.prefix));
-    if (p === -1) throw new Error(`no full-text part holds ${id}: the parts were chosen from other ids`);
-    hashes[p]!.update('\0').update(text);
-  }
-  return hashes.map((h) => h.digest('hex'));
+  const hashes = new Map(parts.map((part) => [part, createHash('sha1').update(settings)]));
+  // One pass over the catalog for every part.
+  for (const [id, text] of texts) hashes.get(pagefindPartOf(id, parts))!.update('\0').update(text);
+  return parts.map((part) => hashes.get(part)!.digest('hex'));
 }
 
 /** Indexes one part's documents as one Pagefind bundle in `outputPath`. */

@@ -20,7 +20,7 @@ import { compilePattern } from '../schema/pattern.ts';
 import { orderBySite, siteFit } from './frames.ts';
 import { alignTemplate, MARK_EDIT } from './align.ts';
 import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
-import { possiblyRelated } from './confidence.ts';
+import { noConfidentMatch, possiblyRelated } from './confidence.ts';
 import { holdsLiterals, mayMatch } from './literals.ts';
 import { firstMatch, fullMatch, parseHolePattern, readable } from './hole-pattern.ts';
 import { classKey, isClassKey, isKeyWord, isPrefixPart, keyWords, leadingWord, MAX_QUERY_KEYS, prefixKeys, shardOf, templateLeadingWord, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
@@ -326,7 +326,7 @@ export interface PasteMatch {
   /** Words for a full-text search (`distinctiveWords`). */
   fullTextWords: string[];
   results: MatchResult[];
-  /** The results shown as "possibly related" when none is a confident match (confidence.ts `possiblyRelated`). */
+  /** When no result is a confident match, those shown as "possibly related" (confidence.ts `possiblyRelated`); else none. */
   related: MatchResult[];
   shards: number[];
   candidates: number;
@@ -375,7 +375,7 @@ export async function matchPaste(text: string, manifest: MessageIndexManifest, l
   const candidates = [...byId.values()];
   const results = rankCandidates(paste, candidates, limit, common);
   const t3 = now();
-  return { paste, fullTextWords: distinctiveWords(paste, common), results, related: possiblyRelated(results, common), shards, candidates: candidates.length, timings: { normaliseMs: t1 - t0, fetchMs: t2 - t1 - warmMs, rankMs: t3 - t2, warmMs } };
+  return { paste, fullTextWords: distinctiveWords(paste, common), results, related: noConfidentMatch(results) ? possiblyRelated(results, common) : [], shards, candidates: candidates.length, timings: { normaliseMs: t1 - t0, fetchMs: t2 - t1 - warmMs, rankMs: t3 - t2, warmMs } };
 }
 
 const commonSets = new WeakMap<MessageIndexManifest, ReadonlySet<string>>();
