@@ -92,6 +92,21 @@ export function nesting(value: unknown, limit = Number.POSITIVE_INFINITY): { dep
 }
 
 /**
+ * Whether `value` nests arrays and objects more than `limit` deep (as `nesting` counts). The common
+ * answer, no, without `nesting`'s bookkeeping; recursive, but never deeper than `limit` + 1 calls.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeperThan(item, limit - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  return false;
+}
+
+/**
  * Where each item of a JSON array text starts and ends (character offsets) and the line it starts on.
  * The text must be JSON that JSON.parse read; one pass without recursion, so any depth.
  */

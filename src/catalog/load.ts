@@ -5,9 +5,9 @@
 import { constants } from 'node:buffer';
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { firstInvalidUtf8, hexBytes } from '../util/utf8.ts';
+import { decodeUtf8 as decode, firstInvalidUtf8, hexBytes } from '../util/utf8.ts';
 import { displayPath, scanCatalogFolder } from './folder.ts';
-import { arrayItemSpans, lineAndColumn, locateJson, MAX_NESTING, nesting, parseJson } from './json-locate.ts';
+import { arrayItemSpans, lineAndColumn, locateJson, MAX_NESTING, nesting, nestsDeeperThan, parseJson } from './json-locate.ts';
 import { FILE_LEVEL, keyInPath, type Problem } from './problems.ts';
 
 export { displayPath, listCatalogFiles, RESERVED_FILES } from './folder.ts';
@@ -60,17 +60,8 @@ export function catalogFolder(root: string): string {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const BOM = '\uFEFF';
-
-function decode(bytes: Uint8Array): string | null {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Where the first bad byte is: line and column in the text (`firstLine` is the line the bytes start
@@ -243,8 +234,8 @@ function formatBytes(n: number): string {
  * named is the wrapper's or the record's, the one the schema knows.
  */
 function tooDeep(sink: ReadSink, entry: RawEntry): boolean {
+  if (!nestsDeeperThan(entry.value, MAX_NESTING)) return false;
   const found = nesting(entry.value, MAX_NESTING);
-  if (found.depth <= MAX_NESTING) return false;
   const [top, second] = found.path;
   const field = top === undefined || typeof top === 'number' ? FILE_LEVEL : top === 'record' && typeof second === 'string' ? `record.${keyInPath(second)}` : keyInPath(top);
   const message = `is nested ${found.depth.toLocaleString('en-US')} levels deep; the limit is ${MAX_NESTING} (a record needs 3)`;

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { locateJson } from '../../../src/catalog/json-locate.ts';
+import { locateJson, nesting, nestsDeeperThan } from '../../../src/catalog/json-locate.ts';
 
 describe('locateJson', () => {
   it('maps every field path to its line', () => {
@@ -32,5 +33,23 @@ describe('locateJson', () => {
   it('survives absurd nesting', () => {
     const loc = locateJson('['.repeat(200_000));
     expect(loc.ok).toBe(false);
+  });
+});
+
+describe('nestsDeeperThan', () => {
+  it('says what nesting says, for any value and limit', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 0, max: 8 }), (value, limit) => {
+        expect(nestsDeeperThan(value, limit)).toBe(nesting(value).depth > limit);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('answers for a value nested far deeper than the stack, without overflowing it', () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    expect(nestsDeeperThan(deep, 64)).toBe(true);
+    expect(nestsDeeperThan(JSON.parse('{"__proto__": {"a": [[1]]}}') as unknown, 3)).toBe(true);
+    expect(nestsDeeperThan(JSON.parse('{"__proto__": {"a": [[1]]}}') as unknown, 4)).toBe(false);
   });
 });
