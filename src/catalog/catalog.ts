@@ -46,6 +46,8 @@ export interface Catalog {
    * render: a render process of a catalog in several partitions holds only its own partition's texts.
    */
   twinsSha256?: string;
+  /** When loaded with `known`: the text hashes of the entries sound alone, for the next load's (src/catalog/validate.ts). */
+  sound?: string[];
 }
 
 export class CatalogError extends Error {
@@ -59,14 +61,22 @@ export class CatalogError extends Error {
   }
 }
 
-/** `datasetVersion`: of records that carry none (default: now; the build gives SOURCE_DATE_EPOCH's, validate.ts `buildDatasetVersion`). */
-export function loadCatalog(root: string, options: { datasetVersion?: string } = {}): Catalog {
+/**
+ * `datasetVersion`: of records that carry none (default: now; the build gives SOURCE_DATE_EPOCH's, validate.ts `buildDatasetVersion`).
+ * `known`: the `sound` of an earlier load by the same code, whose entries are not checked alone again.
+ */
+export function loadCatalog(root: string, options: { datasetVersion?: string; known?: ReadonlySet<string> } = {}): Catalog {
   const loaded = loadCatalogFiles(root);
   const problems = [...loaded.problems];
   const classes = loadClasses(root, problems);
   const ledger = readLedger(root);
   problems.push(...ledger.problems);
-  const validation = validateEntries(loaded.entries, { classIds: new Set(classes.classes.map((c) => c.id)), classesFile: classes.file, buildDatasetVersion: options.datasetVersion });
+  const validation = validateEntries(loaded.entries, {
+    classIds: new Set(classes.classes.map((c) => c.id)),
+    classesFile: classes.file,
+    buildDatasetVersion: options.datasetVersion,
+    ...(options.known ? { known: options.known } : {}),
+  });
   problems.push(...validation.problems);
 
   const entries: CatalogEntry[] = validation.valid.map((v) => ({
@@ -94,6 +104,7 @@ export function loadCatalog(root: string, options: { datasetVersion?: string } =
     warnings: [...loaded.warnings, ...validation.warnings],
     skipped,
     total: entries.length + validation.invalid.length + loaded.unreadable,
+    ...(options.known ? { sound: validation.sound } : {}),
   });
 }
 
@@ -103,7 +114,7 @@ function assemble(
   entries: CatalogEntry[],
   classes: Pick<LoadedClasses, 'classes'>,
   ledger: Catalog['ledger'],
-  rest: Pick<Catalog, 'files' | 'problems' | 'warnings' | 'skipped' | 'total'>,
+  rest: Pick<Catalog, 'files' | 'problems' | 'warnings' | 'skipped' | 'total' | 'sound'>,
 ): Catalog {
   return {
     root,

@@ -12,6 +12,7 @@ import { SCHEMA_VERSION, wrappedRecordSchema, type ErrorRecord, type WrappedReco
 import { githubUrlProblems, recordProblems, sourceSpanProblems, type FieldProblem } from '../schema/record-checks.ts';
 import { RESERVED_OWNERS } from '../util/urls.ts';
 import { lineOfPath, locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
+import { textHash } from './entry.ts';
 import type { RawEntry } from './load.ts';
 import { keyInPath, type Problem, type Severity } from './problems.ts';
 
@@ -33,6 +34,8 @@ export interface ValidationResult {
   problems: Problem[];
   /** The warnings: their records are built, their pages show what is uncertain. */
   warnings: Problem[];
+  /** With `known`: the text hashes of the entries whose checks alone found nothing, for the next run's `known`. */
+  sound: string[];
 }
 
 export interface ValidateOptions {
@@ -42,6 +45,12 @@ export interface ValidateOptions {
   classesFile?: string | null;
   /** The dataset version of bare records when no wrapped record gives one (default: now). */
   buildDatasetVersion?: string | undefined;
+  /**
+   * The text hashes (textHash) of entries an earlier run of the same code found sound alone: such an
+   * entry is not checked alone again (the schema, its patterns compiled on RE2, the cross-field checks
+   * and duplicate keys, all functions of its text), only across records. Given: `sound` is filled.
+   */
+  known?: ReadonlySet<string>;
 }
 
 const RECORD_FIELDS = Object.keys(wrappedRecordSchema.shape.record.shape);
@@ -156,7 +165,7 @@ export function buildDatasetVersion(env: NodeJS.ProcessEnv): string {
 const PENDING_VERSION = '1970-01-01T00:00:00.000Z';
 
 export function validateEntries(entries: RawEntry[], options: ValidateOptions = {}): ValidationResult {
-  const result: ValidationResult = { valid: [], invalid: [], problems: [], warnings: [] };
+  const result: ValidationResult = { valid: [], invalid: [], problems: [], warnings: [], sound: [] };
   const perEntry = new Map<RawEntry, Problem[]>();
   const fieldLines = new WeakMap<RawEntry, Map<string, number> | null>();
   const lineOf = (entry: RawEntry, path: string): number => {
@@ -179,6 +188,14 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
   const candidates: (ValidEntry & { bare: boolean })[] = [];
   for (const entry of entries) {
     const v = entry.value;
+    const key = options.known ? textHash(entry.text) : null;
+    if (key !== null && options.known!.has(key)) {
+      const candidate = knownSound(entry);
+      result.sound.push(key);
+      contextProblems(candidate.record, candidate.bare, options, (f) => add(entry, f));
+      if (!hasErrors(entry)) candidates.push(candidate);
+      continue;
+    }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       add(entry, { field: '(record)', code: 'shape', message: `must be a record, wrapped {"record": {...}, "datasetVersion": "..."} or bare {"id": ..., ...}; got ${describeValue(v)}` });
       continue;
@@ -224,14 +241,8 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
     }
     const record = parsed.data.record;
     for (const p of recordProblems(record)) add(entry, { ...p, field: named(`record.${p.field}`) });
-    const owner = record.repo.slice(0, record.repo.indexOf('/'));
-    if (RESERVED_OWNERS.has(owner.toLowerCase())) {
-      add(entry, { field: named('record.repo'), code: 'reserved-owner', message: `owner "${owner}" is a folder errdex itself uses (${[...RESERVED_OWNERS].join(', ')}); its pages would collide` });
-    }
-    if (record.backgroundTag !== null && options.classIds && !options.classIds.has(record.backgroundTag)) {
-      const where = options.classesFile ? `which ${options.classesFile} does not define` : 'but the catalog has no classes.json defining failure classes';
-      add(entry, { field: named('record.backgroundTag'), code: 'unknown-class', message: `names failure class "${record.backgroundTag}", ${where}` });
-    }
+    if (key !== null && !perEntry.has(entry)) result.sound.push(key);
+    contextProblems(record, bare, options, (f) => add(entry, f));
     if (!hasErrors(entry)) {
       candidates.push({ entry, wrapped: parsed.data, record, text: entry.text, datasetVersion: parsed.data.datasetVersion, datasetVersionFrom: 'record', bare });
     }
@@ -288,6 +299,32 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
     result.warnings.push(...problems.filter((p) => p.severity === 'warning'));
   }
   return result;
+}
+
+/**
+ * An entry an earlier run found sound alone, read as its record without checking it again: the
+ * record as every process after validation reads it from the snapshot (readTwin).
+ */
+function knownSound(entry: RawEntry): ValidEntry & { bare: boolean } {
+  const obj = withoutNotes(entry.value as Record<string, unknown>);
+  const bare = isBareRecord(obj);
+  const raw = withoutNotes((bare ? obj : obj.record) as Record<string, unknown>);
+  const record = (raw.backgroundTag === undefined ? { ...raw, backgroundTag: null } : raw) as unknown as ErrorRecord;
+  const datasetVersion = bare ? PENDING_VERSION : (obj.datasetVersion as string);
+  return { entry, wrapped: { record, datasetVersion }, record, text: entry.text, datasetVersion, datasetVersionFrom: 'record', bare };
+}
+
+/** The checks of a valid record that read more than its text: the failure classes the catalog defines, the owners errdex reserves. */
+function contextProblems(record: ErrorRecord, bare: boolean, options: ValidateOptions, add: (f: Finding) => void): void {
+  const named = (path: string) => (bare ? path.replace(/^record\./, '') : path);
+  const owner = record.repo.slice(0, record.repo.indexOf('/'));
+  if (RESERVED_OWNERS.has(owner.toLowerCase())) {
+    add({ field: named('record.repo'), code: 'reserved-owner', message: `owner "${owner}" is a folder errdex itself uses (${[...RESERVED_OWNERS].join(', ')}); its pages would collide` });
+  }
+  if (record.backgroundTag !== null && options.classIds && !options.classIds.has(record.backgroundTag)) {
+    const where = options.classesFile ? `which ${options.classesFile} does not define` : 'but the catalog has no classes.json defining failure classes';
+    add({ field: named('record.backgroundTag'), code: 'unknown-class', message: `names failure class "${record.backgroundTag}", ${where}` });
+  }
 }
 
 /** A bare record's dataset version: the newest of its file's wrapped records, else of the catalog's, else the build's. */

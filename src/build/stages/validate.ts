@@ -8,7 +8,8 @@
  * `validate` ends when the snapshot is written, and the build makes its plan again with the valid
  * records' count; `derive` ends with the child, once the related errors are written.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../util/files.ts';
 import { displayPath } from '../../catalog/load.ts';
 import { childMain, partitionsChosen, startStageChild, type ChildMessage } from '../protocol.ts';
@@ -33,6 +34,28 @@ interface ValidateOptions {
   /** A shard's build: its records' ids are written to `shardIds` (src/catalog/shard.ts). */
   shard: Shard | null;
   shardIds: string;
+  /** Where the build cache keeps the text hashes of the entries found sound alone, for the next build of the same code (`code`); null: no cache. */
+  memo: { file: string; code: string } | null;
+}
+
+/**
+ * The entries an earlier build of the same code found sound alone (src/catalog/validate.ts, `known`):
+ * its code's key on the first line, then a text hash per line. Another code's, or none: an empty set.
+ */
+export function readKnown(memo: { file: string; code: string }): Set<string> {
+  let text: string;
+  try {
+    text = readFileSync(memo.file, 'utf8');
+  } catch {
+    return new Set();
+  }
+  const lines = text.split('\n');
+  return lines[0] === memo.code ? new Set(lines.slice(1).filter((l) => l !== '')) : new Set();
+}
+
+export function writeSound(memo: { file: string; code: string }, sound: readonly string[]): void {
+  mkdirSync(dirname(memo.file), { recursive: true });
+  writeFileAtomic(memo.file, `${memo.code}\n${sound.join('\n')}\n`);
 }
 
 interface ValidateResult {
@@ -58,7 +81,8 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
       import('../../catalog/report.ts'),
       import('../../catalog/redos.ts'),
     ]);
-  const catalog = loadCatalog(options.catalog, { datasetVersion: options.datasetVersion });
+  const catalog = loadCatalog(options.catalog, { datasetVersion: options.datasetVersion, ...(options.memo ? { known: readKnown(options.memo) } : {}) });
+  if (options.memo) writeSound(options.memo, catalog.sound ?? []);
   // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2):
   // the verdicts of the catalog's redos.json, an input like the records (npm run validate -- --redos).
   const redos = addBacktrackingWarnings(catalog, readVerdicts(redosFile(catalog.root)));
@@ -156,6 +180,7 @@ export async function validate(ctx: StageContext<BuildState>): Promise<void> {
       related: s.related,
       shard: s.settings.shard,
       shardIds: s.shardIds,
+      memo: s.settings.useCache ? { file: join(s.settings.cacheDir, 'validated.txt'), code: s.code } : null,
     } satisfies ValidateOptions,
     (m) => {
       if (m.type === 'validated') {

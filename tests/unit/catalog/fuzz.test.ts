@@ -136,6 +136,19 @@ function check({ bytes, isJsonl }: { bytes: Buffer; isJsonl: boolean }): void {
     expect(line.includes('\n'), line).toBe(false);
   }
   formatReport([...problems, ...result.problems, ...result.warnings], entries.length + unreadable, result.invalid.length + unreadable, 1);
+
+  // The entries a first run found sound alone, not checked alone again: the same records, problems and warnings.
+  const first = validateEntries(entries, { buildDatasetVersion: '2026-01-01T00:00:00.000Z', known: new Set() });
+  const again = validateEntries(entries, { buildDatasetVersion: '2026-01-01T00:00:00.000Z', known: new Set(first.sound) });
+  const view = (r: typeof result) => ({
+    valid: r.valid.map((v) => ({ line: v.entry.line, record: v.record, text: v.text, datasetVersion: v.datasetVersion, from: v.datasetVersionFrom })),
+    invalid: r.invalid.map((i) => ({ line: i.entry.line, problems: i.problems })),
+    problems: r.problems,
+    warnings: r.warnings,
+  });
+  expect(view(first)).toEqual(view(result));
+  expect(view(again)).toEqual(view(result));
+  expect(again.sound).toEqual(first.sound);
 }
 
 describe('fuzzing the loader and validator', () => {
