@@ -9,7 +9,7 @@
  * site is the site a build on one machine makes, byte for byte, by construction.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { displayPath, listCatalogFiles, RESERVED_FILES } from '../catalog/load.ts';
 import { shardLabel, type Shard } from '../catalog/shard.ts';
@@ -17,6 +17,13 @@ import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 import { forgetPageManifest, keptSite, linkReused, manifestFile, readManifest, writeManifest, type PageManifest } from './page-reuse.ts';
 
 export const SHARD_FILE = 'shard.json';
+
+/**
+ * The folder, in a build cache, of what validation and derive keep for the next build of the same
+ * code (src/build/stages/validate.ts). Shard 1's folder carries its copy: every shard validates the
+ * whole catalog, so the merge, which does too, takes it as its own.
+ */
+export const catalogMemoDir = (dir: string): string => join(dir, 'catalog');
 
 /** What a shard's folder says of itself. */
 export interface ShardStamp {
@@ -107,6 +114,10 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
     Object.assign(joined.proofs!, manifest.proofs ?? {});
     Object.assign(joined.heads!, manifest.heads ?? {});
     linkReused(listFilesBelow(keptSite(dir)), keptSite(dir), next);
+    if (existsSync(catalogMemoDir(dir))) {
+      rmSync(catalogMemoDir(cacheDir), { recursive: true, force: true });
+      cpSync(catalogMemoDir(dir), catalogMemoDir(cacheDir), { recursive: true });
+    }
   }
   // The cache's page store is replaced whole: the manifest goes first, so a crash leaves no manifest
   // naming files that are not there (the next build renders everything).

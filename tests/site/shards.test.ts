@@ -57,6 +57,9 @@ describe('a catalog built as 3 shards and merged', () => {
     expect(merged.out).toMatch(/3 shards joined in the build cache/);
     expect(merged.out).toMatch(/40 error pages: \d+ pages rendered, 40 unchanged/);
     expect(merged.out).toMatch(/full-text index of 40 pages in 8 parts \(8 unchanged\)/);
+    // Shard 1's folder carries what its validation and derive kept of the whole catalog: the merge takes it.
+    expect(merged.out).toMatch(/[1-9]\d* unchanged since the last build, not checked alone again/);
+    expect(merged.out).toMatch(/related errors: .* \(their inputs unchanged: kept from the last build\)/);
   });
 
   it('after an edit: the shard holding it renders its page again, the others reuse theirs, and the merge is the cold build of the edited catalog', async () => {
@@ -69,6 +72,8 @@ describe('a catalog built as 3 shards and merged', () => {
     const rendered = runs.map((r) => Number(/(\d+) pages rendered/.exec(r.stdout)?.[1]));
     // One page changed: one shard renders it (and nothing else of its own), the others nothing.
     expect(rendered.sort()).toEqual([0, 0, 1]);
+    // The edit changed one record's prose: the others are not checked alone again, the related errors are kept.
+    for (const r of runs) expect(r.stdout).toMatch(/[1-9]\d* unchanged since the last build, not checked alone again.*\n(.*\n)*.*kept from the last build/);
     const again = await merge(catalog, join(root, 'merged'), join(root, 'cache-merge'), shards);
     expect(again.code, again.err).toBe(0);
     const cold = buildSite('shards-edited-cold', writeCatalog(join(root, 'edited'), edited), { env: { ...env, ERRDEX_CACHE_DIR: join(root, 'cache-cold') } });

@@ -4,11 +4,11 @@
  * (src/build/merge.ts), after checking that every page of the shard's records is there. The same
  * files and keys are kept in the build cache, so that the shard's next build reuses them.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
 import { shardLabel } from '../../catalog/shard.ts';
-import { catalogDigest, writeStamp } from '../merge.ts';
+import { catalogDigest, catalogMemoDir, writeStamp } from '../merge.ts';
 import { forgetPageManifest, keepReusable, keptChanges, reusableHeads, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
 import { formatCount } from '../progress.ts';
@@ -36,6 +36,8 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   const changes = keptChanges(s.published, [...s.rendered!.pages.reused, ...s.fullText!.reused]);
   keepReusable(staging, keys, next);
   writePageManifest(next, manifest, s.published, s.rendered!.written, changes?.unchanged);
+  const memo = catalogMemoDir(s.settings.cacheDir);
+  if (shard.index === 0 && s.settings.useCache && existsSync(memo)) cpSync(memo, catalogMemoDir(next), { recursive: true });
   writeStamp(next, { shard, code: s.code, catalog: catalogDigest(s.settings.catalog), datasetVersion: s.settings.datasetVersion, records: s.catalog!.records, shardRecords: records });
   // The build cache: what the shard's next build may reuse.
   forgetPageManifest(s.settings.cacheDir);

@@ -8,7 +8,8 @@
  * `validate` ends when the snapshot is written, and the build makes its plan again with the valid
  * records' count; `derive` ends with the child, once the related errors are written.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../util/files.ts';
 import { displayPath } from '../../catalog/load.ts';
@@ -18,6 +19,7 @@ import type { StageContext } from '../pipeline.ts';
 import type { RenderPartition } from '../render-processes.ts';
 import type { BuildState, ShardRecords } from '../state.ts';
 import type { Shard } from '../../catalog/shard.ts';
+import { catalogMemoDir } from '../merge.ts';
 import { siteConfig } from '../../../errdex.config.mjs';
 
 interface ValidateOptions {
@@ -34,8 +36,17 @@ interface ValidateOptions {
   /** A shard's build: its records' ids are written to `shardIds` (src/catalog/shard.ts). */
   shard: Shard | null;
   shardIds: string;
-  /** Where the build cache keeps the text hashes of the entries found sound alone, for the next build of the same code (`code`); null: no cache. */
-  memo: { file: string; code: string } | null;
+  /** Where the build cache keeps what the next build of the same code (`code`) may take as it is (`catalogMemo`); null: no cache. */
+  memo: { dir: string; code: string } | null;
+}
+
+/**
+ * What validation and derive keep in the build cache (`catalog/`): the text hashes of the entries
+ * found sound alone (`sound.txt`), and the related errors with the key of what they were made from
+ * (`related.jsonl`, `related.key`).
+ */
+export function catalogMemo(dir: string) {
+  return { sound: join(dir, 'sound.txt'), related: join(dir, 'related.jsonl'), relatedKey: join(dir, 'related.key') };
 }
 
 /**
@@ -58,6 +69,33 @@ export function writeSound(memo: { file: string; code: string }, sound: readonly
   writeFileAtomic(memo.file, `${memo.code}\n${sound.join('\n')}\n`);
 }
 
+/**
+ * The related errors kept by a build whose inputs had this key, copied to `out`; the number of
+ * records that have some, or null when none are kept for this key. The key file names the related
+ * errors' own hash, so a half-written or replaced copy is not taken.
+ */
+export function reusedRelated(memo: { related: string; relatedKey: string }, key: string, out: string): number | null {
+  let kept: { key: string; sha1: string; linked: number };
+  try {
+    kept = JSON.parse(readFileSync(memo.relatedKey, 'utf8')) as typeof kept;
+  } catch {
+    return null;
+  }
+  if (kept.key !== key || !existsSync(memo.related)) return null;
+  const bytes = readFileSync(memo.related);
+  if (hash('sha1', bytes) !== kept.sha1) return null;
+  writeFileSync(out, bytes);
+  return kept.linked;
+}
+
+/** Keeps the related errors just written to `from` for the next build whose inputs have the same key. */
+export function keepRelated(memo: { related: string; relatedKey: string }, key: string, from: string, linked: number): void {
+  mkdirSync(dirname(memo.related), { recursive: true });
+  const bytes = readFileSync(from);
+  writeFileAtomic(memo.related, bytes);
+  writeFileAtomic(memo.relatedKey, JSON.stringify({ key, sha1: hash('sha1', bytes), linked }));
+}
+
 interface ValidateResult {
   root: string;
   records: number;
@@ -70,7 +108,7 @@ export class InvalidCatalog extends Error {}
 
 async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessage) => void): Promise<ValidateResult | null> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [{ catalogReport, loadCatalog }, { compareProblems, formatProblem }, { ledgerPlanFor }, { relatedErrors }, { writeHead, writeRelated, writeSnapshot }, { twinsSha256 }, { reportFileText, summaryLine }, { addBacktrackingWarnings, readVerdicts, redosFile }] =
+  const [{ catalogReport, loadCatalog }, { compareProblems, formatProblem }, { ledgerPlanFor }, { relatedErrors, relatedInputsKey }, { writeHead, writeRelated, writeSnapshot }, { twinsSha256 }, { reportFileText, summaryLine }, { addBacktrackingWarnings, readVerdicts, redosFile }] =
     await Promise.all([
       import('../../catalog/catalog.ts'),
       import('../../catalog/problems.ts'),
@@ -81,8 +119,11 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
       import('../../catalog/report.ts'),
       import('../../catalog/redos.ts'),
     ]);
-  const catalog = loadCatalog(options.catalog, { datasetVersion: options.datasetVersion, ...(options.memo ? { known: readKnown(options.memo) } : {}) });
-  if (options.memo) writeSound(options.memo, catalog.sound ?? []);
+  const memo = options.memo && { ...catalogMemo(options.memo.dir), code: options.memo.code };
+  const known = memo ? readKnown({ file: memo.sound, code: memo.code }) : null;
+  const catalog = loadCatalog(options.catalog, { datasetVersion: options.datasetVersion, ...(known ? { known } : {}) });
+  if (memo) writeSound({ file: memo.sound, code: memo.code }, catalog.sound ?? []);
+  const unchanged = known && known.size > 0 ? (catalog.sound ?? []).filter((h) => known.has(h)).length : 0;
   // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2):
   // the verdicts of the catalog's redos.json, an input like the records (npm run validate -- --redos).
   const redos = addBacktrackingWarnings(catalog, readVerdicts(redosFile(catalog.root)));
@@ -124,7 +165,8 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   if (strangers.length > 0) send({ type: 'warn', text: strangers.map((r) => `errdex.config.mjs: repositories.${r}: no record of the catalog is of this repository (a typo, or records not built?)`).join('\n') });
   const records = catalog.entries.length;
   const unchecked = redos.unchecked > 0 ? `; ${redos.unchecked} patterns without a ReDoS verdict (npm run validate -- --redos)` : '';
-  send({ type: 'summary', stage: 'validate', summary: `${summaryLine(catalog)}${unchecked}`, items: catalog.total, unit: 'records' });
+  const reread = unchanged > 0 ? `; ${formatCount(unchanged)} unchanged since the last build, not checked alone again` : '';
+  send({ type: 'summary', stage: 'validate', summary: `${summaryLine(catalog)}${unchecked}${reread}`, items: catalog.total, unit: 'records' });
 
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
@@ -143,16 +185,23 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   // The build makes its plan again with the count, and says how many render partitions it chose.
   const chosen = partitionsChosen();
   send({ type: 'validated', records, rendered: shard?.records ?? records });
-  const links = relatedErrors(catalog.entries.map((e) => e.record));
-  await writeRelated(options.related, links);
+  const inputs = catalog.entries.map((e) => e.record);
+  const key = memo && `${memo.code} ${relatedInputsKey(inputs)}`;
+  let linked = memo && key ? reusedRelated(memo, key, options.related) : null;
+  const kept = linked !== null ? ' (their inputs unchanged: kept from the last build)' : '';
+  if (linked === null) {
+    const links = relatedErrors(inputs);
+    await writeRelated(options.related, links);
+    linked = links.filter((l) => l.length > 0).length;
+    if (memo && key) keepRelated(memo, key, options.related, linked);
+  }
   const count = await chosen;
   const twins = count > 1 ? { twinsSha256: twinsSha256(catalog.entries) } : {};
   const partitions: RenderPartition[] = Array.from({ length: count }, (_, index) => ({ index, count, snapshot: options.snapshot, head: options.head, related: options.related, ...twins }));
-  const linked = links.filter((l) => l.length > 0).length;
   send({
     type: 'summary',
     stage: 'derive',
-    summary: `related errors: ${formatCount(linked)} of ${formatCount(records)} records have some; snapshot for ${count} render process${count === 1 ? '' : 'es'}`,
+    summary: `related errors: ${formatCount(linked)} of ${formatCount(records)} records have some${kept}; snapshot for ${count} render process${count === 1 ? '' : 'es'}`,
     items: records,
     unit: 'records',
   });
@@ -180,7 +229,7 @@ export async function validate(ctx: StageContext<BuildState>): Promise<void> {
       related: s.related,
       shard: s.settings.shard,
       shardIds: s.shardIds,
-      memo: s.settings.useCache ? { file: join(s.settings.cacheDir, 'validated.txt'), code: s.code } : null,
+      memo: s.settings.useCache ? { dir: catalogMemoDir(s.settings.cacheDir), code: s.code } : null,
     } satisfies ValidateOptions,
     (m) => {
       if (m.type === 'validated') {

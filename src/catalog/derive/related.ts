@@ -13,6 +13,7 @@
  * WINDOW contributes only the WINDOW entries around the record (its neighbours in the code), so
  * each record looks at a bounded number of candidates whatever the catalog's size.
  */
+import { createHash } from 'node:crypto';
 import type { ErrorRecord } from '../../schema/record.ts';
 import { directoryOf } from '../../util/text.ts';
 import { parseTemplate } from '../../schema/message-template.ts';
@@ -90,6 +91,16 @@ const idf = (n: number, df: number): number => Math.log((n + 1) / df);
 /** Code order: repository, file path, line, id. Neighbours in this order are neighbours in the code. */
 export function compareCodeOrder(x: Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber'>, y: Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber'>): number {
   return cmp(x.repo, y.repo) || cmp(x.filePath, y.filePath) || (x.lineNumber ?? 0) - (y.lineNumber ?? 0) || cmp(x.id, y.id);
+}
+
+/**
+ * What relatedErrors reads, as one hash: the same key, the same related errors (they are a function
+ * of these fields, in this order). A build whose edit leaves them alone (prose, code) reuses them.
+ */
+export function relatedInputsKey(records: readonly RelatedInput[]): string {
+  const hash = createHash('sha1');
+  for (const r of records) hash.update(JSON.stringify([r.id, r.repo, r.filePath, r.lineNumber, r.backgroundTag, r.tags, r.errorMessage])).update('\n');
+  return hash.digest('hex');
 }
 
 /** Interns strings as small integers, so the hot loop compares numbers in typed arrays. */

@@ -8,9 +8,7 @@ import { textHash } from '../../../src/catalog/entry.ts';
 import type { RawEntry } from '../../../src/catalog/load.ts';
 import { validateEntries } from '../../../src/catalog/validate.ts';
 import { readTwin } from '../../../src/schema/input-forms.ts';
-import { readKnown, writeSound } from '../../../src/build/stages/validate.ts';
-import { sampleWrapped, tempCatalog } from '../../support/records.ts';
-import { join } from 'node:path';
+import { sampleWrapped } from '../../support/records.ts';
 
 const entryOf = (value: unknown, index: number): RawEntry => ({ file: 'c.jsonl', line: index + 1, text: JSON.stringify(value), value, isJsonl: true });
 const VERSION = { buildDatasetVersion: '2026-01-01T00:00:00.000Z' };
@@ -61,15 +59,5 @@ describe('validation with the entries known to be sound', () => {
     const entries = [broken].map(entryOf);
     expect(validateEntries(entries, VERSION).problems.map((p) => p.code)).toEqual(['pattern']);
     expect(validateEntries(entries, { ...VERSION, known: new Set([textHash(entries[0]!.text)]) }).problems).toEqual([]);
-  });
-
-  it('keeps the sound entries for the same code only', () => {
-    const file = join(tempCatalog({}), 'cache', 'validated.txt');
-    expect(readKnown({ file, code: 'one' })).toEqual(new Set());
-    writeSound({ file, code: 'one' }, ['h1', 'h2']);
-    expect(readKnown({ file, code: 'one' })).toEqual(new Set(['h1', 'h2']));
-    expect(readKnown({ file, code: 'two' })).toEqual(new Set());
-    writeSound({ file, code: 'one' }, []);
-    expect(readKnown({ file, code: 'one' })).toEqual(new Set());
   });
 });

@@ -1,0 +1,55 @@
+/**
+ * What validation and derive keep in the build cache for the next build of the same code
+ * (src/build/stages/validate.ts): the entries found sound alone, and the related errors under the key
+ * of what they are made from.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogMemo, keepRelated, readKnown, reusedRelated, writeSound } from '../../../src/build/stages/validate.ts';
+import { relatedInputsKey } from '../../../src/catalog/derive/related.ts';
+import type { ErrorRecord } from '../../../src/schema/record.ts';
+import { sampleWrapped, tempCatalog } from '../../support/records.ts';
+
+describe('the entries found sound alone', () => {
+  it('keeps the sound entries for the same code only', () => {
+    const file = join(tempCatalog({}), 'cache', 'validated.txt');
+    expect(readKnown({ file, code: 'one' })).toEqual(new Set());
+    writeSound({ file, code: 'one' }, ['h1', 'h2']);
+    expect(readKnown({ file, code: 'one' })).toEqual(new Set(['h1', 'h2']));
+    expect(readKnown({ file, code: 'two' })).toEqual(new Set());
+    writeSound({ file, code: 'one' }, []);
+    expect(readKnown({ file, code: 'one' })).toEqual(new Set());
+  });
+});
+
+describe('related errors kept for the next build', () => {
+  const records = () => sampleWrapped().map((w) => w.record as unknown as ErrorRecord);
+
+  it('are keyed by what they are made from: a message, tag or line changes the key, prose does not', () => {
+    const key = relatedInputsKey(records());
+    const edit = (f: (r: ErrorRecord) => void) => {
+      const rs = records();
+      f(rs[1]!);
+      return relatedInputsKey(rs);
+    };
+    expect(edit((r) => (r.documentation = 'Another explanation.'))).toBe(key);
+    expect(edit((r) => (r.errorMessage = `${r.errorMessage} again`))).not.toBe(key);
+    expect(edit((r) => (r.tags = [...r.tags, 'another-tag']))).not.toBe(key);
+    expect(edit((r) => (r.lineNumber = (r.lineNumber ?? 0) + 1))).not.toBe(key);
+    expect(relatedInputsKey(records().reverse())).not.toBe(key);
+  });
+
+  it('are taken back for the same key only, and only as they were kept', () => {
+    const dir = tempCatalog({ 'related.jsonl': '[]\n[{"index":0}]\n' });
+    const memo = catalogMemo(join(dir, 'cache', 'catalog'));
+    const out = join(dir, 'out.jsonl');
+    expect(reusedRelated(memo, 'k1', out)).toBeNull();
+    keepRelated(memo, 'k1', join(dir, 'related.jsonl'), 1);
+    expect(reusedRelated(memo, 'k1', out)).toBe(1);
+    expect(readFileSync(out, 'utf8')).toBe('[]\n[{"index":0}]\n');
+    expect(reusedRelated(memo, 'k2', out)).toBeNull();
+    writeFileSync(memo.related, '[]\n[]\n');
+    expect(reusedRelated(memo, 'k1', out)).toBeNull();
+  });
+});
