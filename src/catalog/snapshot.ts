@@ -11,7 +11,8 @@
  * line, so that entry is written `[file, line, datasetVersion, id, sourceText]` instead. JSON.stringify
  * writes no raw tab, inside strings or between values: a line holds a tab only in the first form.
  */
-import { closeSync, createWriteStream, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, createWriteStream, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import type { FailureClass } from '../schema/failure-class.ts';
 import { readTwin } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
@@ -132,9 +133,14 @@ export function snapshotIds(path: string): string[] {
   return ids;
 }
 
-/** The related errors of each snapshot entry, in snapshot order, one line each (src/catalog/derive/index.ts). */
-export function writeRelated(path: string, links: readonly RelatedLink[][]): Promise<number> {
-  return writeLines(path, map(links, (l) => JSON.stringify(l)));
+/**
+ * The related errors of each snapshot entry, in snapshot order, one line each (src/catalog/derive/index.ts);
+ * the lines' count and the file's SHA-1, taken as it is written (the build cache keeps the file by it).
+ */
+export async function writeRelated(path: string, links: readonly RelatedLink[][]): Promise<{ lines: number; sha1: string }> {
+  const digest = createHash('sha1');
+  const lines = await writeLines(path, map(links, (l) => JSON.stringify(l)), digest);
+  return { lines, sha1: digest.digest('hex') };
 }
 
 /**
@@ -151,11 +157,15 @@ function* map<T>(items: Iterable<T>, f: (item: T) => string): Iterable<string> {
   for (const item of items) yield f(item);
 }
 
-async function writeLines(path: string, lines: Iterable<string>): Promise<number> {
+async function writeLines(path: string, lines: Iterable<string>, digest?: Hash): Promise<number> {
+  // A new file, never one written through: the build cache may hold a link to the last one.
+  rmSync(path, { force: true });
   const out = createWriteStream(path);
   let n = 0;
   for (const line of lines) {
-    if (!out.write(`${line}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));
+    const text = `${line}\n`;
+    digest?.update(text);
+    if (!out.write(text)) await new Promise<void>((done) => out.once('drain', () => done()));
     n++;
   }
   await new Promise<void>((done, fail) => out.end(() => done()).on('error', fail));

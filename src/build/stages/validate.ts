@@ -9,9 +9,9 @@
  * records' count; `derive` ends with the child, once the related errors are written.
  */
 import { hash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../../util/files.ts';
+import { tempFileFor, writeFileAtomic } from '../../util/files.ts';
 import { displayPath } from '../../catalog/load.ts';
 import { childMain, partitionsChosen, startStageChild, type ChildMessage } from '../protocol.ts';
 import { formatCount } from '../progress.ts';
@@ -84,16 +84,28 @@ export function reusedRelated(memo: { related: string; relatedKey: string }, key
   if (kept.key !== key || !existsSync(memo.related)) return null;
   const bytes = readFileSync(memo.related);
   if (hash('sha1', bytes) !== kept.sha1) return null;
+  // A new file, never one written through: `out` may be a link to the kept copy (keepRelated).
+  rmSync(out, { force: true });
   writeFileSync(out, bytes);
   return kept.linked;
 }
 
-/** Keeps the related errors just written to `from` for the next build whose inputs have the same key. */
-export function keepRelated(memo: { related: string; relatedKey: string }, key: string, from: string, linked: number): void {
+/**
+ * Keeps the related errors just written to `from` (whose SHA-1 `writeRelated` gave) for the next build
+ * whose inputs have the same key: a hard link, or a copy across file systems, renamed into place, then
+ * the key. Not flushed to disk: a copy torn by a crash fails its hash and is computed again.
+ */
+export function keepRelated(memo: { related: string; relatedKey: string }, key: string, from: string, kept: { sha1: string; linked: number }): void {
   mkdirSync(dirname(memo.related), { recursive: true });
-  const bytes = readFileSync(from);
-  writeFileAtomic(memo.related, bytes);
-  writeFileAtomic(memo.relatedKey, JSON.stringify({ key, sha1: hash('sha1', bytes), linked }));
+  const temp = tempFileFor(memo.related);
+  rmSync(temp, { force: true });
+  try {
+    linkSync(from, temp);
+  } catch {
+    copyFileSync(from, temp);
+  }
+  renameSync(temp, memo.related);
+  writeFileAtomic(memo.relatedKey, JSON.stringify({ key, ...kept }));
 }
 
 interface ValidateResult {
@@ -122,8 +134,10 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   const memo = options.memo && { ...catalogMemo(options.memo.dir), code: options.memo.code };
   const known = memo ? readKnown({ file: memo.sound, code: memo.code }) : null;
   const catalog = loadCatalog(options.catalog, { datasetVersion: options.datasetVersion, ...(known ? { known } : {}) });
-  if (memo) writeSound({ file: memo.sound, code: memo.code }, catalog.sound ?? []);
-  const unchanged = known && known.size > 0 ? (catalog.sound ?? []).filter((h) => known.has(h)).length : 0;
+  const sound = catalog.sound ?? [];
+  const unchanged = known && known.size > 0 ? sound.filter((h) => known.has(h)).length : 0;
+  // Rewritten only when the set changed: a build after an edit of nothing, or of warnings, writes nothing here.
+  if (memo && !(unchanged === sound.length && sound.length === known?.size)) writeSound({ file: memo.sound, code: memo.code }, sound);
   // For the JSON API's consumers who run patterns on a backtracking engine (errdex runs them on RE2):
   // the verdicts of the catalog's redos.json, an input like the records (npm run validate -- --redos).
   const redos = addBacktrackingWarnings(catalog, readVerdicts(redosFile(catalog.root)));
@@ -191,9 +205,9 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   const kept = linked !== null ? ' (their inputs unchanged: kept from the last build)' : '';
   if (linked === null) {
     const links = relatedErrors(inputs);
-    await writeRelated(options.related, links);
+    const { sha1 } = await writeRelated(options.related, links);
     linked = links.filter((l) => l.length > 0).length;
-    if (memo && key) keepRelated(memo, key, options.related, linked);
+    if (memo && key) keepRelated(memo, key, options.related, { sha1, linked });
   }
   const count = await chosen;
   const twins = count > 1 ? { twinsSha256: twinsSha256(catalog.entries) } : {};

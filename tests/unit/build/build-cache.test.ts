@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -267,7 +268,9 @@ describe('catalog snapshots', () => {
     const links = relatedErrors(catalog.entries.map((e) => e.record));
     expect(links.some((l) => l.length > 0)).toBe(true);
     const file = join(dir, 'related.jsonl');
-    expect(await writeRelated(file, links)).toBe(catalog.entries.length);
+    const written = await writeRelated(file, links);
+    expect(written.lines).toBe(catalog.entries.length);
+    expect(written.sha1).toBe(createHash('sha1').update(readFileSync(file)).digest('hex'));
     expect(readRelated(file)).toEqual(links);
     // A render process reads only its own partition's links.
     const own = (i: number) => partitionOfId(catalog.entries[i]!.record.id, 3) === 2;

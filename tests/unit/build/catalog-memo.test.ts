@@ -3,11 +3,13 @@
  * (src/build/stages/validate.ts): the entries found sound alone, and the related errors under the key
  * of what they are made from.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogMemo, keepRelated, readKnown, reusedRelated, writeSound } from '../../../src/build/stages/validate.ts';
 import { relatedInputsKey } from '../../../src/catalog/derive/related.ts';
+import { writeRelated } from '../../../src/catalog/snapshot.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
 import { sampleWrapped, tempCatalog } from '../../support/records.ts';
 
@@ -40,14 +42,21 @@ describe('related errors kept for the next build', () => {
     expect(relatedInputsKey(records().reverse())).not.toBe(key);
   });
 
-  it('are taken back for the same key only, and only as they were kept', () => {
-    const dir = tempCatalog({ 'related.jsonl': '[]\n[{"index":0}]\n' });
+  it('are taken back for the same key only, and only as they were kept', async () => {
+    const text = '[]\n[{"index":0}]\n';
+    const dir = tempCatalog({ 'related.jsonl': text });
     const memo = catalogMemo(join(dir, 'cache', 'catalog'));
     const out = join(dir, 'out.jsonl');
     expect(reusedRelated(memo, 'k1', out)).toBeNull();
-    keepRelated(memo, 'k1', join(dir, 'related.jsonl'), 1);
+    const from = join(dir, 'related.jsonl');
+    keepRelated(memo, 'k1', from, { sha1: hash('sha1', text), linked: 1 });
+    // The kept copy may share the build's file: writing that file again leaves the kept one as it was.
+    await writeRelated(from, [[], [], []]);
     expect(reusedRelated(memo, 'k1', out)).toBe(1);
-    expect(readFileSync(out, 'utf8')).toBe('[]\n[{"index":0}]\n');
+    expect(readFileSync(out, 'utf8')).toBe(text);
+    expect(reusedRelated(memo, 'k1', from)).toBe(1);
+    rmSync(from);
+    expect(readFileSync(memo.related, 'utf8')).toBe(text);
     expect(reusedRelated(memo, 'k2', out)).toBeNull();
     writeFileSync(memo.related, '[]\n[]\n');
     expect(reusedRelated(memo, 'k1', out)).toBeNull();
