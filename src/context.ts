@@ -153,6 +153,9 @@ export const partitionEntries = (entries: readonly CatalogEntry[]): readonly Cat
 /** This process's share of the pages made from the whole catalog (listings, sitemaps, the ledger's notices): none in a shard's build. */
 export const partitionRoutes = <T extends { params: Record<string, string | undefined> }>(routes: readonly T[]): T[] => (buildContext()?.shard ? [] : routesIn(routes, partition()));
 
+/** The short-link template, which a shard's build renders too: it writes its records' short links (src/build/stages/record-files.ts). */
+export const templateRoutes = <T extends { params: Record<string, string | undefined> }>(routes: readonly T[]): T[] => routesIn(routes, partition());
+
 /** The error pages to render: those the published site does not hold under the same key (src/catalog/page-cache.ts). */
 export function routesToRender<T>(files: readonly PageFile<T>[]): T[] {
   const ctx = buildContext();

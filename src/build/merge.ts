@@ -9,7 +9,7 @@
  * site is the site a build on one machine makes, byte for byte, by construction.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { displayPath, listCatalogFiles, RESERVED_FILES } from '../catalog/load.ts';
 import { shardLabel, type Shard } from '../catalog/shard.ts';
@@ -24,6 +24,15 @@ export const SHARD_FILE = 'shard.json';
  * whole catalog, so the merge, which does too, takes it as its own.
  */
 export const catalogMemoDir = (dir: string): string => join(dir, 'catalog');
+
+/**
+ * The folder of a shard's record files (its records' JSON twins and short links), beside its page
+ * store; in a merge's build cache, every shard's joined. With the record files stage's listing of
+ * them (src/build/unchanged-files.ts) in `shardRecordsListing`, so that the merge links them, their
+ * bytes known by the listed identity, or compared.
+ */
+export const SHARD_RECORDS = 'records';
+export const shardRecordsListing = (dir: string): string => join(dir, `${SHARD_RECORDS}.tsv`);
 
 /** What a shard's folder says of itself. */
 export interface ShardStamp {
@@ -104,6 +113,11 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
   rmSync(next, { recursive: true, force: true });
   mkdirSync(next, { recursive: true });
   const joined: PageManifest = { code, site: '(merged shards)', files: {}, proofs: {}, heads: {} };
+  const records = join(cacheDir, SHARD_RECORDS);
+  const listing = shardRecordsListing(cacheDir);
+  rmSync(records, { recursive: true, force: true });
+  rmSync(listing, { force: true });
+  mkdirSync(records, { recursive: true });
   for (const dir of dirs) {
     const manifest = readManifest(manifestFile(dir));
     if (!manifest) throw new MergeProblem(`${displayPath(manifestFile(dir))} cannot be read: build the shard again`);
@@ -114,6 +128,9 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
     Object.assign(joined.proofs!, manifest.proofs ?? {});
     Object.assign(joined.heads!, manifest.heads ?? {});
     linkReused(listFilesBelow(keptSite(dir)), keptSite(dir), next);
+    // Each record is one shard's: no two shards' files share a path.
+    if (existsSync(join(dir, SHARD_RECORDS))) linkReused(listFilesBelow(join(dir, SHARD_RECORDS)), join(dir, SHARD_RECORDS), records);
+    if (existsSync(shardRecordsListing(dir))) appendFileSync(listing, readFileSync(shardRecordsListing(dir)));
     if (existsSync(catalogMemoDir(dir))) {
       rmSync(catalogMemoDir(cacheDir), { recursive: true, force: true });
       cpSync(catalogMemoDir(dir), catalogMemoDir(cacheDir), { recursive: true });

@@ -5,7 +5,7 @@
  * not belong together are refused before anything is built, every problem named.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,11 @@ describe('a catalog built as 3 shards and merged', () => {
     expect(merged.out).toMatch(/3 shards joined in the build cache/);
     expect(merged.out).toMatch(/40 error pages: \d+ pages rendered, 40 unchanged/);
     expect(merged.out).toMatch(/full-text index of 40 pages in 8 parts \(8 unchanged\)/);
+    // Each shard wrote its own records' JSON twins and short links; the merge links every one.
+    const own = shards.map((dir) => readdirSync(join(dir, 'records', 'api', 'errors')).length);
+    expect(own.reduce((a, b) => a + b, 0)).toBe(40);
+    expect(Math.min(...own)).toBeGreaterThan(0);
+    expect(merged.out).toMatch(/80 JSON twins and short links, 80 of them unchanged/);
     // Shard 1's folder carries what its validation and derive kept of the whole catalog: the merge takes it.
     expect(merged.out).toMatch(/[1-9]\d* unchanged since the last build, not checked alone again/);
     expect(merged.out).toMatch(/related errors: .* \(their inputs unchanged: kept from the last build\)/);
@@ -70,12 +75,18 @@ describe('a catalog built as 3 shards and merged', () => {
     writeCatalog(catalog, edited);
     const runs = [1, 2, 3].map(build);
     const rendered = runs.map((r) => Number(/(\d+) pages rendered/.exec(r.stdout)?.[1]));
-    // One page changed: one shard renders it (and nothing else of its own), the others nothing.
-    expect(rendered.sort()).toEqual([0, 0, 1]);
+    // One page changed: one shard renders it (and nothing else of its own), the others nothing but
+    // the short-link template each writes its short links from.
+    expect(rendered.sort()).toEqual([1, 1, 2]);
+    // Its JSON twin changed: the shard holding it writes its files anew and links the rest.
+    const twins = runs.map((r) => /(\d+) JSON twins and short links, (\d+) of them unchanged/.exec(r.stdout)!.slice(1).map(Number));
+    expect(twins.filter(([files, unchanged]) => files! > unchanged! && files! - unchanged! <= 2)).toHaveLength(1);
+    expect(twins.filter(([files, unchanged]) => files === unchanged)).toHaveLength(2);
     // The edit changed one record's prose: the others are not checked alone again, the related errors are kept.
     for (const r of runs) expect(r.stdout).toMatch(/[1-9]\d* unchanged since the last build, not checked alone again.*\n(.*\n)*.*kept from the last build/);
     const again = await merge(catalog, join(root, 'merged'), join(root, 'cache-merge'), shards);
     expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(/80 JSON twins and short links, 80 of them unchanged/);
     const cold = buildSite('shards-edited-cold', writeCatalog(join(root, 'edited'), edited), { env: { ...env, ERRDEX_CACHE_DIR: join(root, 'cache-cold') } });
     expect(cold.status, cold.stderr).toBe(0);
     expect(hashTree(join(root, 'merged'))).toEqual(hashTree(cold.dist));

@@ -27,7 +27,8 @@ import { titleFigures } from '../summary.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
-import type { BuildState, RecordFilesResult } from '../state.ts';
+import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
+import { SHARD_RECORDS, shardRecordsListing } from '../merge.ts';
 import { publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
 /** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
@@ -46,6 +47,8 @@ export interface RecordFilesOptions {
   templateSites: string[];
   /** The published site, whose files of the same bytes are linked, not written again, and this stage's listing of them (src/build/unchanged-files.ts); null: none. */
   published?: PublishedFiles | null;
+  /** A shard's build: the file of its records' ids (src/catalog/shard.ts), whose files alone are written; the others' titles still count. */
+  shardIds?: string | null;
 }
 
 /**
@@ -78,13 +81,16 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   mkdirSync(join(outDir, 'e'), { recursive: true });
   const files = unchangedFiles(outDir, options.published ?? null);
   const records: ErrorRecord[] = [];
+  const own = options.shardIds ? new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]) : null;
   let bytes = 0;
   // The code is not needed: its fields are left out (the pages' titles and descriptions are prose and places).
   forEachSnapshotEntry(
     options.snapshot,
     ({ record, sourceText }) => {
-      files.write(pageFileOf(jsonPath(record.id)), sourceText);
-      bytes += Buffer.byteLength(sourceText);
+      if (!own || own.has(record.id)) {
+        files.write(pageFileOf(jsonPath(record.id)), sourceText);
+        bytes += Buffer.byteLength(sourceText);
+      }
       records.push(record);
       // Half the work per record: the short link is the other half.
       if (records.length % 1000 === 0) onRecord?.(records.length / 2);
@@ -94,7 +100,8 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   onRecord?.(Math.floor(records.length / 2));
   const headlines = titleHeadlines(records);
   const places = placeLabels(records, options.head ? readHead(options.head).scopes : {}, headlines);
-  const links = records.map((r) => shortLinkValues(r, { headline: headlines.get(r.id), place: places.get(r.id) }));
+  // A shard writes its own records' short links; the titles and places of all records decide theirs.
+  const links = (own ? records.filter((r) => own.has(r.id)) : records).map((r) => shortLinkValues(r, { headline: headlines.get(r.id), place: places.get(r.id) }));
   records.length = 0;
   const template = await awaitTemplate(options.templateSites);
   // Each page's head as written, for the check that no two short links share a title.
@@ -140,16 +147,29 @@ export function mergeRecordFiles(recordsDir: string, siteDir: string): void {
   rmSync(recordsDir, { recursive: true, force: true });
 }
 
+/**
+ * Where the stage finds the files it may link instead of writing: a shard's, in its folder's `records/`
+ * (publishShard); a merge's, in the shards' `records/` joined in the build cache (joinShards); any
+ * other build's, in the published site.
+ */
+export function recordFilesPublished(settings: BuildSettings): PublishedFiles {
+  const own = publishedFiles(settings, 'record-files');
+  if (settings.shard) return { ...own, site: own.site && join(own.site, SHARD_RECORDS) };
+  if (settings.fromShards) return { site: join(settings.cacheDir, SHARD_RECORDS), listing: shardRecordsListing(settings.cacheDir) };
+  return own;
+}
+
 export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
   const partitions = s.plan.partitions!;
   const templateSites = [...Array.from({ length: partitions }, (_, index) => renderSiteDir({ index })), s.dirs.staging];
   const board = s.board.stage('record-files');
-  board.count(s.plan.facts.records!, 'records');
+  // A shard's own records: validation has counted them (learnRecords).
+  board.count(s.plan.facts.rendered ?? s.plan.facts.records!, 'records');
   const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
   const child = startStageChild<RecordFilesResult>(
     import.meta.url,
-    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: publishedFiles(s.settings, 'record-files') } satisfies RecordFilesOptions,
+    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: recordFilesPublished(s.settings), shardIds: s.settings.shard ? s.shardIds : null } satisfies RecordFilesOptions,
     (m) => m.type === 'update' && board.update(m.done),
     'the record files stage',
     { priority },

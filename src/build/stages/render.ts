@@ -45,8 +45,8 @@ export async function render(ctx: StageContext<BuildState>): Promise<void> {
   // The files the render processes left out are the published site's, unchanged (kept in the build cache).
   if (s.published) linkReused(rendered.pages.reused, s.published.site, s.dirs.staging);
   s.rendered = rendered;
-  // Without the short-link template the record files stage would wait for it for ever (a shard has none: the merge writes the record files).
-  const noTemplate = s.settings.shard ? null : missingTemplate(s.dirs.staging);
+  // Without the short-link template the record files stage would wait for it for ever.
+  const noTemplate = missingTemplate(s.dirs.staging);
   if (noTemplate) throw new Error(noTemplate);
   board.end({
     summary:

@@ -1,6 +1,6 @@
 /**
- * The publish stage of a shard's build (`--shard i/n`): what the shard made (its error pages and its
- * full-text parts) becomes the shard's folder, the page store `npm run merge` joins
+ * The publish stage of a shard's build (`--shard i/n`): what the shard made (its error pages, its
+ * full-text parts, and its records' JSON twins and short links) becomes the shard's folder, the page store `npm run merge` joins
  * (src/build/merge.ts), after checking that every page of the shard's records is there. The same
  * files and keys are kept in the build cache, so that the shard's next build reuses them.
  */
@@ -8,7 +8,8 @@ import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
 import { shardLabel } from '../../catalog/shard.ts';
-import { catalogDigest, catalogMemoDir, writeStamp } from '../merge.ts';
+import { catalogDigest, catalogMemoDir, SHARD_RECORDS, shardRecordsListing, writeStamp } from '../merge.ts';
+import { publishedFiles } from '../unchanged-files.ts';
 import { forgetPageManifest, keepReusable, keptChanges, reusableHeads, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
 import { formatCount } from '../progress.ts';
@@ -24,8 +25,11 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   rmSync(fullText, { recursive: true, force: true });
   const pages = Object.keys(s.rendered!.pages.keys);
   const missing = pages.filter((f) => !existsSync(join(staging, f)));
-  if (pages.length !== records || missing.length > 0) {
-    throw new Error(`Shard ${shardLabel(shard)} does not add up, so it was not written: ${formatCount(records)} records, ${formatCount(pages.length)} error pages listed, ${formatCount(missing.length)} missing.`);
+  const recordFiles = s.recordFiles!.records;
+  if (pages.length !== records || missing.length > 0 || recordFiles !== records) {
+    throw new Error(
+      `Shard ${shardLabel(shard)} does not add up, so it was not written: ${formatCount(records)} records, ${formatCount(pages.length)} error pages listed, ${formatCount(missing.length)} missing, ${formatCount(recordFiles)} records' JSON twins and short links.`,
+    );
   }
   const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
   const heads = reusableHeads(staging, pages, s.rendered!.written, s.published);
@@ -36,6 +40,10 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   const changes = keptChanges(s.published, [...s.rendered!.pages.reused, ...s.fullText!.reused]);
   keepReusable(staging, keys, next);
   writePageManifest(next, manifest, s.published, s.rendered!.written, changes?.unchanged);
+  // The record files and the stage's listing of them (their identities hold: the folder is moved, not copied).
+  renameSync(s.dirs.recordFiles, join(next, SHARD_RECORDS));
+  const listing = publishedFiles(s.settings, 'record-files').listing;
+  if (listing && existsSync(listing)) cpSync(listing, shardRecordsListing(next));
   const memo = catalogMemoDir(s.settings.cacheDir);
   if (shard.index === 0 && s.settings.useCache && existsSync(memo)) cpSync(memo, catalogMemoDir(next), { recursive: true });
   writeStamp(next, { shard, code: s.code, catalog: catalogDigest(s.settings.catalog), datasetVersion: s.settings.datasetVersion, records: s.catalog!.records, shardRecords: records });
@@ -49,7 +57,7 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   renameSync(next, outDir);
   if (existsSync(previous)) removeInBackground(previous);
   s.board.stage('publish').end({
-    summary: `shard ${shardLabel(shard)} in ${displayPath(outDir)}: ${formatCount(records)} of ${formatCount(s.catalog!.records)} records' error pages, ${Object.keys(s.fullText!.keys).length} full-text parts; join the shards with npm run merge`,
+    summary: `shard ${shardLabel(shard)} in ${displayPath(outDir)}: ${formatCount(records)} of ${formatCount(s.catalog!.records)} records' error pages, JSON twins and short links, ${Object.keys(s.fullText!.keys).length} full-text parts; join the shards with npm run merge`,
     items: Object.keys(keys).length,
     unit: 'files',
   });
