@@ -163,8 +163,8 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   }));
   const pipeline = new Pipeline(state, stages);
   // Validation has counted the records: the plan made again, for the stages not yet begun.
-  state.learnRecords = (records, rendered) => {
-    state.plan = plan({ ...facts, records, rendered }, machine, settings.plan, kind);
+  state.learnRecords = (records, rendered, changed) => {
+    state.plan = plan({ ...facts, records, rendered, changed }, machine, settings.plan, kind);
     pipeline.replan(new Map(state.plan.stages.map((st) => [st.name, st.needs])));
   };
   let failed = false;

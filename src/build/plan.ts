@@ -28,6 +28,11 @@ export interface CatalogFacts {
   records: number | null;
   /** Of those, the records whose error pages this build renders: a shard's (src/catalog/shard.ts); all when absent. */
   rendered?: number | null;
+  /**
+   * Of the records, those whose entry validation had not found sound before (src/catalog/validate.ts,
+   * `known`): edited, new, or with a warning. A build reusing the published pages renders about these.
+   */
+  changed?: number | null;
 }
 
 /** What kind of build this is. */
@@ -133,7 +138,11 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
   const workers = settings.workers ?? machine.cores;
   const size = settings.partitionRecords ?? PARTITION_RECORDS;
   const single = Math.min(size, SINGLE_PARTITION_RECORDS);
-  const rendered = facts.rendered ?? facts.records;
+  // A build that reuses the published pages renders the pages of changed entries, and those whose
+  // related errors, titles or places changed with them: an edit's few, none of a merge of shards. It
+  // renders them in the partitions their count takes, not the catalog's; more than that, it renders
+  // in fewer processes than a cold build, the output the same (src/catalog/partition.ts).
+  const rendered = kind.reusing && facts.changed != null ? Math.min(facts.rendered ?? facts.records!, facts.changed) : (facts.rendered ?? facts.records);
   const partitions = rendered === null ? null : partitionCount(rendered, workers, { explicit: settings.workers !== null, single, size });
   // Until the records are counted, what starts with the build assumes one partition: the early
   // render process is ended if there turn out to be more.

@@ -30,7 +30,7 @@ export type ChildMessage =
   /** The summary of a stage that ends before its child does (validate, in validation's child). */
   | ({ type: 'summary'; stage: StageName } & StageSummary)
   /** Validation's outcome: the snapshot is written (`records` valid), or the catalog is invalid (null). */
-  | { type: 'validated'; records: number | null; rendered?: number }
+  | { type: 'validated'; records: number | null; rendered?: number; changed?: number }
   | { type: 'result'; value: unknown };
 
 /**

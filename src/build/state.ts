@@ -60,7 +60,7 @@ export interface BuildState {
   settings: BuildSettings;
   /** The current plan: made again when validation has counted the records (learnRecords). */
   plan: Plan;
-  learnRecords: (records: number, rendered: number) => void;
+  learnRecords: (records: number, rendered: number, changed: number | null) => void;
   board: Board;
   /** The build's own folders: the site being built, where the stages beside the render write, the snapshot. */
   dirs: WorkDirs;

@@ -184,3 +184,35 @@ describe('partitioned and incremental builds', () => {
     rmSync(root, { recursive: true, force: true });
   });
 });
+
+describe('an edit of a catalog that renders in several processes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'errdex-incremental-partitions-'));
+  const catalog = join(dir, 'catalog');
+  // At most 4 records per render process, the processes as many as the machine's cores make it (ERRDEX_WORKERS unset).
+  const env = { ERRDEX_PARTITION_RECORDS: '4', ERRDEX_CACHE_DIR: join(dir, 'cache'), CI: '1', ...PAGEFIND_PARTS };
+  const write = (records: string[]) => {
+    mkdirSync(catalog, { recursive: true });
+    writeFileSync(join(catalog, 'records.jsonl'), `${records.join('\n')}\n`);
+  };
+
+  it('renders its few changed pages in one process, and the site equals a cold build in several', () => {
+    write(lines);
+    const cold = buildSite('partitions-edit', catalog, { env });
+    expect(cold.status, cold.stderr).toBe(0);
+    expect(cold.stdout).toMatch(/0 unchanged \([2-9]\d* processes/);
+    const edited = [...lines];
+    const wrapped = JSON.parse(edited[3]!);
+    wrapped.record.documentation = 'An explanation edited to be rendered in one process.';
+    edited[3] = JSON.stringify(wrapped);
+    write(edited);
+    const again = buildSite('partitions-edit', catalog, { env });
+    expect(again.status, again.stderr).toBe(0);
+    // 1 of 12 entries changed: one render process, which reuses the other pages.
+    expect(again.stdout).toMatch(/12 error pages: \d+ pages rendered, [1-9]\d* unchanged/);
+    expect(again.stdout).not.toMatch(/unchanged \(\d+ processes/);
+    const reference = buildSite('partitions-edit-cold', catalog, { env: { ...env, ERRDEX_CACHE_DIR: join(dir, 'cache-cold') }, args: ['--no-cache'] });
+    expect(reference.stdout).toMatch(/0 unchanged \([2-9]\d* processes/);
+    expect(snapshot(again.dist)).toEqual(snapshot(reference.dist));
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

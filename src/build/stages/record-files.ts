@@ -165,7 +165,7 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   const templateSites = [...Array.from({ length: partitions }, (_, index) => renderSiteDir({ index })), s.dirs.staging];
   const board = s.board.stage('record-files');
   // A shard's own records: validation has counted them (learnRecords).
-  board.count(s.plan.facts.rendered ?? s.plan.facts.records!, 'records');
+  board.count((s.settings.shard ? s.plan.facts.rendered : null) ?? s.plan.facts.records!, 'records');
   const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
   const child = startStageChild<RecordFilesResult>(
     import.meta.url,

@@ -198,7 +198,8 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   }
   // The build makes its plan again with the count, and says how many render partitions it chose.
   const chosen = partitionsChosen();
-  send({ type: 'validated', records, rendered: shard?.records ?? records });
+  // Entries not found sound before (edited, new, or with a warning): what a build reusing the published pages renders, about.
+  send({ type: 'validated', records, rendered: shard?.records ?? records, changed: records - unchanged });
   const inputs = catalog.entries.map((e) => e.record);
   const key = memo && `${memo.code} ${relatedInputsKey(inputs)}`;
   let linked = memo && key ? reusedRelated(memo, key, options.related) : null;
@@ -249,7 +250,7 @@ export async function validate(ctx: StageContext<BuildState>): Promise<void> {
       if (m.type === 'validated') {
         if (m.records !== null) {
           // The plan made again with the count; the child is told the partitions before it ends.
-          s.learnRecords(m.records, m.rendered ?? m.records);
+          s.learnRecords(m.records, m.rendered ?? m.records, m.changed ?? null);
           started.send({ type: 'partitions', count: s.plan.partitions! });
         }
         counted(m.records);

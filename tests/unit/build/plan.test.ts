@@ -114,6 +114,22 @@ describe('plan', () => {
     for (const name of STAGES.filter((n) => n !== 'highlight')) expect(skip(reusing, name), name).toBeUndefined();
   });
 
+  it('renders in the partitions the changed entries take when the published pages may be reused', () => {
+    const reusing = { reusing: true, shard: false };
+    // An edit of a few entries, or a merge of shards (none changed): one render process, its stages beside it.
+    const edit = plan({ bytes: 1e6, records: 100_000, changed: 3 }, machine, defaults, reusing);
+    expect(edit.partitions).toBe(1);
+    expect(needs(edit, 'record-files')).toEqual(['validate']);
+    expect(plan({ bytes: 1e6, records: 100_000, changed: 0 }, machine, defaults, reusing).partitions).toBe(1);
+    // Most entries changed, or nothing known of them: the catalog's partitions, as a cold build.
+    expect(plan({ bytes: 1e6, records: 100_000, changed: 60_000 }, machine, defaults, reusing).partitions).toBe(2);
+    expect(plan({ bytes: 1e6, records: 100_000, changed: null }, machine, defaults, reusing).partitions).toBe(2);
+    // Not reusing: the changed count does not matter.
+    expect(plan({ bytes: 1e6, records: 100_000, changed: 3 }, machine, defaults).partitions).toBe(2);
+    // A shard reusing its pages: at most its own records.
+    expect(plan({ bytes: 1e6, records: 100_000, rendered: 60_000, changed: 70_000 }, machine, defaults, { reusing: true, shard: true }).partitions).toBe(2);
+  });
+
   it("leaves a shard's build the catalog-wide stages for the merge, and partitions its render by its own records", () => {
     const skip = (p: Plan, name: StageName) => p.stages.find((s) => s.name === name)!.skip;
     const shard = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 100_000, rendered: 20_000 }, machine, defaults, { reusing: false, shard: true });
