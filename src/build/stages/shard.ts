@@ -1,8 +1,9 @@
 /**
  * The publish stage of a shard's build (`--shard i/n`): what the shard made (its error pages, its
- * full-text parts, and its records' JSON twins and short links) becomes the shard's folder, the page store `npm run merge` joins
- * (src/build/merge.ts), after checking that every page of the shard's records is there. The same
- * files and keys are kept in the build cache, so that the shard's next build reuses them.
+ * full-text parts, and its records' JSON twins and short links) becomes the shard's folder, the page
+ * store `npm run merge` joins (src/build/merge.ts), after checking that every page of the shard's
+ * records is there. The same files and keys are kept in the build cache, so that the shard's next
+ * build reuses them.
  */
 import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

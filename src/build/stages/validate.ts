@@ -199,7 +199,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   // The build makes its plan again with the count, and says how many render partitions it chose.
   const chosen = partitionsChosen();
   // Entries not found sound before (edited, new, or with a warning): what a build reusing the published pages renders, about.
-  send({ type: 'validated', records, rendered: shard?.records ?? records, changed: records - unchanged });
+  send({ type: 'validated', records, rendered: shard?.records ?? records, changed: Math.max(0, records - unchanged) });
   const inputs = catalog.entries.map((e) => e.record);
   const key = memo && `${memo.code} ${relatedInputsKey(inputs)}`;
   let linked = memo && key ? reusedRelated(memo, key, options.related) : null;
