@@ -3,10 +3,13 @@
  *
  * A shard's folder is a build cache's page store: `site/` (its error pages and its full-text parts),
  * `pages.json` (their keys and proofs: src/build/page-reuse.ts) and `shard.json` (which shard, of which
- * catalog, by which code). The merge joins the shards' folders into the build cache and runs the one
- * build there is: it reuses every error page and full-text part the shards made, renders the
- * site-wide pages, writes the record files and indexes, and publishes with every check. So the merged
- * site is the site a build on one machine makes, byte for byte, by construction.
+ * catalog, by which code); beside it `records/` (its records' JSON twins and short links, with their
+ * listing) and `list-index/` (its share of the listings' filter indexes, by their keys). The merge
+ * joins the shards' folders into the build cache and runs the one build there is: it reuses every
+ * error page, full-text part, record file and filter index the shards made whose key or bytes are
+ * the ones it computes, renders the site-wide pages, writes the message index, and publishes with
+ * every check. So the merged site is the site a build on one machine makes, byte for byte, by
+ * construction.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { join, relative } from 'node:path';
 import { displayPath, listCatalogFiles, RESERVED_FILES } from '../catalog/load.ts';
 import { shardLabel, type Shard } from '../catalog/shard.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
+import { LIST_INDEX_DIR } from './stages/list-index.ts';
 import { forgetPageManifest, keptSite, linkReused, manifestFile, readManifest, writeManifest, type PageManifest } from './page-reuse.ts';
 
 export const SHARD_FILE = 'shard.json';
@@ -131,6 +135,8 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
     // Each record is one shard's: no two shards' files share a path.
     if (existsSync(join(dir, SHARD_RECORDS))) linkReused(listFilesBelow(join(dir, SHARD_RECORDS)), join(dir, SHARD_RECORDS), records);
     if (existsSync(shardRecordsListing(dir))) appendFileSync(listing, readFileSync(shardRecordsListing(dir)));
+    // Each shard's share of the listings' filter indexes, kept by their keys: the merge's stage finds them there.
+    if (existsSync(join(dir, LIST_INDEX_DIR))) cpSync(join(dir, LIST_INDEX_DIR), join(cacheDir, LIST_INDEX_DIR), { recursive: true });
     if (existsSync(catalogMemoDir(dir))) {
       rmSync(catalogMemoDir(cacheDir), { recursive: true, force: true });
       cpSync(catalogMemoDir(dir), catalogMemoDir(cacheDir), { recursive: true });

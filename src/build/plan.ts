@@ -151,7 +151,7 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
   const early = !kind.reusing && !kind.shard && facts.bytes > (settings.earlyHighlightBytes ?? EARLY_HIGHLIGHT_BYTES);
   const skips: Partial<Record<StageName, string>> = {
     ...(kind.reusing ? { highlight: REUSING_SKIPS_HIGHLIGHT } : {}),
-    ...(kind.shard ? { 'message-index': LEFT_TO_MERGE, 'list-index': LEFT_TO_MERGE, ledger: LEFT_TO_MERGE } : {}),
+    ...(kind.shard ? { 'message-index': LEFT_TO_MERGE, ledger: LEFT_TO_MERGE } : {}),
   };
   const stage = (name: StageName, needs: StageName[], reads: string[], writes: string[], priority: Priority = 'normal'): StagePlan => {
     const skip = skips[name];

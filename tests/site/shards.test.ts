@@ -62,6 +62,9 @@ describe('a catalog built as 3 shards and merged', () => {
     expect(own.reduce((a, b) => a + b, 0)).toBe(40);
     expect(Math.min(...own)).toBeGreaterThan(0);
     expect(merged.out).toMatch(/80 JSON twins and short links, 80 of them unchanged/);
+    // Each shard made its share of the listings' filter indexes; the merge indexes none (tested with
+    // listings of several pages in tests/unit/build/stages/list-index.test.ts).
+    expect(merged.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged\)/);
     // Shard 1's folder carries what its validation and derive kept of the whole catalog: the merge takes it.
     expect(merged.out).toMatch(/[1-9]\d* unchanged since the last build, not checked alone again/);
     expect(merged.out).toMatch(/related errors: .* \(their inputs unchanged: kept from the last build\)/);
@@ -148,6 +151,8 @@ describe.skipIf(!DEV)('the search-dev catalog (1,705 real records of 7 repositor
     expect(sizes.reduce((a, b) => a + b)).toBe(1705);
     const merged = await merge(catalog, join(root, 'dev-merged'), join(root, 'dev-cache-merge'), folders);
     expect(merged.code, merged.err).toBe(0);
+    expect(merged.out).toMatch(/filter indexes of ([1-9]\d*) listings \(\1 unchanged\)/);
+    expect(merged.out).toMatch(/([\d,]+) JSON twins and short links, \1 of them unchanged/);
     expect(hashTree(join(root, 'dev-merged'))).toEqual(hashTree(site.dist));
   });
 });

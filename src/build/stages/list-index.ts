@@ -9,6 +9,10 @@
  * A listing's files are a function of its rows' fields, the classes' titles, its quick filters and the
  * code, so they are kept in the build cache under a hash of those: an edit changes the few listings its
  * record is in, and the others are written from the cache, not indexed and gzipped again.
+ *
+ * A shard's build (`share`) makes its share of the listings into that cache only, which its folder
+ * carries to the merge (src/build/merge.ts): the merge finds every listing there under the key it
+ * computes itself, and writes them all without indexing one.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +33,8 @@ export interface ListIndexOptions {
   outDir: string;
   /** The build cache's folder for listings' files and the code's key (src/build/page-reuse.ts `codeKey`); null: none kept or used. */
   cache: { dir: string; code: string } | null;
+  /** A shard's build: the listings of this share (by a hash of the listing's path) into the cache, none into `outDir`. */
+  share?: { index: number; count: number } | null;
 }
 
 export interface ListIndexResult {
@@ -88,6 +94,7 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
     import('../../views/collection-listing.ts'),
     import('../../util/urls.ts'),
   ]);
+  const { partitionOfId } = await import('../../catalog/partition.ts');
   const { classes } = readHead(options.head);
   const entries = readSnapshot(options.snapshot, { text: false, code: () => false, prose: () => false });
   const b = browseListings(entries, classes);
@@ -106,10 +113,12 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
     if (hasListIndex(l)) jobs.push({ kind: 'tag', path: l.pages[0]!.path, records: s.entries.map((e) => e.record), facets: [] });
   }
 
+  const share = options.share;
+  if (share) jobs.splice(0, jobs.length, ...jobs.filter((job) => partitionOfId(job.path, share.count) === share.index));
   rmSync(options.outDir, { recursive: true, force: true });
   // Publish merges this folder even when no listing has several pages.
   mkdirSync(options.outDir, { recursive: true });
-  const cacheDir = options.cache && join(options.cache.dir, 'list-index');
+  const cacheDir = options.cache && join(options.cache.dir, LIST_INDEX_DIR);
   if (cacheDir) mkdirSync(cacheDir, { recursive: true });
   const used = new Set<string>();
   const result: ListIndexResult = { listings: jobs.length, cached: 0, records: 0, files: 0, bytes: 0, largestBytes: 0 };
@@ -128,6 +137,8 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
       if (cacheFile) writeFileAtomic(cacheFile, JSON.stringify(listing));
     }
     if (key) used.add(`${key}.json`);
+    result.records += job.records.length;
+    if (share) continue;
     const headFile = join(options.outDir, listIndexPath(job.path));
     mkdirSync(join(headFile, '..', listing.dir), { recursive: true });
     let bytes = 0;
@@ -137,7 +148,6 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
       bytes += gz.length;
     }
     writeFileSync(headFile, listing.head);
-    result.records += job.records.length;
     result.files += listing.files.length + 1;
     result.bytes += bytes + listing.head.length;
     result.largestBytes = Math.max(result.largestBytes, bytes + listing.head.length);
@@ -147,20 +157,29 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   return result;
 }
 
+/** Where a build keeps its listings' files: the build cache, or for a shard built without one, its work folder (the shard's folder carries them). */
+export const LIST_INDEX_DIR = 'list-index';
+export const listIndexCache = (s: Pick<BuildState, 'settings' | 'dirs'>): string | null =>
+  s.settings.useCache ? s.settings.cacheDir : s.settings.shard ? s.dirs.root : null;
+
 export async function listIndexStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
+  const cache = listIndexCache(s);
   const options: ListIndexOptions = {
     snapshot: s.snapshot,
     head: s.head,
     outDir: s.dirs.listIndex,
-    cache: s.settings.useCache ? { dir: s.settings.cacheDir, code: s.code } : null,
+    cache: cache ? { dir: cache, code: s.code } : null,
+    share: s.settings.shard,
   };
   const priority = s.plan.stages.find((st) => st.name === 'list-index')!.priority;
   const child = startStageChild<ListIndexResult>(import.meta.url, options, () => {}, 'the list-index stage', { priority });
   ctx.onCancel(child.kill);
   const r = await child.result;
   s.board.stage('list-index').end({
-    summary: `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB`,
+    summary: s.settings.shard
+      ? `filter indexes of ${formatCount(r.listings)} listings, this shard's share (${formatCount(r.cached)} unchanged), for the merge`
+      : `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB`,
     items: r.records,
     unit: 'rows',
     output: { files: r.files, bytes: r.bytes },

@@ -1,9 +1,9 @@
 /**
  * The publish stage of a shard's build (`--shard i/n`): what the shard made (its error pages, its
- * full-text parts, and its records' JSON twins and short links) becomes the shard's folder, the page
- * store `npm run merge` joins (src/build/merge.ts), after checking that every page of the shard's
- * records is there. The same files and keys are kept in the build cache, so that the shard's next
- * build reuses them.
+ * full-text parts, its records' JSON twins and short links, and its share of the listings' filter
+ * indexes) becomes the shard's folder, the page store `npm run merge` joins (src/build/merge.ts),
+ * after checking that every page of the shard's records is there. The same files and keys are kept
+ * in the build cache, so that the shard's next build reuses them.
  */
 import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { displayPath } from '../../catalog/load.ts';
 import { shardLabel } from '../../catalog/shard.ts';
 import { catalogDigest, catalogMemoDir, SHARD_RECORDS, shardRecordsListing, writeStamp } from '../merge.ts';
 import { publishedFiles } from '../unchanged-files.ts';
+import { LIST_INDEX_DIR, listIndexCache } from './list-index.ts';
 import { forgetPageManifest, keepReusable, keptChanges, reusableHeads, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
 import { formatCount } from '../progress.ts';
@@ -45,6 +46,9 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   renameSync(s.dirs.recordFiles, join(next, SHARD_RECORDS));
   const listing = publishedFiles(s.settings, 'record-files').listing;
   if (listing && existsSync(listing)) cpSync(listing, shardRecordsListing(next));
+  // Its share of the listings' filter indexes, for the merge's cache.
+  const lists = listIndexCache(s);
+  if (lists && existsSync(join(lists, LIST_INDEX_DIR))) cpSync(join(lists, LIST_INDEX_DIR), join(next, LIST_INDEX_DIR), { recursive: true });
   const memo = catalogMemoDir(s.settings.cacheDir);
   if (shard.index === 0 && s.settings.useCache && existsSync(memo)) cpSync(memo, catalogMemoDir(next), { recursive: true });
   writeStamp(next, { shard, code: s.code, catalog: catalogDigest(s.settings.catalog), datasetVersion: s.settings.datasetVersion, records: s.catalog!.records, shardRecords: records });

@@ -133,7 +133,7 @@ describe('plan', () => {
   it("leaves a shard's build the catalog-wide stages for the merge, and partitions its render by its own records", () => {
     const skip = (p: Plan, name: StageName) => p.stages.find((s) => s.name === name)!.skip;
     const shard = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 100_000, rendered: 20_000 }, machine, defaults, { reusing: false, shard: true });
-    expect(STAGES.filter((n) => skip(shard, n) !== undefined)).toEqual(['message-index', 'list-index', 'ledger']);
+    expect(STAGES.filter((n) => skip(shard, n) !== undefined)).toEqual(['message-index', 'ledger']);
     // From the catalog's files would highlight every record's blocks, not the shard's.
     expect(shard.highlight.fromCatalogFiles).toBe(false);
     // 20,000 records of its own: one render partition, not the two the catalog's 100,000 take.

@@ -57,4 +57,25 @@ describe('the list-index stage', () => {
     expect(readdirSync(join(dir, 'cache/list-index'))).toHaveLength(edited.listings);
     expect((await run(after, 'other-code', { ...cache, code: 'code-2' })).cached).toBe(0);
   });
+
+  it("makes a shard's share of the listings into its cache only; the shares together are every listing a merge needs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-list-index-share-'));
+    const input = await fixture(dir);
+    const code = 'code-1';
+    const shares = await Promise.all(
+      [0, 1, 2].map((index) => listIndexes({ ...input, outDir: join(dir, `shard-${index}`), cache: { dir: join(dir, `cache-${index}`), code }, share: { index, count: 3 } })),
+    );
+    // Nothing for the site from a shard: its listings are in its cache, for the merge.
+    for (const index of [0, 1, 2]) expect(readdirSync(join(dir, `shard-${index}`))).toEqual([]);
+    const cold = await listIndexes({ ...input, outDir: join(dir, 'cold'), cache: null });
+    expect(shares.map((s) => s.listings).reduce((a, b) => a + b)).toBe(cold.listings);
+    expect(shares.filter((s) => s.listings > 0).length).toBeGreaterThan(1);
+    // The merge's cache holds every shard's: it indexes none, and writes what indexing would.
+    const merged = join(dir, 'cache-merge', 'list-index');
+    mkdirSync(merged, { recursive: true });
+    for (const index of [0, 1, 2]) for (const f of readdirSync(join(dir, `cache-${index}`, 'list-index'))) writeFileSync(join(merged, f), readFileSync(join(dir, `cache-${index}`, 'list-index', f)));
+    const merge = await listIndexes({ ...input, outDir: join(dir, 'merge'), cache: { dir: join(dir, 'cache-merge'), code } });
+    expect(merge).toEqual({ ...cold, cached: cold.listings });
+    expect(filesOf(join(dir, 'merge'))).toEqual(filesOf(join(dir, 'cold')));
+  });
 });
