@@ -107,6 +107,13 @@ export const SINGLE_PARTITION_RECORDS = 25_000;
  */
 export const PARTITION_RECORDS = 50_000;
 /**
+ * A build reusing the published pages renders in the partitions its changed entries take (`plan`) up
+ * to this many records: its render process then holds every record's code. At 100,000 records a
+ * message edit's whole build peaked at 5.7 GB that way, against 4.3–4.7 GB in two processes.
+ */
+export const REUSING_ONE_PROCESS_RECORDS = PARTITION_RECORDS;
+
+/**
  * Catalog files of more than this many bytes are highlighted from the build's start, beside
  * validation: some 47,000 records of the bench's synthetic catalog, 25,000 of 5 KB, a catalog that
  * nearly always renders in more than one partition, which is what that order is made for.
@@ -139,10 +146,11 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
   const size = settings.partitionRecords ?? PARTITION_RECORDS;
   const single = Math.min(size, SINGLE_PARTITION_RECORDS);
   // A build that reuses the published pages renders the pages of changed entries, and those whose
-  // related errors, titles or places changed with them: an edit's few, none of a merge of shards. It
-  // renders them in the partitions their count takes, not the catalog's; more than that, it renders
-  // in fewer processes than a cold build, the output the same (src/catalog/partition.ts).
-  const rendered = kind.reusing && facts.changed != null ? Math.min(facts.rendered ?? facts.records!, facts.changed) : (facts.rendered ?? facts.records);
+  // related errors, titles or places changed with them: an edit's few, none of a merge of shards. Up
+  // to REUSING_ONE_PROCESS_RECORDS it renders them in the partitions their count takes, not the
+  // catalog's; more than that, it renders in fewer processes than a cold build, the output the same.
+  const all = facts.rendered ?? facts.records;
+  const rendered = kind.reusing && facts.changed != null && all !== null && all <= REUSING_ONE_PROCESS_RECORDS ? Math.min(all, facts.changed) : all;
   const partitions = rendered === null ? null : partitionCount(rendered, workers, { explicit: settings.workers !== null, single, size });
   // Until the records are counted, what starts with the build assumes one partition: the early
   // render process is ended if there turn out to be more.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EARLY_HIGHLIGHT_BYTES, partitionCount, plan, STAGES, type Plan, type StageName } from '../../../src/build/plan.ts';
+import { EARLY_HIGHLIGHT_BYTES, partitionCount, plan, REUSING_ONE_PROCESS_RECORDS, STAGES, type Plan, type StageName } from '../../../src/build/plan.ts';
 
 const machine = { cores: 2 };
 const defaults = { workers: null, partitionRecords: null, earlyHighlightBytes: null };
@@ -117,17 +117,20 @@ describe('plan', () => {
   it('renders in the partitions the changed entries take when the published pages may be reused', () => {
     const reusing = { reusing: true, shard: false };
     // An edit of a few entries, or a merge of shards (none changed): one render process, its stages beside it.
-    const edit = plan({ bytes: 1e6, records: 100_000, changed: 3 }, machine, defaults, reusing);
+    const edit = plan({ bytes: 1e6, records: 40_000, changed: 3 }, machine, defaults, reusing);
     expect(edit.partitions).toBe(1);
     expect(needs(edit, 'record-files')).toEqual(['validate']);
-    expect(plan({ bytes: 1e6, records: 100_000, changed: 0 }, machine, defaults, reusing).partitions).toBe(1);
+    expect(plan({ bytes: 1e6, records: 40_000, changed: 0 }, machine, defaults, reusing).partitions).toBe(1);
     // Most entries changed, or nothing known of them: the catalog's partitions, as a cold build.
-    expect(plan({ bytes: 1e6, records: 100_000, changed: 60_000 }, machine, defaults, reusing).partitions).toBe(2);
-    expect(plan({ bytes: 1e6, records: 100_000, changed: null }, machine, defaults, reusing).partitions).toBe(2);
+    expect(plan({ bytes: 1e6, records: 40_000, changed: 30_000 }, machine, defaults, reusing).partitions).toBe(2);
+    expect(plan({ bytes: 1e6, records: 40_000, changed: null }, machine, defaults, reusing).partitions).toBe(2);
     // Not reusing: the changed count does not matter.
-    expect(plan({ bytes: 1e6, records: 100_000, changed: 3 }, machine, defaults).partitions).toBe(2);
-    // A shard reusing its pages: at most its own records.
-    expect(plan({ bytes: 1e6, records: 100_000, rendered: 60_000, changed: 70_000 }, machine, defaults, { reusing: true, shard: true }).partitions).toBe(2);
+    expect(plan({ bytes: 1e6, records: 40_000, changed: 3 }, machine, defaults).partitions).toBe(2);
+    // Above REUSING_ONE_PROCESS_RECORDS one process would hold too much code: the catalog's partitions.
+    expect(plan({ bytes: 1e6, records: REUSING_ONE_PROCESS_RECORDS + 1, changed: 3 }, machine, defaults, reusing).partitions).toBe(2);
+    // A shard reusing its pages: by its own records.
+    expect(plan({ bytes: 1e6, records: 100_000, rendered: 40_000, changed: 3 }, machine, defaults, { reusing: true, shard: true }).partitions).toBe(1);
+    expect(plan({ bytes: 1e6, records: 100_000, rendered: 40_000, changed: 70_000 }, machine, defaults, { reusing: true, shard: true }).partitions).toBe(2);
   });
 
   it("leaves a shard's build the catalog-wide stages for the merge, and partitions its render by its own records", () => {
