@@ -114,15 +114,15 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   }
 
   const share = options.share;
-  if (share) jobs.splice(0, jobs.length, ...jobs.filter((job) => partitionOfId(job.path, share.count) === share.index));
+  const made = share ? jobs.filter((job) => partitionOfId(job.path, share.count) === share.index) : jobs;
   rmSync(options.outDir, { recursive: true, force: true });
   // Publish merges this folder even when no listing has several pages.
   mkdirSync(options.outDir, { recursive: true });
   const cacheDir = options.cache && join(options.cache.dir, LIST_INDEX_DIR);
   if (cacheDir) mkdirSync(cacheDir, { recursive: true });
   const used = new Set<string>();
-  const result: ListIndexResult = { listings: jobs.length, cached: 0, records: 0, files: 0, bytes: 0, largestBytes: 0 };
-  for (const job of jobs) {
+  const result: ListIndexResult = { listings: made.length, cached: 0, records: 0, files: 0, bytes: 0, largestBytes: 0 };
+  for (const job of made) {
     const key = options.cache && listingKey(options.cache.code, job, titles);
     const cacheFile = cacheDir && key ? join(cacheDir, `${key}.json`) : null;
     let listing = cacheFile ? readCached(cacheFile) : null;
@@ -157,8 +157,9 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   return result;
 }
 
-/** Where a build keeps its listings' files: the build cache, or for a shard built without one, its work folder (the shard's folder carries them). */
+/** The listings' files' folder in a build cache (and in a shard's folder). */
 export const LIST_INDEX_DIR = 'list-index';
+/** Where a build keeps its listings' files: the build cache, or for a shard built without one, its work folder (the shard's folder carries them). */
 export const listIndexCache = (s: Pick<BuildState, 'settings' | 'dirs'>): string | null =>
   s.settings.useCache ? s.settings.cacheDir : s.settings.shard ? s.dirs.root : null;
 
