@@ -14,7 +14,7 @@ import { defaultSettingWarnings } from '../views/metadata.ts';
 import { Board } from './board.ts';
 import { acquireBuildLock, BuildLocked, type BuildLock } from './lock.ts';
 import { MemorySampler, treeSize, type BuildReport } from './measure.ts';
-import { catalogDigest, joinShards, MergeProblem, readShards } from './merge.ts';
+import { catalogDigest, joinShards, MergeProblem, readShards, shardsStore } from './merge.ts';
 import { codeKey, publishedSite, reuseFiles } from './page-reuse.ts';
 import { Pipeline, StageError, type Stage, type StageContext } from './pipeline.ts';
 import { plan, STAGES, type StageName } from './plan.ts';
@@ -116,7 +116,8 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   // What the published site holds that this build may link instead of making again (its error pages,
   // its full-text index's parts). Known before the catalog is read.
   const code = codeKey();
-  const published = publishedSite({ cacheDir, code, force: !settings.useCache });
+  // A merge's: the shards' page stores joined (src/build/merge.ts), not a site it published.
+  const published = publishedSite({ cacheDir: settings.fromShards ? shardsStore(cacheDir) : cacheDir, code, force: !settings.useCache });
   if (published && published.unproven > 0) {
     board.note(`${published.unproven} files kept in the build cache (${displayPath(published.site)}) are not the ones it recorded: they are made again.`);
   }

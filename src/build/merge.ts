@@ -12,13 +12,14 @@
  * construction.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { displayPath, listCatalogFiles, RESERVED_FILES } from '../catalog/load.ts';
 import { shardLabel, type Shard } from '../catalog/shard.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 import { LIST_INDEX_DIR } from './stages/list-index.ts';
-import { forgetPageManifest, keptSite, linkReused, manifestFile, readManifest, writeManifest, type PageManifest } from './page-reuse.ts';
+import { removeInBackground } from './site-folders.ts';
+import { keptSite, linkReused, manifestFile, readManifest, writeManifest, type PageManifest } from './page-reuse.ts';
 
 export const SHARD_FILE = 'shard.json';
 
@@ -107,21 +108,27 @@ export function readShards(dirs: readonly string[], expect: { code: string; cata
 }
 
 /**
- * Puts the shards' files and keys into the build cache (`cacheDir`) as one page store, as if one build
- * had published them: the files are hard links (copies across file systems), and their proofs hold
- * (the same identity, or failing that the same content: src/build/file-proofs.ts). Returns the files.
+ * The merge's page store in its build cache: the shards' folders joined (`joinShards`), read in place
+ * of the kept copy of a published site (src/build/page-reuse.ts `keptSite`) for the one build it
+ * serves. It links into the shards' folders, so nothing is ever written into it.
+ */
+export const shardsStore = (cacheDir: string): string => join(cacheDir, 'shards');
+
+/**
+ * Joins the shards' page stores and record files into the merge's build cache (`shardsStore`) as one
+ * page store, as if one build had published them: their manifests as one, their files as one folder.
+ * Their proofs hold there (the same identity, or failing that the same content:
+ * src/build/file-proofs.ts). Each shard's share of the listings' filter indexes and shard 1's
+ * validation memo go into the cache itself, where the stages look for them. Returns the files.
  */
 export function joinShards(dirs: readonly string[], cacheDir: string, code: string): number {
-  const kept = keptSite(cacheDir);
-  const next = `${kept}.merge-${process.pid}`;
+  const store = shardsStore(cacheDir);
+  const next = `${store}.next-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   mkdirSync(next, { recursive: true });
   const joined: PageManifest = { code, site: '(merged shards)', files: {}, proofs: {}, heads: {} };
-  const records = join(cacheDir, SHARD_RECORDS);
-  const listing = shardRecordsListing(cacheDir);
-  rmSync(records, { recursive: true, force: true });
-  rmSync(listing, { force: true });
-  mkdirSync(records, { recursive: true });
+  const listing = shardRecordsListing(next);
+  writeFileSync(listing, '');
   for (const dir of dirs) {
     const manifest = readManifest(manifestFile(dir));
     if (!manifest) throw new MergeProblem(`${displayPath(manifestFile(dir))} cannot be read: build the shard again`);
@@ -131,9 +138,6 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
     Object.assign(joined.files, manifest.files);
     Object.assign(joined.proofs!, manifest.proofs ?? {});
     Object.assign(joined.heads!, manifest.heads ?? {});
-    linkReused(listFilesBelow(keptSite(dir)), keptSite(dir), next);
-    // Each record is one shard's: no two shards' files share a path.
-    if (existsSync(join(dir, SHARD_RECORDS))) linkReused(listFilesBelow(join(dir, SHARD_RECORDS)), join(dir, SHARD_RECORDS), records);
     if (existsSync(shardRecordsListing(dir))) appendFileSync(listing, readFileSync(shardRecordsListing(dir)));
     // Each shard's share of the listings' filter indexes, kept by their keys: the merge's stage finds them there.
     if (existsSync(join(dir, LIST_INDEX_DIR))) cpSync(join(dir, LIST_INDEX_DIR), join(cacheDir, LIST_INDEX_DIR), { recursive: true });
@@ -142,15 +146,63 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
       cpSync(catalogMemoDir(dir), catalogMemoDir(cacheDir), { recursive: true });
     }
   }
-  // The cache's page store is replaced whole: the manifest goes first, so a crash leaves no manifest
-  // naming files that are not there (the next build renders everything).
-  forgetPageManifest(cacheDir);
-  const old = `${kept}.old-${process.pid}`;
-  if (existsSync(kept)) renameSync(kept, old);
-  renameSync(next, kept);
-  rmSync(old, { recursive: true, force: true });
-  writeManifest(cacheDir, joined);
+  joinFolders(dirs.map(keptSite), keptSite(next));
+  // Each record is one shard's: no two shards' files share a path.
+  joinFolders(dirs.map((dir) => join(dir, SHARD_RECORDS)), join(next, SHARD_RECORDS));
+  writeManifest(next, joined);
+  // The store of an earlier merge, and what merges of older code joined into the cache itself.
+  for (const old of [store, join(cacheDir, SHARD_RECORDS), shardRecordsListing(cacheDir)]) rmSync(old, { recursive: true, force: true });
+  renameSync(next, store);
   return Object.keys(joined.files).length;
+}
+
+/**
+ * After a merge is published: its page store goes (links into the shards' folders, which may go
+ * next), and so does any kept copy of a site in its build cache, since the next merge joins the
+ * shards again. Both are removed in the background, as publish removes the previous site.
+ */
+export function dropShardsStore(cacheDir: string): void {
+  for (const dir of [shardsStore(cacheDir), keptSite(cacheDir)]) {
+    if (!existsSync(dir)) continue;
+    const old = `${dir}.old-${process.pid}`;
+    rmSync(old, { recursive: true, force: true });
+    renameSync(dir, old);
+    removeInBackground(old);
+  }
+}
+
+/**
+ * Joins `sources` (folders; those missing are skipped) into the folder `into`: an entry that one of
+ * them alone has is a symbolic link to it when it is a folder (a hard link when it is a file), and a
+ * folder that several have is joined the same way. The shards' error pages are a folder each, most of
+ * them in a repository's folder that one shard alone has: joined by their files, they cost a new folder
+ * and a link per page (some seconds per 40,000 pages); this way, a link per folder that is one
+ * shard's. Where links to folders cannot be made, the folder's files are linked.
+ */
+function joinFolders(sources: readonly string[], into: string): void {
+  mkdirSync(into, { recursive: true });
+  const entries = new Map<string, { path: string; folder: boolean }[]>();
+  for (const source of sources) {
+    if (!existsSync(source)) continue;
+    for (const e of readdirSync(source, { withFileTypes: true })) {
+      const path = resolve(source, e.name);
+      const folder = e.isDirectory() || (e.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isDirectory() === true);
+      entries.set(e.name, [...(entries.get(e.name) ?? []), { path, folder }]);
+    }
+  }
+  for (const [name, from] of entries) {
+    const target = join(into, name);
+    if (from.length > 1) {
+      if (!from.every((f) => f.folder)) throw new MergeProblem(`${from.map((f) => displayPath(f.path)).join(' and ')} are one file of two shards: merge the shards of one build`);
+      joinFolders(from.map((f) => f.path), target);
+    } else if (from[0]!.folder) {
+      try {
+        symlinkSync(from[0]!.path, target, 'dir');
+      } catch {
+        linkReused(listFilesBelow(from[0]!.path), from[0]!.path, target);
+      }
+    } else linkReused([name], dirname(from[0]!.path), into);
+  }
 }
 
 /** Writes a shard's stamp last, once its folder is whole. */

@@ -3,12 +3,13 @@
  * and writing a state file (the URL ledger, the build cache's page manifest, reports) so that a crash
  * or a full disk leaves either the old file or the new one, never a part of one.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 /**
  * Every file below a folder, as paths relative to it with '/' separators, sorted. `skip`: files and
- * folders (given their relative path) to leave out; a folder left out is not read.
+ * folders (given their relative path) to leave out; a folder left out is not read. A link to a folder
+ * is that folder (the merge's page store links to the shards' folders: src/build/merge.ts).
  */
 export function listFilesBelow(dir: string, skip?: (path: string) => boolean): string[] {
   const out: string[] = [];
@@ -17,7 +18,7 @@ export function listFilesBelow(dir: string, skip?: (path: string) => boolean): s
       const full = join(d, e.name);
       const path = relative(dir, full).split('\\').join('/');
       if (skip?.(path)) continue;
-      if (e.isDirectory()) walk(full);
+      if (e.isDirectory() || (e.isSymbolicLink() && statSync(full, { throwIfNoEntry: false })?.isDirectory())) walk(full);
       else out.push(path);
     }
   };

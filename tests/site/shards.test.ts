@@ -5,18 +5,28 @@
  * not belong together are refused before anything is built, every problem named.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../../bench/lib/synthetic.ts';
 import { buildSite, hashTree } from '../support/site.ts';
 import { runScript } from '../support/run-script.ts';
+import { listFilesBelow } from '../../src/util/files.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'errdex-shards-'));
 const lines = [...syntheticRecords({ count: 40, seed: 11 })];
 // Full-text parts of at most 8 records: 8 parts, dealt to the shards.
 const env = { CI: '1', SOURCE_DATE_EPOCH: '1700000000', ERRDEX_PAGEFIND_PART_RECORDS: '8' };
+
+/** Every file of a folder with its identity and time: what a merge that wrote into it would change. */
+const identities = (dir: string): string =>
+  listFilesBelow(dir)
+    .map((f) => {
+      const st = statSync(join(dir, f), { bigint: true });
+      return `${f} ${st.ino} ${st.size} ${st.mtimeNs}`;
+    })
+    .join('\n');
 
 function writeCatalog(dir: string, records: string[]): string {
   mkdirSync(dir, { recursive: true });
@@ -39,12 +49,14 @@ describe('a catalog built as 3 shards and merged', () => {
   const build = (i: number) => buildShard(catalog, `${i}/3`, shards[i - 1]!, join(root, `cache-${i}`));
   let one: Map<string, string>;
   let merged: Awaited<ReturnType<typeof merge>>;
+  let before: string[];
 
   beforeAll(async () => {
     const site = buildSite('shards-one-machine', catalog, { env: { ...env, ERRDEX_CACHE_DIR: join(root, 'cache-one') } });
     expect(site.status, site.stderr).toBe(0);
     one = hashTree(site.dist);
     [1, 2, 3].forEach(build);
+    before = shards.map(identities);
     merged = await merge(catalog, join(root, 'merged'), join(root, 'cache-merge'), shards);
   });
 
@@ -68,6 +80,13 @@ describe('a catalog built as 3 shards and merged', () => {
     // Shard 1's folder carries what its validation and derive kept of the whole catalog: the merge takes it.
     expect(merged.out).toMatch(/[1-9]\d* unchanged since the last build, not checked alone again/);
     expect(merged.out).toMatch(/related errors: .* \(their inputs unchanged: kept from the last build\)/);
+  });
+
+  it("reads the shards' folders in place and leaves them as they were", () => {
+    expect(shards.map(identities)).toEqual(before);
+    // Its page store (links into the shards' folders) is gone once the site is published, and the
+    // next merge joins the shards again: its build cache keeps no copy of the site.
+    for (const gone of ['shards', 'site', 'pages.json']) expect(existsSync(join(root, 'cache-merge', gone))).toBe(false);
   });
 
   it('after an edit: the shard holding it renders its page again, the others reuse theirs, and the merge is the cold build of the edited catalog', async () => {

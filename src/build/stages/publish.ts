@@ -5,7 +5,7 @@
  * (src/build/publish-step.ts), so that it records exactly the URLs published. The previous site is
  * deleted by a detached process: deleting a large tree file by file takes longer than the rest of an
  * incremental build. The keys of the pages just published are recorded for the next build
- * (src/build/page-reuse.ts).
+ * (src/build/page-reuse.ts); a merge's next build joins the shards again, so it keeps none.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import { SHORT_LINK_TEMPLATE_ID } from '../../views/short-link.ts';
 import { shortPath } from '../../util/urls.ts';
 import { prepareSite } from './deploy-files.ts';
 import { mergeRecordFiles } from './record-files.ts';
+import { dropShardsStore } from '../merge.ts';
 
 /** The ledger to write with the site, or null, and what the ledger stage says of it. */
 function ledgerWrite(s: BuildState): { write: { file: string; text: string } | null; summary: string } {
@@ -100,11 +101,14 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   const previous = publishSiteAndLedger({ staging, outDir: s.settings.outDir, ledger: ledger.write });
   if (previous) removeInBackground(previous);
   s.ledgerSummary = ledger.summary;
-  // The reusable files kept in the build cache, the one folder a CI keeps between runs (docs/deploy.md).
-  const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
-  const changes = keptChanges(s.published, [...s.rendered!.pages.reused, ...s.fullText!.reused]);
-  keepReusable(s.settings.outDir, keys, s.settings.cacheDir, changes);
-  writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys, heads }, s.published, s.rendered!.written, changes?.unchanged);
+  if (s.settings.fromShards) dropShardsStore(s.settings.cacheDir);
+  else {
+    // The reusable files kept in the build cache, the one folder a CI keeps between runs (docs/deploy.md).
+    const keys = { ...s.rendered!.pages.keys, ...s.fullText!.keys };
+    const changes = keptChanges(s.published, [...s.rendered!.pages.reused, ...s.fullText!.reused]);
+    keepReusable(s.settings.outDir, keys, s.settings.cacheDir, changes);
+    writePageManifest(s.settings.cacheDir, { code: s.code, site: s.settings.outDir, files: keys, heads }, s.published, s.rendered!.written, changes?.unchanged);
+  }
   s.board
     .stage('publish')
     .end({
