@@ -200,7 +200,7 @@ export async function runMerge(settings: BuildSettings, shardDirs: readonly stri
   try {
     const stamps = readShards(shardDirs, { code, catalog: catalogDigest(settings.catalog) });
     // The shards' dataset version, which their pages show: the site's is the same.
-    await runBuild({ ...settings, datasetVersion: stamps[0]!.datasetVersion, fromShards: true }, () => {
+    await runBuild({ ...settings, datasetVersion: stamps[0]!.datasetVersion, fromShards: shardDirs }, () => {
       const files = joinShards(shardDirs, settings.cacheDir, code);
       console.log(`${stamps.length} shards joined in the build cache: ${files.toLocaleString('en-US')} error pages and full-text parts to reuse.`);
     });

@@ -5,14 +5,15 @@
  * `pages.json` (their keys and proofs: src/build/page-reuse.ts) and `shard.json` (which shard, of which
  * catalog, by which code); beside it `records/` (its records' JSON twins and short links, with their
  * listing) and `list-index/` (its share of the listings' filter indexes, by their keys). The merge
- * joins the shards' folders into the build cache and runs the one build there is: it reuses every
+ * joins the shards' page stores into one, of links (`joinShards`), and runs the one build there is,
+ * reading the shards' record files where they are: it reuses every
  * error page, full-text part, record file and filter index the shards made whose key or bytes are
  * the ones it computes, renders the site-wide pages, writes the message index, and publishes with
  * every check. So the merged site is the site a build on one machine makes, byte for byte, by
  * construction.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { displayPath, listCatalogFiles, RESERVED_FILES } from '../catalog/load.ts';
 import { shardLabel, type Shard } from '../catalog/shard.ts';
@@ -32,9 +33,9 @@ export const catalogMemoDir = (dir: string): string => join(dir, 'catalog');
 
 /**
  * The folder of a shard's record files (its records' JSON twins and short links), beside its page
- * store; in a merge's build cache, every shard's joined. With the record files stage's listing of
- * them (src/build/unchanged-files.ts) in `shardRecordsListing`, so that the merge links them, their
- * bytes known by the listed identity, or compared.
+ * store. With the record files stage's listing of them (src/build/unchanged-files.ts) in
+ * `shardRecordsListing`, so that the merge's record files stage links them from there, their bytes
+ * known by the listed identity, or compared.
  */
 export const SHARD_RECORDS = 'records';
 export const shardRecordsListing = (dir: string): string => join(dir, `${SHARD_RECORDS}.tsv`);
@@ -115,10 +116,9 @@ export function readShards(dirs: readonly string[], expect: { code: string; cata
 export const shardsStore = (cacheDir: string): string => join(cacheDir, 'shards');
 
 /**
- * Joins the shards' page stores and record files into the merge's build cache (`shardsStore`) as one
- * page store, as if one build had published them: their manifests as one, their files as one folder.
- * Their proofs hold there (the same identity, or failing that the same content:
- * src/build/file-proofs.ts). Each shard's share of the listings' filter indexes and shard 1's
+ * Joins the shards' page stores into one in the merge's build cache (`shardsStore`), as if one build
+ * had published them: their manifests as one, their files as one folder. Their proofs hold there (the
+ * same identity, or failing that the same content: src/build/file-proofs.ts). Each shard's share of the listings' filter indexes and shard 1's
  * validation memo go into the cache itself, where the stages look for them. Returns the files.
  */
 export function joinShards(dirs: readonly string[], cacheDir: string, code: string): number {
@@ -127,8 +127,6 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
   rmSync(next, { recursive: true, force: true });
   mkdirSync(next, { recursive: true });
   const joined: PageManifest = { code, site: '(merged shards)', files: {}, proofs: {}, heads: {} };
-  const listing = shardRecordsListing(next);
-  writeFileSync(listing, '');
   for (const dir of dirs) {
     const manifest = readManifest(manifestFile(dir));
     if (!manifest) throw new MergeProblem(`${displayPath(manifestFile(dir))} cannot be read: build the shard again`);
@@ -138,7 +136,6 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
     Object.assign(joined.files, manifest.files);
     Object.assign(joined.proofs!, manifest.proofs ?? {});
     Object.assign(joined.heads!, manifest.heads ?? {});
-    if (existsSync(shardRecordsListing(dir))) appendFileSync(listing, readFileSync(shardRecordsListing(dir)));
     // Each shard's share of the listings' filter indexes, kept by their keys: the merge's stage finds them there.
     if (existsSync(join(dir, LIST_INDEX_DIR))) cpSync(join(dir, LIST_INDEX_DIR), join(cacheDir, LIST_INDEX_DIR), { recursive: true });
     if (existsSync(catalogMemoDir(dir))) {
@@ -147,11 +144,8 @@ export function joinShards(dirs: readonly string[], cacheDir: string, code: stri
     }
   }
   joinFolders(dirs.map(keptSite), keptSite(next));
-  // Each record is one shard's: no two shards' files share a path.
-  joinFolders(dirs.map((dir) => join(dir, SHARD_RECORDS)), join(next, SHARD_RECORDS));
   writeManifest(next, joined);
-  // The store of an earlier merge, and what merges of older code joined into the cache itself.
-  for (const old of [store, join(cacheDir, SHARD_RECORDS), shardRecordsListing(cacheDir)]) rmSync(old, { recursive: true, force: true });
+  rmSync(store, { recursive: true, force: true });
   renameSync(next, store);
   return Object.keys(joined.files).length;
 }

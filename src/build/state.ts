@@ -51,8 +51,8 @@ export interface BuildSettings {
   allowMassRemoval?: boolean;
   /** --shard i/n: build one shard into `outDir` for `npm run merge` (src/catalog/shard.ts); null: the whole site. */
   shard: Shard | null;
-  /** A merge of shards' folders (npm run merge): the record files the shards wrote are linked, not written again. */
-  fromShards?: boolean;
+  /** A merge (npm run merge): the shards' folders, whose pages, full-text parts and record files are linked, not made again (src/build/merge.ts). */
+  fromShards?: readonly string[];
 }
 
 

@@ -27,6 +27,12 @@ export interface PublishedFiles {
   site: string | null;
   /** The stage's listing in the build cache (`publishedFiles`); null: none is kept. */
   listing: string | null;
+  /**
+   * Folders besides the site whose listed files are linked the same way, each with its listing of
+   * them (a merge: each shard's record files, src/build/merge.ts): a path one of them lists is looked
+   * for there, not in the site.
+   */
+  beside?: readonly { site: string; listing: string }[];
 }
 
 /**
@@ -110,6 +116,14 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
   const counts = { linked: 0, written: 0 };
   const site = published?.site ?? null;
   const before: Listing = site === null ? new Map() : readListing(published?.listing ?? null);
+  /** The folder of each path a `beside` folder lists. */
+  const folders = new Map<string, string>();
+  for (const other of published?.beside ?? []) {
+    for (const [path, listed] of readListing(other.listing)) {
+      before.set(path, listed);
+      folders.set(path, other.site);
+    }
+  }
   const after: string[] = [];
   const keep = published?.listing != null;
   /** Notes a file written or linked, with its identity (`stat`: null, to be taken), for the listing. */
@@ -122,8 +136,9 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
       const target = join(dir, path);
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       const sha1 = hash('sha1', bytes, 'base64');
-      if (site !== null) {
-        const source = join(site, publishedPath);
+      const from = folders.get(publishedPath) ?? site;
+      if (from !== null) {
+        const source = join(from, publishedPath);
         const listed = before.get(publishedPath);
         const stat = listed === undefined ? null : statOf(source);
         // Listed, and still the file listed: its bytes are known by their hash.

@@ -28,7 +28,7 @@ import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
-import { SHARD_RECORDS, shardRecordsListing, shardsStore } from '../merge.ts';
+import { SHARD_RECORDS, shardRecordsListing } from '../merge.ts';
 import { publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
 /** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
@@ -149,13 +149,13 @@ export function mergeRecordFiles(recordsDir: string, siteDir: string): void {
 
 /**
  * Where the stage finds the files it may link instead of writing: a shard's, in its folder's `records/`
- * (publishShard); a merge's, in the shards' `records/` joined in its page store (joinShards); any
+ * (publishShard); a merge's, in each shard's `records/`, read where it is; any
  * other build's, in the published site.
  */
 export function recordFilesPublished(settings: BuildSettings): PublishedFiles {
   const own = publishedFiles(settings, 'record-files');
   if (settings.shard) return { ...own, site: own.site && join(own.site, SHARD_RECORDS) };
-  if (settings.fromShards) return { site: join(shardsStore(settings.cacheDir), SHARD_RECORDS), listing: shardRecordsListing(shardsStore(settings.cacheDir)) };
+  if (settings.fromShards) return { site: null, listing: null, beside: settings.fromShards.map((dir) => ({ site: join(dir, SHARD_RECORDS), listing: shardRecordsListing(dir) })) };
   return own;
 }
 

@@ -56,6 +56,38 @@ describe('unchangedFiles', () => {
     expect(readFileSync(join(published, 'a/size.json'), 'utf8')).toBe('{"x":1}');
   });
 
+  it("links from the folders beside the site the files they list, by the listed hash or the bytes (a merge's shards)", () => {
+    const { dir, out } = fixture();
+    const shard = (name: string, files: Record<string, string>, listed: string[]) => {
+      const site = join(dir, name);
+      for (const [f, text] of Object.entries(files)) {
+        mkdirSync(join(site, f, '..'), { recursive: true });
+        writeFileSync(join(site, f), text);
+      }
+      const listing = join(dir, `${name}.tsv`);
+      writeFileSync(listing, listed.map((f) => `${f}\t${statOf(join(site, f))}\t${hash('sha1', files[f]!, 'base64')}\n`).join(''));
+      return { site, listing };
+    };
+    const one = shard('one', { 'a/x.json': 'x' }, ['a/x.json']);
+    // Listed with another identity (an artifact downloaded again): its bytes are compared.
+    const two = shard('two', { 'a/y.json': 'y', 'a/z.json': 'z' }, ['a/y.json', 'a/z.json']);
+    writeFileSync(join(two.site, 'a/z.json'), 'z');
+    const files = unchangedFiles(out, { site: null, listing: null, beside: [one, two] });
+    files.write('a/x.json', 'x');
+    files.write('a/y.json', 'y');
+    files.write('a/z.json', 'z');
+    // A file no shard lists is written; so is one whose bytes differ from the shard's (below).
+    files.write('a/same.json', '{"x":1}');
+    expect(files.counts).toEqual({ linked: 3, written: 1 });
+    expect(sameFile(join(out, 'a/x.json'), join(one.site, 'a/x.json'))).toBe(true);
+    expect(sameFile(join(out, 'a/z.json'), join(two.site, 'a/z.json'))).toBe(true);
+    const other = unchangedFiles(join(dir, 'out-2'), { site: null, listing: null, beside: [one] });
+    mkdirSync(join(dir, 'out-2', 'a'), { recursive: true });
+    other.write('a/x.json', 'x changed');
+    expect(other.counts).toEqual({ linked: 0, written: 1 });
+    expect(readFileSync(join(one.site, 'a/x.json'), 'utf8')).toBe('x');
+  });
+
   it('compares with the published file named, where a file moved', () => {
     const { published, out } = fixture();
     const files = unchangedFiles(out, { site: published, listing: null });
