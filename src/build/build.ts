@@ -121,7 +121,7 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   if (published && published.unproven > 0) {
     board.note(`${published.unproven} files kept in the build cache (${displayPath(published.site)}) are not the ones it recorded: they are made again.`);
   }
-  const kind = { reusing: published !== null, shard: settings.shard !== null };
+  const kind = { reusing: published !== null, shard: settings.shard !== null, firstShard: settings.shard?.index === 0 };
   const first = plan(facts, machine, settings.plan, kind);
   const shardIds = join(snapshots, 'shard-ids.json');
   const state: BuildState = {

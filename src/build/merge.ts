@@ -38,6 +38,13 @@ export const catalogMemoDir = (dir: string): string => join(dir, 'catalog');
  * known by the listed identity, or compared.
  */
 export const SHARD_RECORDS = 'records';
+
+/**
+ * Shard 1's message index (its stage's folder) and what its stage said of it, with the key of what it
+ * was made from: the merge links it when its own key is the same (src/build/stages/message-index.ts).
+ */
+export const SHARD_MESSAGE_INDEX = 'message-index';
+export const shardMessageIndexResult = (dir: string): string => join(dir, `${SHARD_MESSAGE_INDEX}.json`);
 export const shardRecordsListing = (dir: string): string => join(dir, `${SHARD_RECORDS}.tsv`);
 
 /** What a shard's folder says of itself. */

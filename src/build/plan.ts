@@ -41,6 +41,8 @@ export interface BuildKind {
   reusing: boolean;
   /** A shard's build (`--shard i/n`): its error pages and full-text parts only, for `npm run merge`. */
   shard: boolean;
+  /** Shard 1's build, which also makes the message index for the merge (src/build/stages/message-index.ts). */
+  firstShard?: boolean;
 }
 
 export interface Machine {
@@ -159,7 +161,7 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
   const early = !kind.reusing && !kind.shard && facts.bytes > (settings.earlyHighlightBytes ?? EARLY_HIGHLIGHT_BYTES);
   const skips: Partial<Record<StageName, string>> = {
     ...(kind.reusing ? { highlight: REUSING_SKIPS_HIGHLIGHT } : {}),
-    ...(kind.shard ? { 'message-index': LEFT_TO_MERGE, ledger: LEFT_TO_MERGE } : {}),
+    ...(kind.shard ? { ledger: LEFT_TO_MERGE, ...(kind.firstShard ? {} : { 'message-index': LEFT_TO_MERGE }) } : {}),
   };
   const stage = (name: StageName, needs: StageName[], reads: string[], writes: string[], priority: Priority = 'normal'): StagePlan => {
     const skip = skips[name];

@@ -99,6 +99,8 @@ export interface MessageIndexResult {
   warnings: string[];
   /** `published`: records the ledger had as live before this build; `removed`: of those, the ones this build removes. */
   ledger: { report: string[]; file: string; text: string; published: number; removed: number };
+  /** The hash of everything the message index is made from (`messageIndexKey`): a merge takes shard 1's when its own is the same. */
+  key?: string;
 }
 
 /** What the record files stage wrote. */

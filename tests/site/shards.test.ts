@@ -40,8 +40,8 @@ function buildShard(catalog: string, shard: string, out: string, cache: string) 
   return run;
 }
 
-const merge = (catalog: string, dist: string, cache: string, shards: string[]) =>
-  runScript('scripts/merge.ts', [...shards, '--no-ledger-update'], { env: { ...process.env, ...env, ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: cache } });
+const merge = (catalog: string, dist: string, cache: string, shards: string[], args: string[] = []) =>
+  runScript('scripts/merge.ts', [...shards, '--no-ledger-update', ...args], { env: { ...process.env, ...env, ERRDEX_DATA: catalog, ERRDEX_DIST: dist, ERRDEX_CACHE_DIR: cache } });
 
 describe('a catalog built as 3 shards and merged', () => {
   const catalog = writeCatalog(join(root, 'catalog'), lines);
@@ -77,6 +77,9 @@ describe('a catalog built as 3 shards and merged', () => {
     // Each shard made its share of the listings' filter indexes; the merge indexes none (tested with
     // listings of several pages in tests/unit/build/stages/list-index.test.ts).
     expect(merged.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged\)/);
+    // Shard 1 made the message index from the whole catalog; the merge, validating the same, links it.
+    expect(merged.out).toMatch(/message index in \d+ files, _redirects \(shard 1's: made from the same snapshot\)/);
+    expect(readdirSync(join(shards[0]!, 'message-index'))).toEqual(['_redirects', 'search-index']);
     // Shard 1's folder carries what its validation and derive kept of the whole catalog: the merge takes it.
     expect(merged.out).toMatch(/[1-9]\d* unchanged since the last build, not checked alone again/);
     expect(merged.out).toMatch(/related errors: .* \(their inputs unchanged: kept from the last build\)/);
@@ -109,9 +112,17 @@ describe('a catalog built as 3 shards and merged', () => {
     const again = await merge(catalog, join(root, 'merged'), join(root, 'cache-merge'), shards);
     expect(again.code, again.err).toBe(0);
     expect(again.out).toMatch(/80 JSON twins and short links, 80 of them unchanged/);
+    expect(again.out).toMatch(/_redirects \(shard 1's: made from the same snapshot\)/);
     const cold = buildSite('shards-edited-cold', writeCatalog(join(root, 'edited'), edited), { env: { ...env, ERRDEX_CACHE_DIR: join(root, 'cache-cold') } });
     expect(cold.status, cold.stderr).toBe(0);
     expect(hashTree(join(root, 'merged'))).toEqual(hashTree(cold.dist));
+  });
+
+  it("makes the message index itself when shard 1's was made otherwise (here: another --max-index-files)", async () => {
+    const other = await merge(catalog, join(root, 'merged-other'), join(root, 'cache-merge-other'), shards, ['--max-index-files=2']);
+    expect(other.code, other.err).toBe(0);
+    const files = Number(/message index in (\d+) files, _redirects \(made here: no shard made it from the same snapshot\)/.exec(other.out)?.[1]);
+    expect(files).toBeLessThanOrEqual(2);
   });
 
   it("is what the sharded Pages workflow runs: its shard jobs' command, and scripts/ci-pages.sh merge", () => {
@@ -172,6 +183,7 @@ describe.skipIf(!DEV)('the search-dev catalog (1,705 real records of 7 repositor
     expect(merged.code, merged.err).toBe(0);
     expect(merged.out).toMatch(/filter indexes of ([1-9]\d*) listings \(\1 unchanged\)/);
     expect(merged.out).toMatch(/([\d,]+) JSON twins and short links, \1 of them unchanged/);
+    expect(merged.out).toMatch(/_redirects \(shard 1's: made from the same snapshot\)/);
     expect(hashTree(join(root, 'dev-merged'))).toEqual(hashTree(site.dist));
   });
 });

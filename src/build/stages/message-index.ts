@@ -3,13 +3,21 @@
  * paste matcher's message index (src/build/search-index.ts), `_redirects` for moved and short URLs,
  * and the URL ledger's plan, whose new text it hands back for the ledger stage to write after
  * publishing. Into a folder of its own, merged into the site by publish.
+ *
+ * It is made from the whole catalog, so of a sharded build's jobs shard 1 makes it, with the key of
+ * what it was made from (`messageIndexKey`), and its folder carries it; the merge, whose own key is
+ * the same when it validated the same catalog the same way, links it instead of making it again.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteConfig } from '../../../errdex.config.mjs';
+import { listFilesBelow } from '../../util/files.ts';
+import { SHARD_MESSAGE_INDEX, shardMessageIndexResult } from '../merge.ts';
+import { linkReused } from '../page-reuse.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
-import type { BuildState, MessageIndexResult } from '../state.ts';
+import type { BuildSettings, BuildState, MessageIndexResult } from '../state.ts';
 import { publishedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
 interface MessageIndexOptions {
@@ -68,17 +76,65 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   };
 }
 
+/** Adds a file's bytes to `hash`, a few megabytes at a time (a snapshot holds the whole catalog). */
+function hashFile(hash: Hash, file: string): void {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(4 << 20);
+    for (let n: number; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The hash of everything the stage reads: the validated snapshot and its head (the records, the URL
+ * ledger and its plan, the catalog's folder), the settings it uses and errdex's code.
+ */
+export function messageIndexKey(s: BuildState): string {
+  const hash = createHash('sha256').update(JSON.stringify([s.code, s.settings.maxIndexFiles ?? null, siteConfig]));
+  for (const file of [s.head, s.snapshot]) hashFile(hash, file);
+  return hash.digest('hex');
+}
+
+/** Where the stage links the files it may link instead of writing: a shard's, in its folder's message index; any other build's, in the published site. */
+function messageIndexPublished(settings: BuildSettings): PublishedFiles {
+  const own = publishedFiles(settings, 'message-index');
+  return settings.shard ? { ...own, site: own.site && join(own.site, SHARD_MESSAGE_INDEX) } : own;
+}
+
+/** A merge: the message index a shard made (shard 1) linked into `outDir`, with what its stage said, when its key is `key`; null otherwise. */
+function takeFromShards(dirs: readonly string[], key: string, outDir: string): MessageIndexResult | null {
+  for (const dir of dirs) {
+    if (!existsSync(shardMessageIndexResult(dir))) continue;
+    const made = JSON.parse(readFileSync(shardMessageIndexResult(dir), 'utf8')) as MessageIndexResult;
+    if (made.key !== key) continue;
+    const from = join(dir, SHARD_MESSAGE_INDEX);
+    rmSync(outDir, { recursive: true, force: true });
+    linkReused(listFilesBelow(from), from, outDir);
+    return made;
+  }
+  return null;
+}
+
 export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: publishedFiles(s.settings, 'message-index') };
-  const priority = s.plan.stages.find((st) => st.name === 'message-index')!.priority;
-  const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', { priority });
-  ctx.onCancel(child.kill);
-  const result = await child.result;
-  s.messageIndex = result;
+  const carried = s.settings.shard !== null || s.settings.fromShards !== undefined;
+  const key = carried ? messageIndexKey(s) : undefined;
+  let result = s.settings.fromShards && key ? takeFromShards(s.settings.fromShards, key, s.dirs.messageIndex) : null;
+  const taken = result !== null;
+  if (!result) {
+    const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: messageIndexPublished(s.settings) };
+    const priority = s.plan.stages.find((st) => st.name === 'message-index')!.priority;
+    const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', { priority });
+    ctx.onCancel(child.kill);
+    result = await child.result;
+  }
+  s.messageIndex = { ...result, key };
   for (const line of result.ledger.report) s.board.note(line);
   for (const w of result.warnings) s.board.warn(w);
-  s.board.stage('message-index').end({ summary: `${result.summary}, _redirects`, items: result.records, unit: 'records' });
+  const whose = taken ? " (shard 1's: made from the same snapshot)" : s.settings.shard ? ', for the merge' : s.settings.fromShards ? ' (made here: no shard made it from the same snapshot)' : '';
+  s.board.stage('message-index').end({ summary: `${result.summary}, _redirects${whose}`, items: result.records, unit: 'records' });
 }
 
 childMain(import.meta.url, messageIndex);

@@ -1,7 +1,7 @@
 /**
  * The publish stage of a shard's build (`--shard i/n`): what the shard made (its error pages, its
- * full-text parts, its records' JSON twins and short links, and its share of the listings' filter
- * indexes) becomes the shard's folder, the page store `npm run merge` joins (src/build/merge.ts),
+ * full-text parts, its records' JSON twins and short links, its share of the listings' filter
+ * indexes, and for shard 1 the message index) becomes the shard's folder, the page store `npm run merge` joins (src/build/merge.ts),
  * after checking that every page of the shard's records is there. The same files and keys are kept
  * in the build cache, so that the shard's next build reuses them.
  */
@@ -9,7 +9,8 @@ import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
 import { shardLabel } from '../../catalog/shard.ts';
-import { catalogDigest, catalogMemoDir, SHARD_RECORDS, shardRecordsListing, writeStamp } from '../merge.ts';
+import { catalogDigest, catalogMemoDir, SHARD_MESSAGE_INDEX, SHARD_RECORDS, shardMessageIndexResult, shardRecordsListing, writeStamp } from '../merge.ts';
+import { writeFileAtomic } from '../../util/files.ts';
 import { publishedFiles } from '../unchanged-files.ts';
 import { LIST_INDEX_DIR, listIndexCache } from './list-index.ts';
 import { forgetPageManifest, keepReusable, keptChanges, reusableHeads, writePageManifest } from '../page-reuse.ts';
@@ -49,6 +50,11 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   // Its share of the listings' filter indexes, for the merge's cache.
   const lists = listIndexCache(s);
   if (lists && existsSync(join(lists, LIST_INDEX_DIR))) cpSync(join(lists, LIST_INDEX_DIR), join(next, LIST_INDEX_DIR), { recursive: true });
+  // Shard 1's message index, made from the whole catalog, for the merge.
+  if (s.messageIndex) {
+    renameSync(s.dirs.messageIndex, join(next, SHARD_MESSAGE_INDEX));
+    writeFileAtomic(shardMessageIndexResult(next), JSON.stringify(s.messageIndex));
+  }
   const memo = catalogMemoDir(s.settings.cacheDir);
   if (shard.index === 0 && s.settings.useCache && existsSync(memo)) cpSync(memo, catalogMemoDir(next), { recursive: true });
   writeStamp(next, { shard, code: s.code, catalog: catalogDigest(s.settings.catalog), datasetVersion: s.settings.datasetVersion, records: s.catalog!.records, shardRecords: records });

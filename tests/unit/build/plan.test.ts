@@ -133,10 +133,13 @@ describe('plan', () => {
     expect(plan({ bytes: 1e6, records: 100_000, rendered: 40_000, changed: 70_000 }, machine, defaults, { reusing: true, shard: true }).partitions).toBe(2);
   });
 
-  it("leaves a shard's build the catalog-wide stages for the merge, and partitions its render by its own records", () => {
+  it("leaves a shard's build the catalog-wide stages for the merge (but shard 1's message index), and partitions its render by its own records", () => {
     const skip = (p: Plan, name: StageName) => p.stages.find((s) => s.name === name)!.skip;
     const shard = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 100_000, rendered: 20_000 }, machine, defaults, { reusing: false, shard: true });
     expect(STAGES.filter((n) => skip(shard, n) !== undefined)).toEqual(['message-index', 'ledger']);
+    // Shard 1 makes the message index, from the whole catalog, for the merge.
+    const first = plan({ bytes: 1e6, records: 100_000, rendered: 20_000 }, machine, defaults, { reusing: false, shard: true, firstShard: true });
+    expect(STAGES.filter((n) => skip(first, n) !== undefined)).toEqual(['ledger']);
     // From the catalog's files would highlight every record's blocks, not the shard's.
     expect(shard.highlight.fromCatalogFiles).toBe(false);
     // 20,000 records of its own: one render partition, not the two the catalog's 100,000 take.
