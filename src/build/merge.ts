@@ -4,11 +4,11 @@
  * A shard's folder is a build cache's page store: `site/` (its error pages and its full-text parts),
  * `pages.json` (their keys and proofs: src/build/page-reuse.ts) and `shard.json` (which shard, of which
  * catalog, by which code); beside it `records/` (its records' JSON twins and short links, with their
- * listing) and `list-index/` (its share of the listings' filter indexes, by their keys). The merge
- * joins the shards' page stores into one, of links (`joinShards`), and runs the one build there is,
- * reading the shards' record files where they are: it reuses every
- * error page, full-text part, record file and filter index the shards made whose key or bytes are
- * the ones it computes, renders the site-wide pages, writes the message index, and publishes with
+ * listing), `list-index/` (its share of the listings' filter indexes, by their keys) and, in shard 1's,
+ * the message index with its key. The merge joins the shards' page stores into one, of links
+ * (`joinShards`), and runs the one build there is, reading the shards' other files where they are: it
+ * reuses every error page, full-text part, record file, filter index and message index the shards
+ * made whose key or bytes are the ones it computes, renders the site-wide pages, and publishes with
  * every check. So the merged site is the site a build on one machine makes, byte for byte, by
  * construction.
  */
@@ -38,6 +38,7 @@ export const catalogMemoDir = (dir: string): string => join(dir, 'catalog');
  * known by the listed identity, or compared.
  */
 export const SHARD_RECORDS = 'records';
+export const shardRecordsListing = (dir: string): string => join(dir, `${SHARD_RECORDS}.tsv`);
 
 /**
  * Shard 1's message index (its stage's folder) and what its stage said of it, with the key of what it
@@ -45,7 +46,6 @@ export const SHARD_RECORDS = 'records';
  */
 export const SHARD_MESSAGE_INDEX = 'message-index';
 export const shardMessageIndexResult = (dir: string): string => join(dir, `${SHARD_MESSAGE_INDEX}.json`);
-export const shardRecordsListing = (dir: string): string => join(dir, `${SHARD_RECORDS}.tsv`);
 
 /** What a shard's folder says of itself. */
 export interface ShardStamp {
@@ -118,15 +118,16 @@ export function readShards(dirs: readonly string[], expect: { code: string; cata
 /**
  * The merge's page store in its build cache: the shards' folders joined (`joinShards`), read in place
  * of the kept copy of a published site (src/build/page-reuse.ts `keptSite`) for the one build it
- * serves. It links into the shards' folders, so nothing is ever written into it.
+ * serves. It links into the shards' folders, so no build writes into it.
  */
 export const shardsStore = (cacheDir: string): string => join(cacheDir, 'shards');
 
 /**
  * Joins the shards' page stores into one in the merge's build cache (`shardsStore`), as if one build
  * had published them: their manifests as one, their files as one folder. Their proofs hold there (the
- * same identity, or failing that the same content: src/build/file-proofs.ts). Each shard's share of the listings' filter indexes and shard 1's
- * validation memo go into the cache itself, where the stages look for them. Returns the files.
+ * same identity, or failing that the same content: src/build/file-proofs.ts). Each shard's share of
+ * the listings' filter indexes and shard 1's validation memo go into the cache itself, where the
+ * stages look for them. Returns the files.
  */
 export function joinShards(dirs: readonly string[], cacheDir: string, code: string): number {
   const store = shardsStore(cacheDir);

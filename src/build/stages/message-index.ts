@@ -9,7 +9,7 @@
  * the same when it validated the same catalog the same way, links it instead of making it again.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteConfig } from '../../../errdex.config.mjs';
 import { listFilesBelow } from '../../util/files.ts';
@@ -106,8 +106,12 @@ function messageIndexPublished(settings: BuildSettings): PublishedFiles {
 /** A merge: the message index a shard made (shard 1) linked into `outDir`, with what its stage said, when its key is `key`; null otherwise. */
 function takeFromShards(dirs: readonly string[], key: string, outDir: string): MessageIndexResult | null {
   for (const dir of dirs) {
-    if (!existsSync(shardMessageIndexResult(dir))) continue;
-    const made = JSON.parse(readFileSync(shardMessageIndexResult(dir), 'utf8')) as MessageIndexResult;
+    let made: MessageIndexResult;
+    try {
+      made = JSON.parse(readFileSync(shardMessageIndexResult(dir), 'utf8')) as MessageIndexResult;
+    } catch {
+      continue;
+    }
     if (made.key !== key) continue;
     const from = join(dir, SHARD_MESSAGE_INDEX);
     rmSync(outDir, { recursive: true, force: true });

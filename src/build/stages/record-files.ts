@@ -149,8 +149,8 @@ export function mergeRecordFiles(recordsDir: string, siteDir: string): void {
 
 /**
  * Where the stage finds the files it may link instead of writing: a shard's, in its folder's `records/`
- * (publishShard); a merge's, in each shard's `records/`, read where it is; any
- * other build's, in the published site.
+ * (publishShard); a merge's, in each shard's `records/`, read where it is; any other build's, in the
+ * published site.
  */
 export function recordFilesPublished(settings: BuildSettings): PublishedFiles {
   const own = publishedFiles(settings, 'record-files');
