@@ -4,7 +4,7 @@
  * A shard's folder is a build cache's page store: `site/` (its error pages and its full-text parts),
  * `pages.json` (their keys and proofs: src/build/page-reuse.ts) and `shard.json` (which shard, of which
  * catalog, by which code); beside it `records/` (its records' JSON twins and short links, with their
- * listing), `list-index/` (its share of the listings' filter indexes, by their keys) and, in shard 1's,
+ * listing and what their stage said of them), `list-index/` (its share of the listings' filter indexes, by their keys) and, in shard 1's,
  * the message index with its key. The merge joins the shards' page stores into one, of links
  * (`joinShards`), and runs the one build there is, reading the shards' other files where they are: it
  * reuses every error page, full-text part, record file, filter index and message index the shards
@@ -12,15 +12,17 @@
  * every check. So the merged site is the site a build on one machine makes, byte for byte, by
  * construction.
  */
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { siteConfig } from '../../errdex.config.mjs';
 import { displayPath, listCatalogFiles, RESERVED_FILES } from '../catalog/load.ts';
 import { shardLabel, type Shard } from '../catalog/shard.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 import { LIST_INDEX_DIR } from './stages/list-index.ts';
 import { removeInBackground } from './site-folders.ts';
 import { keptSite, linkReused, manifestFile, readManifest, writeManifest, type PageManifest } from './page-reuse.ts';
+import type { BuildState } from './state.ts';
 
 export const SHARD_FILE = 'shard.json';
 
@@ -39,6 +41,12 @@ export const catalogMemoDir = (dir: string): string => join(dir, 'catalog');
  */
 export const SHARD_RECORDS = 'records';
 export const shardRecordsListing = (dir: string): string => join(dir, `${SHARD_RECORDS}.tsv`);
+/**
+ * What the shard's record files stage said of them, with the heads of its short links and the key of
+ * what they were made from (`snapshotKey`): a merge whose own key is the same links them all without
+ * making any (src/build/stages/record-files.ts).
+ */
+export const shardRecordsResult = (dir: string): string => join(dir, `${SHARD_RECORDS}.json`);
 
 /**
  * Shard 1's message index (its stage's folder) and what its stage said of it, with the key of what it
@@ -46,6 +54,33 @@ export const shardRecordsListing = (dir: string): string => join(dir, `${SHARD_R
  */
 export const SHARD_MESSAGE_INDEX = 'message-index';
 export const shardMessageIndexResult = (dir: string): string => join(dir, `${SHARD_MESSAGE_INDEX}.json`);
+
+/** Adds a file's bytes to `hash`, a few megabytes at a time (a snapshot holds the whole catalog). */
+function hashFile(hash: Hash, file: string): void {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(4 << 20);
+    for (let n: number; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The hash of what the stages beside the render read (the validated snapshot and its head: the
+ * records, the URL ledger and its plan, the catalog's folder), of the settings every page carries and
+ * of errdex's code. Every shard validates the whole catalog, so a shard's and the merge's are the same
+ * when they validated the same catalog the same way: what a shard made from it (its record files, shard
+ * 1's message index) is then what the merge would make. Taken once per build, by shards and merges only.
+ */
+export function snapshotKey(s: BuildState): string {
+  if (s.snapshotKey === undefined) {
+    const hash = createHash('sha256').update(JSON.stringify([s.code, s.settings.datasetVersion, siteConfig]));
+    for (const file of [s.head, s.snapshot]) hashFile(hash, file);
+    s.snapshotKey = hash.digest('hex');
+  }
+  return s.snapshotKey;
+}
 
 /** What a shard's folder says of itself. */
 export interface ShardStamp {

@@ -10,6 +10,7 @@ import type { PublishedSite } from './page-reuse.ts';
 import type { Plan, PlanSettings } from './plan.ts';
 import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
 import type { PagefindIndexResult } from './search-index.ts';
+import type { PageHead } from './rendered-pages.ts';
 import type { TitleFigures } from './summary.ts';
 
 /** What `npm run build` was asked to do (scripts/build.ts reads the flags and settings). */
@@ -70,6 +71,8 @@ export interface BuildState {
   related: string;
   /** A shard's build: the ids of its records (written by validate). */
   shardIds: string;
+  /** A shard's or a merge's hash of the snapshot and what shapes it, once taken (src/build/merge.ts `snapshotKey`). */
+  snapshotKey?: string;
   /** The last published site, when its pages may be reused (src/build/page-reuse.ts); and the code's key. */
   published: PublishedSite | null;
   code: string;
@@ -112,4 +115,8 @@ export interface RecordFilesResult {
   bytes: number;
   /** The short links' titles compared among themselves, as written. */
   titles: TitleFigures;
+  /** A shard's: the heads of its short links, for the merge to compare the titles of all. */
+  heads?: [string, PageHead][];
+  /** A shard's: the `snapshotKey` of what they were made from; a merge links them when its own is the same. */
+  key?: string;
 }

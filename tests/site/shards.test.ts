@@ -48,6 +48,7 @@ describe('a catalog built as 3 shards and merged', () => {
   const shards = [1, 2, 3].map((i) => join(root, `shard-${i}`));
   const build = (i: number) => buildShard(catalog, `${i}/3`, shards[i - 1]!, join(root, `cache-${i}`));
   let one: Map<string, string>;
+  let oneOut: string;
   let merged: Awaited<ReturnType<typeof merge>>;
   let before: string[];
 
@@ -55,6 +56,7 @@ describe('a catalog built as 3 shards and merged', () => {
     const site = buildSite('shards-one-machine', catalog, { env: { ...env, ERRDEX_CACHE_DIR: join(root, 'cache-one') } });
     expect(site.status, site.stderr).toBe(0);
     one = hashTree(site.dist);
+    oneOut = site.stdout;
     [1, 2, 3].forEach(build);
     before = shards.map(identities);
     merged = await merge(catalog, join(root, 'merged'), join(root, 'cache-merge'), shards);
@@ -73,7 +75,11 @@ describe('a catalog built as 3 shards and merged', () => {
     const own = shards.map((dir) => readdirSync(join(dir, 'records', 'api', 'errors')).length);
     expect(own.reduce((a, b) => a + b, 0)).toBe(40);
     expect(Math.min(...own)).toBeGreaterThan(0);
-    expect(merged.out).toMatch(/80 JSON twins and short links, 80 of them unchanged/);
+    expect(merged.out).toMatch(/80 JSON twins and short links, 80 of them unchanged \(the shards': made from the same snapshot\)/);
+    // Their short links' titles are compared across the shards, as one machine compares them.
+    const titles = (out: string) => /Page titles: .*/.exec(out)?.[0];
+    expect(titles(merged.out)).toMatch(/Page titles: \d+ pages/);
+    expect(titles(merged.out)).toBe(titles(oneOut));
     // Each shard made its share of the listings' filter indexes; the merge indexes none (tested with
     // listings of several pages in tests/unit/build/stages/list-index.test.ts).
     expect(merged.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged\)/);
@@ -123,6 +129,21 @@ describe('a catalog built as 3 shards and merged', () => {
     expect(other.code, other.err).toBe(0);
     const files = Number(/message index in (\d+) files, _redirects \(made here: no shard made it from the same snapshot\)/.exec(other.out)?.[1]);
     expect(files).toBeLessThanOrEqual(2);
+  });
+
+  it("makes the record files itself when a shard's were made from another snapshot, and the site is the same", async () => {
+    const copies = shards.map((dir, i) => {
+      const copy = join(root, `copied-${i + 1}`);
+      cpSync(dir, copy, { recursive: true });
+      return copy;
+    });
+    const said = join(copies[1]!, 'records.json');
+    writeFileSync(said, JSON.stringify({ ...JSON.parse(readFileSync(said, 'utf8')), key: 'another snapshot' }));
+    const made = await merge(catalog, join(root, 'merged-made'), join(root, 'cache-merge-made'), copies);
+    expect(made.code, made.err).toBe(0);
+    expect(made.out).toMatch(/80 JSON twins and short links, 80 of them unchanged \(made here: not every shard made them from the same snapshot\)/);
+    // The last merge's site: the catalog as the edit above left it.
+    expect(hashTree(join(root, 'merged-made'))).toEqual(hashTree(join(root, 'merged')));
   });
 
   it("is what the sharded Pages workflow runs: its shard jobs' command, and scripts/ci-pages.sh merge", () => {

@@ -8,12 +8,12 @@
  * what it was made from (`messageIndexKey`), and its folder carries it; the merge, whose own key is
  * the same when it validated the same catalog the same way, links it instead of making it again.
  */
-import { createHash, type Hash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteConfig } from '../../../errdex.config.mjs';
 import { listFilesBelow } from '../../util/files.ts';
-import { SHARD_MESSAGE_INDEX, shardMessageIndexResult } from '../merge.ts';
+import { SHARD_MESSAGE_INDEX, shardMessageIndexResult, snapshotKey } from '../merge.ts';
 import { linkReused } from '../page-reuse.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
@@ -76,25 +76,9 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   };
 }
 
-/** Adds a file's bytes to `hash`, a few megabytes at a time (a snapshot holds the whole catalog). */
-function hashFile(hash: Hash, file: string): void {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(4 << 20);
-    for (let n: number; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The hash of everything the stage reads: the validated snapshot and its head (the records, the URL
- * ledger and its plan, the catalog's folder), the settings it uses and errdex's code.
- */
+/** The hash of everything the stage reads: the validated snapshot with what shapes it (`snapshotKey`), and --max-index-files. */
 export function messageIndexKey(s: BuildState): string {
-  const hash = createHash('sha256').update(JSON.stringify([s.code, s.settings.maxIndexFiles ?? null, siteConfig]));
-  for (const file of [s.head, s.snapshot]) hashFile(hash, file);
-  return hash.digest('hex');
+  return createHash('sha256').update(JSON.stringify([snapshotKey(s), s.settings.maxIndexFiles ?? null])).digest('hex');
 }
 
 /** Where the stage links the files it may link instead of writing: a shard's, in its folder's message index; any other build's, in the published site. */

@@ -10,6 +10,10 @@
  * before the render (src/build/plan.ts): the JSON twins first, then the short links once a render
  * process has written the template (looked for where the render processes write, then where their
  * output goes).
+ *
+ * A shard writes its own records' files, which its folder carries with their short links' heads and
+ * the key of the snapshot they were made from; a merge whose snapshot has the same key links them all,
+ * reading nothing of the catalog (`linkShardRecords`).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,7 +32,10 @@ import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
-import { SHARD_RECORDS, shardRecordsListing } from '../merge.ts';
+import { displayPath } from '../../catalog/load.ts';
+import { listFilesBelow } from '../../util/files.ts';
+import { SHARD_RECORDS, shardRecordsListing, shardRecordsResult, snapshotKey } from '../merge.ts';
+import { linkReused } from '../page-reuse.ts';
 import { publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
 /** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
@@ -49,6 +56,8 @@ export interface RecordFilesOptions {
   published?: PublishedFiles | null;
   /** A shard's build: the file of its records' ids (src/catalog/shard.ts), whose files alone are written; the others' titles still count. */
   shardIds?: string | null;
+  /** A merge: the shards' folders whose record files were made from the same snapshot, linked instead (`shardRecordsFit`). */
+  fromShards?: readonly string[];
 }
 
 /**
@@ -117,7 +126,53 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   });
   onRecord?.(links.length);
   files.save();
-  return { records: links.length, files: 2 * links.length, linked: files.counts.linked, bytes, titles: titleFigures(heads) };
+  // A shard's short links are compared with the other shards' in the merge.
+  return { records: links.length, files: 2 * links.length, linked: files.counts.linked, bytes, titles: titleFigures(heads), heads: own ? heads : undefined };
+}
+
+/** What a shard's record files stage said of them (src/build/merge.ts `shardRecordsResult`); null when it cannot be read. */
+function shardRecords(dir: string): RecordFilesResult | null {
+  try {
+    return JSON.parse(readFileSync(shardRecordsResult(dir), 'utf8')) as RecordFilesResult;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the shards' record files are the merge's: every shard's made from a snapshot of this `key`
+ * with its short links' heads, and all of them the catalog's `records`.
+ */
+export function shardRecordsFit(dirs: readonly string[], key: string, records: number): boolean {
+  let count = 0;
+  for (const dir of dirs) {
+    const made = shardRecords(dir);
+    if (made?.key !== key || !made.heads) return false;
+    count += made.records;
+  }
+  return count === records;
+}
+
+/** A merge: every shard's record files linked into `outDir` (`shardRecordsFit` said they are the merge's), their short links' titles compared together. */
+export function linkShardRecords(dirs: readonly string[], outDir: string, onRecord?: (done: number) => void): RecordFilesResult {
+  rmSync(outDir, { recursive: true, force: true });
+  const result: RecordFilesResult = { records: 0, files: 0, linked: 0, bytes: 0, titles: { titledPages: 0, sharedTitles: [] } };
+  const heads: [string, PageHead][] = [];
+  for (const dir of dirs) {
+    const made = shardRecords(dir)!;
+    const from = join(dir, SHARD_RECORDS);
+    const files = listFilesBelow(from);
+    if (files.length !== made.files) {
+      throw new Error(`${displayPath(from)} holds ${formatCount(files.length)} files where its shard wrote ${formatCount(made.files)}: build that shard again`);
+    }
+    linkReused(files, from, outDir);
+    heads.push(...made.heads!);
+    result.records += made.records;
+    result.files += made.files;
+    result.bytes += made.bytes;
+    onRecord?.(result.records);
+  }
+  return { ...result, linked: result.files, titles: titleFigures(heads) };
 }
 
 /** Why the record files stage would wait for ever on a rendered site: it has no short-link template; null when it has one. */
@@ -166,23 +221,38 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   const board = s.board.stage('record-files');
   // A shard's own records: validation has counted them (learnRecords).
   board.count((s.settings.shard ? s.plan.facts.rendered : null) ?? s.plan.facts.records!, 'records');
+  const { shard, fromShards } = s.settings;
+  const key = shard || fromShards ? snapshotKey(s) : undefined;
+  const linked = fromShards && shardRecordsFit(fromShards, key!, s.plan.facts.records!) ? fromShards : undefined;
   const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
   const child = startStageChild<RecordFilesResult>(
     import.meta.url,
-    { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: recordFilesPublished(s.settings), shardIds: s.settings.shard ? s.shardIds : null } satisfies RecordFilesOptions,
+    {
+      snapshot: s.snapshot,
+      head: s.head,
+      outDir: s.dirs.recordFiles,
+      templateSites,
+      published: recordFilesPublished(s.settings),
+      shardIds: shard ? s.shardIds : null,
+      fromShards: linked,
+    } satisfies RecordFilesOptions,
     (m) => m.type === 'update' && board.update(m.done),
     'the record files stage',
     { priority },
   );
   ctx.onCancel(child.kill);
   const result = await child.result;
-  s.recordFiles = result;
+  s.recordFiles = { ...result, key };
+  const whose = linked ? " (the shards': made from the same snapshot)" : fromShards ? ' (made here: not every shard made them from the same snapshot)' : '';
   board.end({
-    summary: `${formatCount(result.files)} JSON twins and short links, ${formatCount(result.linked)} of them unchanged`,
+    summary: `${formatCount(result.files)} JSON twins and short links, ${formatCount(result.linked)} of them unchanged${whose}`,
     items: result.records,
     unit: 'records',
     output: { files: result.files, bytes: result.bytes },
   });
 }
 
-childMain(import.meta.url, (options: RecordFilesOptions, send) => writeRecordFiles(options, (done) => send({ type: 'update', stage: 'record-files', done })));
+childMain(import.meta.url, async (options: RecordFilesOptions, send) => {
+  const onRecord = (done: number) => send({ type: 'update', stage: 'record-files', done });
+  return options.fromShards ? linkShardRecords(options.fromShards, options.outDir, onRecord) : writeRecordFiles(options, onRecord);
+});

@@ -1,6 +1,6 @@
 /**
  * The publish stage of a shard's build (`--shard i/n`): what the shard made (its error pages, its
- * full-text parts, its records' JSON twins and short links, its share of the listings' filter
+ * full-text parts, its records' JSON twins and short links (with what their stage said of them), its share of the listings' filter
  * indexes, and for shard 1 the message index) becomes the shard's folder, the page store `npm run merge` joins (src/build/merge.ts),
  * after checking that every page of the shard's records is there. The same files and keys are kept
  * in the build cache, so that the shard's next build reuses them.
@@ -9,7 +9,7 @@ import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../../catalog/load.ts';
 import { shardLabel } from '../../catalog/shard.ts';
-import { catalogDigest, catalogMemoDir, SHARD_MESSAGE_INDEX, SHARD_RECORDS, shardMessageIndexResult, shardRecordsListing, writeStamp } from '../merge.ts';
+import { catalogDigest, catalogMemoDir, SHARD_MESSAGE_INDEX, SHARD_RECORDS, shardMessageIndexResult, shardRecordsListing, shardRecordsResult, writeStamp } from '../merge.ts';
 import { writeFileAtomic } from '../../util/files.ts';
 import { publishedFiles } from '../unchanged-files.ts';
 import { LIST_INDEX_DIR, listIndexCache } from './list-index.ts';
@@ -45,6 +45,7 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   writePageManifest(next, manifest, s.published, s.rendered!.written, changes?.unchanged);
   // The record files and the stage's listing of them (their identities hold: the folder is moved, not copied).
   renameSync(s.dirs.recordFiles, join(next, SHARD_RECORDS));
+  writeFileAtomic(shardRecordsResult(next), JSON.stringify(s.recordFiles));
   const listing = publishedFiles(s.settings, 'record-files').listing;
   if (listing && existsSync(listing)) cpSync(listing, shardRecordsListing(next));
   // Its share of the listings' filter indexes, for the merge's cache.
