@@ -10,6 +10,7 @@ import type { PublishedSite } from './page-reuse.ts';
 import type { Plan, PlanSettings } from './plan.ts';
 import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
 import type { PagefindIndexResult } from './search-index.ts';
+import type { ListIndexResult } from './stages/list-index.ts';
 import type { PageHead } from './rendered-pages.ts';
 import type { TitleFigures } from './summary.ts';
 
@@ -83,6 +84,7 @@ export interface BuildState {
   /** Results, set by each stage as it ends. */
   rendered?: RenderResult;
   recordFiles?: RecordFilesResult;
+  listIndex?: ListIndexResult;
   messageIndex?: MessageIndexResult;
   fullText?: PagefindIndexResult;
   /** What publish did with the URL ledger, for the ledger stage to say. */

@@ -82,7 +82,7 @@ describe('a catalog built as 3 shards and merged', () => {
     expect(titles(merged.out)).toBe(titles(oneOut));
     // Each shard made its share of the listings' filter indexes; the merge indexes none (tested with
     // listings of several pages in tests/unit/build/stages/list-index.test.ts).
-    expect(merged.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged\)/);
+    expect(merged.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged\), the largest \d+ KB \(the shards': made from the same snapshot\)/);
     // Shard 1 made the message index from the whole catalog; the merge, validating the same, links it.
     expect(merged.out).toMatch(/message index in \d+ files, _redirects \(shard 1's: made from the same snapshot\)/);
     expect(readdirSync(join(shards[0]!, 'message-index'))).toEqual(['_redirects', 'search-index']);
@@ -131,17 +131,20 @@ describe('a catalog built as 3 shards and merged', () => {
     expect(files).toBeLessThanOrEqual(2);
   });
 
-  it("makes the record files itself when a shard's were made from another snapshot, and the site is the same", async () => {
+  it("makes the record files and filter indexes itself when a shard's were made from another snapshot, and the site is the same", async () => {
     const copies = shards.map((dir, i) => {
       const copy = join(root, `copied-${i + 1}`);
       cpSync(dir, copy, { recursive: true });
       return copy;
     });
-    const said = join(copies[1]!, 'records.json');
-    writeFileSync(said, JSON.stringify({ ...JSON.parse(readFileSync(said, 'utf8')), key: 'another snapshot' }));
+    for (const said of ['records.json', 'list-index.json'].map((f) => join(copies[1]!, f))) {
+      writeFileSync(said, JSON.stringify({ ...JSON.parse(readFileSync(said, 'utf8')), key: 'another snapshot' }));
+    }
     const made = await merge(catalog, join(root, 'merged-made'), join(root, 'cache-merge-made'), copies);
     expect(made.code, made.err).toBe(0);
     expect(made.out).toMatch(/80 JSON twins and short links, 80 of them unchanged \(made here: not every shard made them from the same snapshot\)/);
+    // The listings' files are found in the cache under the keys the merge computes.
+    expect(made.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged\), the largest \d+ KB(?! \(the shards')/);
     // The last merge's site: the catalog as the edit above left it.
     expect(hashTree(join(root, 'merged-made'))).toEqual(hashTree(join(root, 'merged')));
   });
@@ -202,8 +205,8 @@ describe.skipIf(!DEV)('the search-dev catalog (1,705 real records of 7 repositor
     expect(sizes.reduce((a, b) => a + b)).toBe(1705);
     const merged = await merge(catalog, join(root, 'dev-merged'), join(root, 'dev-cache-merge'), folders);
     expect(merged.code, merged.err).toBe(0);
-    expect(merged.out).toMatch(/filter indexes of ([1-9]\d*) listings \(\1 unchanged\)/);
-    expect(merged.out).toMatch(/([\d,]+) JSON twins and short links, \1 of them unchanged/);
+    expect(merged.out).toMatch(/filter indexes of ([1-9]\d*) listings \(\1 unchanged\), the largest \d+ KB \(the shards': made from the same snapshot\)/);
+    expect(merged.out).toMatch(/([\d,]+) JSON twins and short links, \1 of them unchanged \(the shards': made from the same snapshot\)/);
     expect(merged.out).toMatch(/_redirects \(shard 1's: made from the same snapshot\)/);
     expect(hashTree(join(root, 'dev-merged'))).toEqual(hashTree(site.dist));
   });

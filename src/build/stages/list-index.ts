@@ -11,18 +11,22 @@
  * record is in, and the others are written from the cache, not indexed and gzipped again.
  *
  * A shard's build (`share`) makes its share of the listings into that cache only, which its folder
- * carries to the merge (src/build/merge.ts): the merge finds every listing there under the key it
- * computes itself, and writes them all without indexing one.
+ * carries to the merge (src/build/merge.ts) with the list of its listings and the key of the snapshot
+ * they were made from. A merge whose snapshot has the same key writes every shard's listings from
+ * that list, reading nothing of the catalog; otherwise it finds every listing in the cache under the
+ * key it computes itself, and writes them all without indexing one.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../../util/files.ts';
+import type { SnapshotHead } from '../../catalog/snapshot.ts';
 import type { IndexFacet, ListIndexRecord, ListKind } from '../../views/list-index.ts';
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
+import { snapshotKey } from '../merge.ts';
 import type { BuildState } from '../state.ts';
 
 export interface ListIndexOptions {
@@ -35,6 +39,15 @@ export interface ListIndexOptions {
   cache: { dir: string; code: string } | null;
   /** A shard's build: the listings of this share (by a hash of the listing's path) into the cache, none into `outDir`. */
   share?: { index: number; count: number } | null;
+  /** A merge: the shards' folders whose listings were made from the same snapshot (`shardListingsFit`), written from their lists. */
+  fromShards?: readonly string[];
+}
+
+/** A listing a shard made: its path, its key in the cache, its rows. */
+interface MadeListing {
+  path: string;
+  key: string;
+  records: number;
 }
 
 export interface ListIndexResult {
@@ -46,6 +59,9 @@ export interface ListIndexResult {
   bytes: number;
   /** Gzipped bytes of the largest listing's files together. */
   largestBytes: number;
+  /** A shard's: the listings of its share, for the merge; and the `snapshotKey` of what they were made from. */
+  made?: MadeListing[];
+  key?: string;
 }
 
 /** A listing's files as kept in the cache: the folder they go in, the head's text and each file, base64. */
@@ -77,29 +93,23 @@ function readCached(file: string): CachedListing | null {
   }
 }
 
-export async function listIndexes(options: ListIndexOptions): Promise<ListIndexResult> {
+/** A listing to index: its kind, its first page's path, its rows and its quick filters. */
+type Job = { kind: ListKind; path: string; records: ListIndexRecord[]; facets: IndexFacet[] };
+
+/** The listings to write, each with its rows: every listing of the catalog, or a shard's share of them. */
+async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string, string>, classes: SnapshotHead['classes']) {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [
-    { readHead, readSnapshot },
-    { browseListings },
-    { hasListIndex, listIndex, listIndexFiles },
-    { repoListing, repoFacets },
-    { classListing, tagListing },
-    { listIndexPath },
-  ] = await Promise.all([
+  const [{ readSnapshot }, { browseListings }, { hasListIndex }, { repoListing, repoFacets }, { classListing, tagListing }, { partitionOfId }] = await Promise.all([
     import('../../catalog/snapshot.ts'),
     import('../../catalog/derive/index.ts'),
     import('../../views/list-index.ts'),
     import('../../views/repo-listing.ts'),
     import('../../views/collection-listing.ts'),
-    import('../../util/urls.ts'),
+    import('../../catalog/partition.ts'),
   ]);
-  const { partitionOfId } = await import('../../catalog/partition.ts');
-  const { classes } = readHead(options.head);
   const entries = readSnapshot(options.snapshot, { text: false, code: () => false, prose: () => false });
   const b = browseListings(entries, classes);
-  const titles = new Map(classes.map((c) => [c.id, c.title]));
-  const jobs: { kind: ListKind; path: string; records: ListIndexRecord[]; facets: IndexFacet[] }[] = [];
+  const jobs: Job[] = [];
   for (const s of b.repos) {
     const l = repoListing(s);
     if (hasListIndex(l)) jobs.push({ kind: 'repo', path: l.pages[0]!.path, records: s.entries.map((e) => e.record), facets: repoFacets(s) });
@@ -112,9 +122,49 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
     const l = tagListing(s);
     if (hasListIndex(l)) jobs.push({ kind: 'tag', path: l.pages[0]!.path, records: s.entries.map((e) => e.record), facets: [] });
   }
-
   const share = options.share;
-  const made = share ? jobs.filter((job) => partitionOfId(job.path, share.count) === share.index) : jobs;
+  return (share ? jobs.filter((job) => partitionOfId(job.path, share.count) === share.index) : jobs).map((job) => ({
+    ...job,
+    key: options.cache ? listingKey(options.cache.code, job, titles) : null,
+    rows: job.records.length,
+  }));
+}
+
+
+/** A shard's folder's list of the listings it made (`ListIndexResult.made`) and the key of their snapshot. */
+export const shardListings = (dir: string): string => join(dir, `${LIST_INDEX_DIR}.json`);
+
+function readShardListings(dir: string): ListIndexResult | null {
+  try {
+    return JSON.parse(readFileSync(shardListings(dir), 'utf8')) as ListIndexResult;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the shards' listings are the merge's: every shard's made from a snapshot of this `key`, and
+ * each listing's files in the merge's build cache (`cacheDir`, where src/build/merge.ts `joinShards` puts them).
+ */
+export function shardListingsFit(dirs: readonly string[], key: string, cacheDir: string): boolean {
+  return dirs.every((dir) => {
+    const made = readShardListings(dir);
+    return made?.key === key && made.made !== undefined && made.made.every((l) => existsSync(join(cacheDir, LIST_INDEX_DIR, `${l.key}.json`)));
+  });
+}
+
+export async function listIndexes(options: ListIndexOptions): Promise<ListIndexResult> {
+  const [{ readHead }, { listIndex, listIndexFiles }, { listIndexPath }] = await Promise.all([
+    import('../../catalog/snapshot.ts'),
+    import('../../views/list-index.ts'),
+    import('../../util/urls.ts'),
+  ]);
+  const { classes } = readHead(options.head);
+  const titles = new Map(classes.map((c) => [c.id, c.title]));
+  const made: { path: string; key: string | null; rows: number; job?: Job }[] = options.fromShards
+    ? options.fromShards.flatMap((dir) => readShardListings(dir)!.made!.map((l) => ({ path: l.path, key: l.key, rows: l.records })))
+    : (await listingJobs(options, titles, classes)).map((job) => ({ path: job.path, key: job.key, rows: job.rows, job }));
+  const share = options.share;
   rmSync(options.outDir, { recursive: true, force: true });
   // Publish merges this folder even when no listing has several pages.
   mkdirSync(options.outDir, { recursive: true });
@@ -122,11 +172,11 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   if (cacheDir) mkdirSync(cacheDir, { recursive: true });
   const used = new Set<string>();
   const result: ListIndexResult = { listings: made.length, cached: 0, records: 0, files: 0, bytes: 0, largestBytes: 0 };
-  for (const job of made) {
-    const key = options.cache && listingKey(options.cache.code, job, titles);
+  for (const { path, key, rows, job } of made) {
     const cacheFile = cacheDir && key ? join(cacheDir, `${key}.json`) : null;
     let listing = cacheFile ? readCached(cacheFile) : null;
     if (listing) result.cached++;
+    else if (!job) throw new Error(`The filter index of ${path}, made by a shard, is not in ${cacheDir}: build the shards again`);
     else {
       const { head, files } = listIndexFiles(listIndex(job.kind, job.records, titles, job.facets));
       const gzipped = files.map((f) => [f.name, gzipSync(f.json, { level: 9 })] as const);
@@ -137,9 +187,9 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
       if (cacheFile) writeFileAtomic(cacheFile, JSON.stringify(listing));
     }
     if (key) used.add(`${key}.json`);
-    result.records += job.records.length;
+    result.records += rows;
     if (share) continue;
-    const headFile = join(options.outDir, listIndexPath(job.path));
+    const headFile = join(options.outDir, listIndexPath(path));
     mkdirSync(join(headFile, '..', listing.dir), { recursive: true });
     let bytes = 0;
     for (const [name, base64] of listing.files) {
@@ -154,6 +204,8 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   }
   // The cache keeps the listings of this build only.
   if (cacheDir) for (const f of readdirSync(cacheDir)) if (!used.has(f)) rmSync(join(cacheDir, f), { force: true });
+  // A shard's list of its listings, for the merge.
+  if (share) result.made = made.map(({ path, key, rows }) => ({ path, key: key!, records: rows }));
   return result;
 }
 
@@ -166,21 +218,27 @@ export const listIndexCache = (s: Pick<BuildState, 'settings' | 'dirs'>): string
 export async function listIndexStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
   const cache = listIndexCache(s);
+  const { shard, fromShards } = s.settings;
+  const key = shard || fromShards ? snapshotKey(s) : undefined;
+  const fit = fromShards && cache && shardListingsFit(fromShards, key!, cache) ? fromShards : undefined;
   const options: ListIndexOptions = {
     snapshot: s.snapshot,
     head: s.head,
     outDir: s.dirs.listIndex,
     cache: cache ? { dir: cache, code: s.code } : null,
-    share: s.settings.shard,
+    share: shard,
+    fromShards: fit,
   };
   const priority = s.plan.stages.find((st) => st.name === 'list-index')!.priority;
   const child = startStageChild<ListIndexResult>(import.meta.url, options, () => {}, 'the list-index stage', { priority });
   ctx.onCancel(child.kill);
   const r = await child.result;
+  s.listIndex = { ...r, key };
+  const whose = fit ? " (the shards': made from the same snapshot)" : '';
   s.board.stage('list-index').end({
-    summary: s.settings.shard
+    summary: shard
       ? `filter indexes of ${formatCount(r.listings)} listings, this shard's share (${formatCount(r.cached)} unchanged), for the merge`
-      : `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB`,
+      : `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB${whose}`,
     items: r.records,
     unit: 'rows',
     output: { files: r.files, bytes: r.bytes },

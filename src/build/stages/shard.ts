@@ -12,7 +12,7 @@ import { shardLabel } from '../../catalog/shard.ts';
 import { catalogDigest, catalogMemoDir, SHARD_MESSAGE_INDEX, SHARD_RECORDS, shardMessageIndexResult, shardRecordsListing, shardRecordsResult, writeStamp } from '../merge.ts';
 import { writeFileAtomic } from '../../util/files.ts';
 import { publishedFiles } from '../unchanged-files.ts';
-import { LIST_INDEX_DIR, listIndexCache } from './list-index.ts';
+import { LIST_INDEX_DIR, listIndexCache, shardListings } from './list-index.ts';
 import { forgetPageManifest, keepReusable, keptChanges, reusableHeads, writePageManifest } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
 import { formatCount } from '../progress.ts';
@@ -51,6 +51,7 @@ export async function publishShard(ctx: StageContext<BuildState>): Promise<void>
   // Its share of the listings' filter indexes, for the merge's cache.
   const lists = listIndexCache(s);
   if (lists && existsSync(join(lists, LIST_INDEX_DIR))) cpSync(join(lists, LIST_INDEX_DIR), join(next, LIST_INDEX_DIR), { recursive: true });
+  writeFileAtomic(shardListings(next), JSON.stringify(s.listIndex));
   // Shard 1's message index, made from the whole catalog, for the merge.
   if (s.messageIndex) {
     renameSync(s.dirs.messageIndex, join(next, SHARD_MESSAGE_INDEX));

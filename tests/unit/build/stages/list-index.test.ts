@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../../../../bench/lib/synthetic.ts';
-import { listIndexes, type ListIndexOptions } from '../../../../src/build/stages/list-index.ts';
+import { listIndexes, shardListings, shardListingsFit, type ListIndexOptions } from '../../../../src/build/stages/list-index.ts';
 import { loadCatalog } from '../../../../src/catalog/catalog.ts';
 import { writeHead, writeSnapshot, type SnapshotHead } from '../../../../src/catalog/snapshot.ts';
 import { listFilesBelow } from '../../../../src/util/files.ts';
@@ -77,5 +77,22 @@ describe('the list-index stage', () => {
     const merge = await listIndexes({ ...input, outDir: join(dir, 'merge'), cache: { dir: join(dir, 'cache-merge'), code } });
     expect(merge).toEqual({ ...cold, cached: cold.listings });
     expect(filesOf(join(dir, 'merge'))).toEqual(filesOf(join(dir, 'cold')));
+
+    // Each shard's folder lists what it made, with the key of its snapshot: a merge of the same key
+    // writes every listing from those lists, reading no snapshot, and the files are the same.
+    const folders = shares.map((share, index) => {
+      const folder = join(dir, `folder-${index}`);
+      mkdirSync(folder);
+      writeFileSync(shardListings(folder), JSON.stringify({ ...share, key: 'snapshot-1' }));
+      return folder;
+    });
+    expect(shares.flatMap((s) => s.made!.map((l) => l.path)).sort()).toHaveLength(cold.listings);
+    expect(shardListingsFit(folders, 'snapshot-2', join(dir, 'cache-merge'))).toBe(false);
+    expect(shardListingsFit(folders, 'snapshot-1', join(dir, 'cache-none'))).toBe(false);
+    expect(shardListingsFit(folders, 'snapshot-1', join(dir, 'cache-merge'))).toBe(true);
+    const gone = { snapshot: join(dir, 'no-snapshot.jsonl'), head: input.head };
+    const linked = await listIndexes({ ...gone, outDir: join(dir, 'from-shards'), cache: { dir: join(dir, 'cache-merge'), code }, fromShards: folders });
+    expect(linked).toEqual({ ...cold, cached: cold.listings });
+    expect(filesOf(join(dir, 'from-shards'))).toEqual(filesOf(join(dir, 'cold')));
   });
 });
