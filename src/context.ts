@@ -17,6 +17,7 @@ import type { LedgerPlan } from './catalog/ledger.ts';
 import { catalogPath } from './catalog/load.ts';
 import { buildDatasetVersion } from './catalog/validate.ts';
 import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
+import type { ChildMessage } from './build/protocol.ts';
 import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
 import { readHead, readRelated, type SnapshotHead } from './catalog/snapshot.ts';
 import { CONTEXT_ENV } from './context-env.ts';
@@ -159,7 +160,10 @@ export const templateRoutes = <T extends { params: Record<string, string | undef
 /** The error pages to render: those the published site does not hold under the same key (src/catalog/page-cache.ts). */
 export function routesToRender<T>(files: readonly PageFile<T>[]): T[] {
   const ctx = buildContext();
-  return pageFilesToRender(files, ctx?.reuse ?? null, ctx?.pageLog ?? null);
+  const routes = pageFilesToRender(files, ctx?.reuse ?? null, ctx?.pageLog ?? null);
+  // The build links the pages the published site lends while this process renders the others (src/build/reused-pages.ts).
+  if (ctx?.reuse) process.send?.({ type: 'listed' } satisfies ChildMessage);
+  return routes;
 }
 
 /**

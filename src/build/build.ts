@@ -142,6 +142,7 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
       cacheDir,
       logDir: resolve('.errdex/logs'),
       reuse: reuseFiles(published, dirs.root),
+      reusedDir: dirs.reused,
       shard: settings.shard ? { ...settings.shard, ids: shardIds } : null,
       onPages: (n) => board.stage('render').update(n),
       env: settings.env,

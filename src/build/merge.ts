@@ -4,8 +4,8 @@
  * A shard's folder is a build cache's page store: `site/` (its error pages and its full-text parts),
  * `pages.json` (their keys and proofs: src/build/page-reuse.ts) and `shard.json` (which shard, of which
  * catalog, by which code); beside it `records/` (its records' JSON twins and short links, with their
- * listing and what their stage said of them), `list-index/` (its share of the listings' filter indexes, by their keys) and, in shard 1's,
- * the message index with its key. The merge joins the shards' page stores into one, of links
+ * listing and what their stage said of them), `list-index/` (its share of the listings' filter
+ * indexes, by their keys, with the list of them) and, in shard 1's, the message index with its key. The merge joins the shards' page stores into one, of links
  * (`joinShards`), and runs the one build there is, reading the shards' other files where they are: it
  * reuses every error page, full-text part, record file, filter index and message index the shards
  * made whose key or bytes are the ones it computes, renders the site-wide pages, and publishes with

@@ -31,6 +31,8 @@ export type ChildMessage =
   | ({ type: 'summary'; stage: StageName } & StageSummary)
   /** Validation's outcome: the snapshot is written (`records` valid), or the catalog is invalid (null). */
   | { type: 'validated'; records: number | null; rendered?: number; changed?: number }
+  /** A render process has listed its error pages: its page log says which the published site lends (src/build/reused-pages.ts). */
+  | { type: 'listed' }
   | { type: 'result'; value: unknown };
 
 /**

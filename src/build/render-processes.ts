@@ -4,15 +4,18 @@
  * context (src/context.ts) as one JSON file; Astro's own output goes to a log per partition, shown in
  * part when it fails; its progress and result come back as protocol messages (src/build/protocol.ts,
  * sent by src/integration.ts). The process of a one-partition catalog can start with the build,
- * before its input exists (`startEarly`): it bundles the site, then waits at the gates.
+ * before its input exists (`startEarly`): it bundles the site, then waits at the gates. The error
+ * pages the published site lends are linked beside the render, as soon as a process has listed them
+ * (src/build/reused-pages.ts).
  */
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTEXT_ENV } from '../context-env.ts';
 import { highlightCacheFile } from '../highlight/cache.ts';
 import type { RenderContext } from '../context.ts';
-import { readPageLogs } from './page-reuse.ts';
+import { linkReused, readPageLogs } from './page-reuse.ts';
+import { linkListedPages } from './reused-pages.ts';
 import { readRenderedLogs, renderedLogOf, type RenderedPages } from './rendered-pages.ts';
 import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
 import { startChild, type Child } from './protocol.ts';
@@ -44,6 +47,8 @@ export interface RenderOptions {
   logDir: string;
   /** The published site and its pages' keys file, when its unchanged pages may be reused. */
   reuse: RenderContext['reuse'];
+  /** Where the reused pages are linked while the pages are rendered (src/build/reused-pages.ts); it becomes `outDir`. */
+  reusedDir: string;
   /** A shard's build: its shard and the file of its records' ids (src/catalog/shard.ts); null otherwise. */
   shard: RenderContext['shard'];
   /** Called with the number of error pages rendered so far by all partitions together. */
@@ -101,6 +106,8 @@ export class RenderProcesses {
   private readonly errorPages = new Map<number, number>();
   private readonly pages = new Map<number, number>();
   private readonly running = new Set<Child>();
+  /** Each partition's reused pages being linked, once its process has listed them. */
+  private readonly linking = new Map<number, { result: Promise<number>; kill: () => void }>();
   private early: { partition: RenderPartition; process: RenderProcess } | undefined;
   private readonly options: RenderOptions;
 
@@ -110,6 +117,7 @@ export class RenderProcesses {
     rmSync(renderWorkDir(), { recursive: true, force: true });
     mkdirSync(renderWorkDir(), { recursive: true });
     rmSync(options.outDir, { recursive: true, force: true });
+    rmSync(options.reusedDir, { recursive: true, force: true });
   }
 
   /** Starts the render process of `partition` now, with the least heap limit: it bundles the site, then waits at the gates. */
@@ -144,6 +152,37 @@ export class RenderProcesses {
   killAll(): void {
     this.cancelEarly();
     for (const c of this.running) c.kill();
+    for (const l of this.linking.values()) l.kill();
+  }
+
+  /** A render process has listed its pages: the ones the published site lends are linked now, beside the render. */
+  private linkListed(p: RenderPartition): void {
+    const reuse = this.options.reuse;
+    if (!reuse || this.linking.has(p.index)) return;
+    const linking = linkListedPages({ pageLog: pageLogOf(p), site: reuse.site, into: this.options.reusedDir });
+    // Awaited when the render ends (placeReused); a failure until then must not go unhandled.
+    linking.result.catch(() => {});
+    this.linking.set(p.index, linking);
+  }
+
+  /**
+   * The reused pages into `outDir` once every partition is rendered: those linked beside the render,
+   * and those of a partition that did not say it had listed its pages, linked now; the rendered pages
+   * (fewer, when pages are reused) are moved in among them, and the folder takes `outDir`'s place.
+   */
+  private async placeReused(partitions: readonly RenderPartition[]): Promise<void> {
+    const reuse = this.options.reuse;
+    if (!reuse) return;
+    const into = this.options.reusedDir;
+    await Promise.all([...this.linking.values()].map((l) => l.result));
+    for (const p of partitions) if (!this.linking.has(p.index)) linkReused(readPageLogs([pageLogOf(p)]).reused, reuse.site, into);
+    this.linking.clear();
+    if (!existsSync(into)) return;
+    if (existsSync(this.options.outDir)) {
+      mergeInto(this.options.outDir, into);
+      rmSync(this.options.outDir, { recursive: true, force: true });
+    }
+    renameSync(into, this.options.outDir);
   }
 
   /**
@@ -186,6 +225,7 @@ export class RenderProcesses {
       rmSync(renderWorkDir(), { recursive: true, force: true });
       throw e;
     }
+    await this.placeReused(partitions);
     const keys = readPageLogs(partitions.map(pageLogOf));
     const written = readRenderedLogs(partitions.map((p) => renderedLogOf(pageLogOf(p))));
     rmSync(renderWorkDir(), { recursive: true, force: true });
@@ -230,6 +270,7 @@ export class RenderProcesses {
       [],
       (m) => {
         if (m.type === 'update') this.onErrorPages(p, m.done);
+        else if (m.type === 'listed') this.linkListed(p);
         else if (m.type === 'result') this.pages.set(p.index, (m.value as RenderProcessResult).pages);
       },
       `astro build of partition ${p.index + 1}/${p.count}`,

@@ -17,6 +17,8 @@ export interface WorkDirs {
   root: string;
   /** The site being built, swapped in by publish. */
   staging: string;
+  /** The error pages the published site lends, linked while the render runs, then the staging folder (src/build/reused-pages.ts). */
+  reused: string;
   /** What the stages beside the render write, each merged into staging by publish. */
   fullText: string;
   messageIndex: string;
@@ -30,7 +32,7 @@ const WORK_PREFIX = '.build-';
 
 export function workDirs(outDir: string, pid: number = process.pid): WorkDirs {
   const root = `${outDir}${WORK_PREFIX}${pid}`;
-  return { root, staging: join(root, 'staging'), fullText: join(root, 'pagefind'), messageIndex: join(root, 'index'), recordFiles: join(root, 'records'), listIndex: join(root, 'lists'), snapshots: join(root, 'snapshots') };
+  return { root, staging: join(root, 'staging'), reused: join(root, 'reused'), fullText: join(root, 'pagefind'), messageIndex: join(root, 'index'), recordFiles: join(root, 'records'), listIndex: join(root, 'lists'), snapshots: join(root, 'snapshots') };
 }
 
 /**

@@ -130,7 +130,6 @@ async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string
   }));
 }
 
-
 /** A shard's folder's list of the listings it made (`ListIndexResult.made`) and the key of their snapshot. */
 export const shardListings = (dir: string): string => join(dir, `${LIST_INDEX_DIR}.json`);
 

@@ -6,7 +6,6 @@
  * highlighting has.
  */
 import { formatCount } from '../progress.ts';
-import { linkReused } from '../page-reuse.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { BuildState } from '../state.ts';
 import { missingTemplate } from './record-files.ts';
@@ -41,9 +40,9 @@ export async function render(ctx: StageContext<BuildState>): Promise<void> {
       if (lane > 0) waited = (performance.now() - started) / 1000;
     });
   };
+  // The files the render processes leave out are the published site's, unchanged (kept in the build
+  // cache): linked in beside the render (src/build/reused-pages.ts).
   const rendered = await s.render.render(partitions, ready);
-  // The files the render processes left out are the published site's, unchanged (kept in the build cache).
-  if (s.published) linkReused(rendered.pages.reused, s.published.site, s.dirs.staging);
   s.rendered = rendered;
   // Without the short-link template the record files stage would wait for it for ever.
   const noTemplate = missingTemplate(s.dirs.staging);
