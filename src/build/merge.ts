@@ -55,6 +55,15 @@ export const shardRecordsResult = (dir: string): string => join(dir, `${SHARD_RE
 export const SHARD_MESSAGE_INDEX = 'message-index';
 export const shardMessageIndexResult = (dir: string): string => join(dir, `${SHARD_MESSAGE_INDEX}.json`);
 
+/** What a JSON file of a shard's folder says; null when it cannot be read (the merge then makes that part itself). */
+export function readShardFile<T>(file: string): T | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
 /** Adds a file's bytes to `hash`, a few megabytes at a time (a snapshot holds the whole catalog). */
 function hashFile(hash: Hash, file: string): void {
   const fd = openSync(file, 'r');

@@ -26,7 +26,7 @@ import type { IndexFacet, ListIndexRecord, ListKind } from '../../views/list-ind
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
-import { snapshotKey } from '../merge.ts';
+import { readShardFile, snapshotKey } from '../merge.ts';
 import type { BuildState } from '../state.ts';
 
 export interface ListIndexOptions {
@@ -133,13 +133,7 @@ async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string
 /** A shard's folder's list of the listings it made (`ListIndexResult.made`) and the key of their snapshot. */
 export const shardListings = (dir: string): string => join(dir, `${LIST_INDEX_DIR}.json`);
 
-function readShardListings(dir: string): ListIndexResult | null {
-  try {
-    return JSON.parse(readFileSync(shardListings(dir), 'utf8')) as ListIndexResult;
-  } catch {
-    return null;
-  }
-}
+const readShardListings = (dir: string): ListIndexResult | null => readShardFile<ListIndexResult>(shardListings(dir));
 
 /**
  * Whether the shards' listings are the merge's: every shard's made from a snapshot of this `key`, and

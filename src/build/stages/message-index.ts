@@ -9,11 +9,11 @@
  * the same when it validated the same catalog the same way, links it instead of making it again.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteConfig } from '../../../errdex.config.mjs';
 import { listFilesBelow } from '../../util/files.ts';
-import { SHARD_MESSAGE_INDEX, shardMessageIndexResult, snapshotKey } from '../merge.ts';
+import { readShardFile, SHARD_MESSAGE_INDEX, shardMessageIndexResult, snapshotKey } from '../merge.ts';
 import { linkReused } from '../page-reuse.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
@@ -90,13 +90,8 @@ function messageIndexPublished(settings: BuildSettings): PublishedFiles {
 /** A merge: the message index a shard made (shard 1) linked into `outDir`, with what its stage said, when its key is `key`; null otherwise. */
 function takeFromShards(dirs: readonly string[], key: string, outDir: string): MessageIndexResult | null {
   for (const dir of dirs) {
-    let made: MessageIndexResult;
-    try {
-      made = JSON.parse(readFileSync(shardMessageIndexResult(dir), 'utf8')) as MessageIndexResult;
-    } catch {
-      continue;
-    }
-    if (made.key !== key) continue;
+    const made = readShardFile<MessageIndexResult>(shardMessageIndexResult(dir));
+    if (made?.key !== key) continue;
     const from = join(dir, SHARD_MESSAGE_INDEX);
     rmSync(outDir, { recursive: true, force: true });
     linkReused(listFilesBelow(from), from, outDir);

@@ -34,7 +34,7 @@ import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
 import { displayPath } from '../../catalog/load.ts';
 import { listFilesBelow } from '../../util/files.ts';
-import { SHARD_RECORDS, shardRecordsListing, shardRecordsResult, snapshotKey } from '../merge.ts';
+import { readShardFile, SHARD_RECORDS, shardRecordsListing, shardRecordsResult, snapshotKey } from '../merge.ts';
 import { linkReused } from '../page-reuse.ts';
 import { publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
@@ -131,13 +131,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
 }
 
 /** What a shard's record files stage said of them (src/build/merge.ts `shardRecordsResult`); null when it cannot be read. */
-function shardRecords(dir: string): RecordFilesResult | null {
-  try {
-    return JSON.parse(readFileSync(shardRecordsResult(dir), 'utf8')) as RecordFilesResult;
-  } catch {
-    return null;
-  }
-}
+const shardRecords = (dir: string): RecordFilesResult | null => readShardFile<RecordFilesResult>(shardRecordsResult(dir));
 
 /**
  * Whether the shards' record files are the merge's: every shard's made from a snapshot of this `key`
