@@ -17,7 +17,6 @@ import type { LedgerPlan } from './catalog/ledger.ts';
 import { catalogPath } from './catalog/load.ts';
 import { buildDatasetVersion } from './catalog/validate.ts';
 import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
-import type { ChildMessage } from './build/protocol.ts';
 import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
 import { readHead, readRelated, type SnapshotHead } from './catalog/snapshot.ts';
 import { CONTEXT_ENV } from './context-env.ts';
@@ -162,7 +161,8 @@ export function routesToRender<T>(files: readonly PageFile<T>[]): T[] {
   const ctx = buildContext();
   const routes = pageFilesToRender(files, ctx?.reuse ?? null, ctx?.pageLog ?? null);
   // The build links the pages the published site lends while this process renders the others (src/build/reused-pages.ts).
-  if (ctx?.reuse) process.send?.({ type: 'listed' } satisfies ChildMessage);
+  // (The message is src/build/protocol.ts's ChildMessage `listed`.)
+  if (ctx?.reuse) process.send?.({ type: 'listed' });
   return routes;
 }
 

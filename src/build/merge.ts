@@ -12,17 +12,15 @@
  * every check. So the merged site is the site a build on one machine makes, byte for byte, by
  * construction.
  */
-import { createHash, type Hash } from 'node:crypto';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { siteConfig } from '../../errdex.config.mjs';
 import { displayPath, listCatalogFiles, RESERVED_FILES } from '../catalog/load.ts';
 import { shardLabel, type Shard } from '../catalog/shard.ts';
 import { listFilesBelow, writeFileAtomic } from '../util/files.ts';
 import { LIST_INDEX_DIR } from './stages/list-index.ts';
 import { removeInBackground } from './site-folders.ts';
 import { keptSite, linkReused, manifestFile, readManifest, writeManifest, type PageManifest } from './page-reuse.ts';
-import type { BuildState } from './state.ts';
 
 export const SHARD_FILE = 'shard.json';
 
@@ -43,8 +41,8 @@ export const SHARD_RECORDS = 'records';
 export const shardRecordsListing = (dir: string): string => join(dir, `${SHARD_RECORDS}.tsv`);
 /**
  * What the shard's record files stage said of them, with the heads of its short links and the key of
- * what they were made from (`snapshotKey`): a merge whose own key is the same links them all without
- * making any (src/build/stages/record-files.ts).
+ * what they were made from (src/build/shard-reuse.ts `snapshotKey`): a merge whose own key is the
+ * same links them all without making any (src/build/stages/record-files.ts).
  */
 export const shardRecordsResult = (dir: string): string => join(dir, `${SHARD_RECORDS}.json`);
 
@@ -54,42 +52,6 @@ export const shardRecordsResult = (dir: string): string => join(dir, `${SHARD_RE
  */
 export const SHARD_MESSAGE_INDEX = 'message-index';
 export const shardMessageIndexResult = (dir: string): string => join(dir, `${SHARD_MESSAGE_INDEX}.json`);
-
-/** What a JSON file of a shard's folder says; null when it cannot be read (the merge then makes that part itself). */
-export function readShardFile<T>(file: string): T | null {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch {
-    return null;
-  }
-}
-
-/** Adds a file's bytes to `hash`, a few megabytes at a time (a snapshot holds the whole catalog). */
-function hashFile(hash: Hash, file: string): void {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(4 << 20);
-    for (let n: number; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The hash of what the stages beside the render read (the validated snapshot and its head: the
- * records, the URL ledger and its plan, the catalog's folder), of the settings every page carries and
- * of errdex's code. Every shard validates the whole catalog, so a shard's and the merge's are the same
- * when they validated the same catalog the same way: what a shard made from it (its record files, shard
- * 1's message index) is then what the merge would make. Taken once per build, by shards and merges only.
- */
-export function snapshotKey(s: BuildState): string {
-  if (s.snapshotKey === undefined) {
-    const hash = createHash('sha256').update(JSON.stringify([s.code, s.settings.datasetVersion, siteConfig]));
-    for (const file of [s.head, s.snapshot]) hashFile(hash, file);
-    s.snapshotKey = hash.digest('hex');
-  }
-  return s.snapshotKey;
-}
 
 /** What a shard's folder says of itself. */
 export interface ShardStamp {

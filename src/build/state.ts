@@ -10,7 +10,6 @@ import type { PublishedSite } from './page-reuse.ts';
 import type { Plan, PlanSettings } from './plan.ts';
 import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
 import type { PagefindIndexResult } from './search-index.ts';
-import type { ListIndexResult } from './stages/list-index.ts';
 import type { PageHead } from './rendered-pages.ts';
 import type { TitleFigures } from './summary.ts';
 
@@ -72,7 +71,7 @@ export interface BuildState {
   related: string;
   /** A shard's build: the ids of its records (written by validate). */
   shardIds: string;
-  /** A shard's or a merge's hash of the snapshot and what shapes it, once taken (src/build/merge.ts `snapshotKey`). */
+  /** A shard's or a merge's hash of the snapshot and what shapes it, once taken (src/build/shard-reuse.ts `snapshotKey`). */
   snapshotKey?: string;
   /** The last published site, when its pages may be reused (src/build/page-reuse.ts); and the code's key. */
   published: PublishedSite | null;
@@ -120,5 +119,27 @@ export interface RecordFilesResult {
   /** A shard's: the heads of its short links, for the merge to compare the titles of all. */
   heads?: [string, PageHead][];
   /** A shard's: the `snapshotKey` of what they were made from; a merge links them when its own is the same. */
+  key?: string;
+}
+
+/** A listing a shard made: its path, its key in the cache, its rows. */
+export interface MadeListing {
+  path: string;
+  key: string;
+  records: number;
+}
+
+/** What the list-index stage (src/build/stages/list-index.ts) wrote. */
+export interface ListIndexResult {
+  listings: number;
+  /** Listings whose files came from the cache. */
+  cached: number;
+  records: number;
+  files: number;
+  bytes: number;
+  /** Gzipped bytes of the largest listing's files together. */
+  largestBytes: number;
+  /** A shard's: the listings of its share, for the merge; and the `snapshotKey` of what they were made from. */
+  made?: MadeListing[];
   key?: string;
 }

@@ -26,8 +26,8 @@ import type { IndexFacet, ListIndexRecord, ListKind } from '../../views/list-ind
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
-import { readShardFile, snapshotKey } from '../merge.ts';
-import type { BuildState } from '../state.ts';
+import { readShardFile, snapshotKey } from '../shard-reuse.ts';
+import type { BuildState, ListIndexResult } from '../state.ts';
 
 export interface ListIndexOptions {
   /** The validated catalog (src/catalog/snapshot.ts) and its head (the failure classes). */
@@ -41,27 +41,6 @@ export interface ListIndexOptions {
   share?: { index: number; count: number } | null;
   /** A merge: the shards' folders whose listings were made from the same snapshot (`shardListingsFit`), written from their lists. */
   fromShards?: readonly string[];
-}
-
-/** A listing a shard made: its path, its key in the cache, its rows. */
-interface MadeListing {
-  path: string;
-  key: string;
-  records: number;
-}
-
-export interface ListIndexResult {
-  listings: number;
-  /** Listings whose files came from the cache. */
-  cached: number;
-  records: number;
-  files: number;
-  bytes: number;
-  /** Gzipped bytes of the largest listing's files together. */
-  largestBytes: number;
-  /** A shard's: the listings of its share, for the merge; and the `snapshotKey` of what they were made from. */
-  made?: MadeListing[];
-  key?: string;
 }
 
 /** A listing's files as kept in the cache: the folder they go in, the head's text and each file, base64. */

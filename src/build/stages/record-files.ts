@@ -34,7 +34,8 @@ import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
 import { displayPath } from '../../catalog/load.ts';
 import { listFilesBelow } from '../../util/files.ts';
-import { readShardFile, SHARD_RECORDS, shardRecordsListing, shardRecordsResult, snapshotKey } from '../merge.ts';
+import { SHARD_RECORDS, shardRecordsListing, shardRecordsResult } from '../merge.ts';
+import { readShardFile, snapshotKey } from '../shard-reuse.ts';
 import { linkReused } from '../page-reuse.ts';
 import { publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
