@@ -160,8 +160,8 @@ export const templateRoutes = <T extends { params: Record<string, string | undef
 export function routesToRender<T>(files: readonly PageFile<T>[]): T[] {
   const ctx = buildContext();
   const routes = pageFilesToRender(files, ctx?.reuse ?? null, ctx?.pageLog ?? null);
-  // The build links the pages the published site lends while this process renders the others (src/build/reused-pages.ts).
-  // (The message is src/build/protocol.ts's ChildMessage `listed`.)
+  // The build links the pages the published site lends while this process renders the others
+  // (src/build/reused-pages.ts; the message is src/build/protocol.ts's ChildMessage `listed`).
   if (ctx?.reuse) process.send?.({ type: 'listed' });
   return routes;
 }

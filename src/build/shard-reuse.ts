@@ -34,9 +34,11 @@ function hashFile(hash: Hash, file: string): void {
  * records, the URL ledger and its plan, the catalog's folder), of the settings every page carries and
  * of errdex's code. Every shard validates the whole catalog, so a shard's and the merge's are the same
  * when they validated the same catalog the same way: what a shard made from it (its record files, shard
- * 1's message index) is then what the merge would make. Taken once per build, by shards and merges only.
+ * 1's message index) is then what the merge would make. Taken once per build; undefined for a build
+ * that is neither a shard nor a merge, whose stages carry nothing to another build.
  */
-export function snapshotKey(s: BuildState): string {
+export function snapshotKey(s: BuildState): string | undefined {
+  if (s.settings.shard === null && s.settings.fromShards === undefined) return undefined;
   if (s.snapshotKey === undefined) {
     const hash = createHash('sha256').update(JSON.stringify([s.code, s.settings.datasetVersion, siteConfig]));
     for (const file of [s.head, s.snapshot]) hashFile(hash, file);

@@ -122,11 +122,11 @@ export interface RecordFilesResult {
   key?: string;
 }
 
-/** A listing a shard made: its path, its key in the cache, its rows. */
+/** A listing a shard made: its path, its key in the cache, its rows' count. */
 export interface MadeListing {
   path: string;
   key: string;
-  records: number;
+  rows: number;
 }
 
 /** What the list-index stage (src/build/stages/list-index.ts) wrote. */

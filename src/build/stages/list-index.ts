@@ -27,7 +27,7 @@ import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import type { StageContext } from '../pipeline.ts';
 import { readShardFile, snapshotKey } from '../shard-reuse.ts';
-import type { BuildState, ListIndexResult } from '../state.ts';
+import type { BuildState, ListIndexResult, MadeListing } from '../state.ts';
 
 export interface ListIndexOptions {
   /** The validated catalog (src/catalog/snapshot.ts) and its head (the failure classes). */
@@ -75,8 +75,11 @@ function readCached(file: string): CachedListing | null {
 /** A listing to index: its kind, its first page's path, its rows and its quick filters. */
 type Job = { kind: ListKind; path: string; records: ListIndexRecord[]; facets: IndexFacet[] };
 
-/** The listings to write, each with its rows: every listing of the catalog, or a shard's share of them. */
-async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string, string>, classes: SnapshotHead['classes']) {
+/** A listing to write: its key in the cache (null: no cache), its rows' count, and what to index it from (none when a shard made it). */
+type Listing = Omit<MadeListing, 'key'> & { key: string | null; job?: Job };
+
+/** The listings to write: every listing of the catalog, or a shard's share of them. */
+async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string, string>, classes: SnapshotHead['classes']): Promise<Listing[]> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [{ readSnapshot }, { browseListings }, { hasListIndex }, { repoListing, repoFacets }, { classListing, tagListing }, { partitionOfId }] = await Promise.all([
     import('../../catalog/snapshot.ts'),
@@ -102,11 +105,9 @@ async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string
     if (hasListIndex(l)) jobs.push({ kind: 'tag', path: l.pages[0]!.path, records: s.entries.map((e) => e.record), facets: [] });
   }
   const share = options.share;
-  return (share ? jobs.filter((job) => partitionOfId(job.path, share.count) === share.index) : jobs).map((job) => ({
-    ...job,
-    key: options.cache ? listingKey(options.cache.code, job, titles) : null,
-    rows: job.records.length,
-  }));
+  return (share ? jobs.filter((job) => partitionOfId(job.path, share.count) === share.index) : jobs).map(
+    (job): Listing => ({ path: job.path, key: options.cache ? listingKey(options.cache.code, job, titles) : null, rows: job.records.length, job }),
+  );
 }
 
 /** A shard's folder's list of the listings it made (`ListIndexResult.made`) and the key of their snapshot. */
@@ -133,9 +134,7 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   ]);
   const { classes } = readHead(options.head);
   const titles = new Map(classes.map((c) => [c.id, c.title]));
-  const made: { path: string; key: string | null; rows: number; job?: Job }[] = options.fromShards
-    ? options.fromShards.flatMap((dir) => readShardListings(dir)!.made!.map((l) => ({ path: l.path, key: l.key, rows: l.records })))
-    : (await listingJobs(options, titles, classes)).map((job) => ({ path: job.path, key: job.key, rows: job.rows, job }));
+  const made: Listing[] = options.fromShards ? options.fromShards.flatMap((dir) => readShardListings(dir)!.made!) : await listingJobs(options, titles, classes);
   const share = options.share;
   rmSync(options.outDir, { recursive: true, force: true });
   // Publish merges this folder even when no listing has several pages.
@@ -177,7 +176,7 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   // The cache keeps the listings of this build only.
   if (cacheDir) for (const f of readdirSync(cacheDir)) if (!used.has(f)) rmSync(join(cacheDir, f), { force: true });
   // A shard's list of its listings, for the merge.
-  if (share) result.made = made.map(({ path, key, rows }) => ({ path, key: key!, records: rows }));
+  if (share) result.made = made.map(({ path, key, rows }) => ({ path, key: key!, rows }));
   return result;
 }
 
@@ -191,8 +190,8 @@ export async function listIndexStage(ctx: StageContext<BuildState>): Promise<voi
   const s = ctx.state;
   const cache = listIndexCache(s);
   const { shard, fromShards } = s.settings;
-  const key = shard || fromShards ? snapshotKey(s) : undefined;
-  const fit = fromShards && cache && shardListingsFit(fromShards, key!, cache) ? fromShards : undefined;
+  const key = snapshotKey(s);
+  const fit = fromShards && key && cache && shardListingsFit(fromShards, key, cache) ? fromShards : undefined;
   const options: ListIndexOptions = {
     snapshot: s.snapshot,
     head: s.head,

@@ -77,9 +77,10 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   };
 }
 
-/** The hash of everything the stage reads: the validated snapshot with what shapes it (`snapshotKey`), and --max-index-files. */
-export function messageIndexKey(s: BuildState): string {
-  return createHash('sha256').update(JSON.stringify([snapshotKey(s), s.settings.maxIndexFiles ?? null])).digest('hex');
+/** The hash of everything the stage reads: the validated snapshot with what shapes it (`snapshotKey`), and --max-index-files; undefined where no snapshot key is taken. */
+export function messageIndexKey(s: BuildState): string | undefined {
+  const snapshot = snapshotKey(s);
+  return snapshot && createHash('sha256').update(JSON.stringify([snapshot, s.settings.maxIndexFiles ?? null])).digest('hex');
 }
 
 /** Where the stage links the files it may link instead of writing: a shard's, in its folder's message index; any other build's, in the published site. */
@@ -103,8 +104,7 @@ function takeFromShards(dirs: readonly string[], key: string, outDir: string): M
 
 export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
-  const carried = s.settings.shard !== null || s.settings.fromShards !== undefined;
-  const key = carried ? messageIndexKey(s) : undefined;
+  const key = messageIndexKey(s);
   let result = s.settings.fromShards && key ? takeFromShards(s.settings.fromShards, key, s.dirs.messageIndex) : null;
   const taken = result !== null;
   if (!result) {

@@ -217,8 +217,8 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   // A shard's own records: validation has counted them (learnRecords).
   board.count((s.settings.shard ? s.plan.facts.rendered : null) ?? s.plan.facts.records!, 'records');
   const { shard, fromShards } = s.settings;
-  const key = shard || fromShards ? snapshotKey(s) : undefined;
-  const linked = fromShards && shardRecordsFit(fromShards, key!, s.plan.facts.records!) ? fromShards : undefined;
+  const key = snapshotKey(s);
+  const linked = fromShards && key && shardRecordsFit(fromShards, key, s.plan.facts.records!) ? fromShards : undefined;
   const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
   const child = startStageChild<RecordFilesResult>(
     import.meta.url,

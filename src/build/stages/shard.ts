@@ -1,7 +1,8 @@
 /**
  * The publish stage of a shard's build (`--shard i/n`): what the shard made (its error pages, its
- * full-text parts, its records' JSON twins and short links (with what their stage said of them), its share of the listings' filter
- * indexes, and for shard 1 the message index) becomes the shard's folder, the page store `npm run merge` joins (src/build/merge.ts),
+ * full-text parts, its records' JSON twins and short links with what their stage said of them, its
+ * share of the listings' filter indexes with their list, and for shard 1 the message index) becomes
+ * the shard's folder, the page store `npm run merge` joins (src/build/merge.ts),
  * after checking that every page of the shard's records is there. The same files and keys are kept
  * in the build cache, so that the shard's next build reuses them.
  */
