@@ -15,7 +15,7 @@ import { Board } from './board.ts';
 import { acquireBuildLock, BuildLocked, type BuildLock } from './lock.ts';
 import { MemorySampler, treeSize, type BuildReport } from './measure.ts';
 import { catalogDigest, joinShards, MergeProblem, readShards, shardsStore } from './merge.ts';
-import { codeKey, publishedSite, reuseFiles } from './page-reuse.ts';
+import { codeKey, publishedSite, reuseFiles, type PublishedSite } from './page-reuse.ts';
 import { Pipeline, StageError, type Stage, type StageContext } from './pipeline.ts';
 import { plan, STAGES, type StageName } from './plan.ts';
 import { recoverPublish } from './publish-step.ts';
@@ -32,7 +32,7 @@ import { publishStage } from './stages/publish.ts';
 import { publishShard } from './stages/shard.ts';
 import { recordFilesStage } from './stages/record-files.ts';
 import { render, startRender } from './stages/render.ts';
-import { derive, InvalidCatalog, validate } from './stages/validate.ts';
+import { beginValidation, derive, InvalidCatalog, validate } from './stages/validate.ts';
 import type { BuildSettings, BuildState } from './state.ts';
 
 const RUN: Record<StageName, (ctx: StageContext<BuildState>) => Promise<void>> = {
@@ -113,27 +113,33 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   const board = new Board(STAGES, LABELS, new Progress(STAGES.length, { interactive: settings.interactive }), () => memory.reset());
   const dirs = workDirs(outDir);
   const snapshots = dirs.snapshots;
-  // What the published site holds that this build may link instead of making again (its error pages,
-  // its full-text index's parts). Known before the catalog is read.
   const code = codeKey();
-  // A merge's: the shards' page stores joined (src/build/merge.ts), not a site it published.
-  const published = publishedSite({ cacheDir: settings.fromShards ? shardsStore(cacheDir) : cacheDir, code, force: !settings.useCache });
+  const shardIds = join(snapshots, 'shard-ids.json');
+  const paths = { snapshot: join(snapshots, 'catalog.jsonl'), head: join(snapshots, 'head.json'), related: join(snapshots, 'related.jsonl'), shardIds };
+  // Validation reads the catalog, not the published site: begun before that site's files are proven.
+  const stopValidation = beginValidation({ settings, dirs, code, ...paths });
+  // What the published site holds that this build may link instead of making again (its error pages,
+  // its full-text index's parts), known while the catalog is read. A merge's: the shards' page stores
+  // joined (src/build/merge.ts), not a site it published.
+  let published: PublishedSite | null;
+  try {
+    published = publishedSite({ cacheDir: settings.fromShards ? shardsStore(cacheDir) : cacheDir, code, force: !settings.useCache });
+  } catch (e) {
+    stopValidation();
+    throw e;
+  }
   if (published && published.unproven > 0) {
     board.note(`${published.unproven} files kept in the build cache (${displayPath(published.site)}) are not the ones it recorded: they are made again.`);
   }
   const kind = { reusing: published !== null, shard: settings.shard !== null, firstShard: settings.shard?.index === 0 };
   const first = plan(facts, machine, settings.plan, kind);
-  const shardIds = join(snapshots, 'shard-ids.json');
   const state: BuildState = {
     settings,
     plan: first,
     learnRecords: () => {},
     board,
     dirs,
-    snapshot: join(snapshots, 'catalog.jsonl'),
-    head: join(snapshots, 'head.json'),
-    related: join(snapshots, 'related.jsonl'),
-    shardIds,
+    ...paths,
     published,
     code,
     render: new RenderProcesses({

@@ -13,11 +13,11 @@ import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync
 import { dirname, join } from 'node:path';
 import { tempFileFor, writeFileAtomic } from '../../util/files.ts';
 import { displayPath } from '../../catalog/load.ts';
-import { childMain, partitionsChosen, startStageChild, type ChildMessage } from '../protocol.ts';
+import { childMain, partitionsChosen, startStageChild, type BuildMessage, type ChildMessage } from '../protocol.ts';
 import { formatCount } from '../progress.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { RenderPartition } from '../render-processes.ts';
-import type { BuildState, ShardRecords } from '../state.ts';
+import type { BuildSettings, BuildState, ShardRecords } from '../state.ts';
 import type { Shard } from '../../catalog/shard.ts';
 import { catalogMemoDir } from '../merge.ts';
 import { siteConfig } from '../../../errdex.config.mjs';
@@ -223,14 +223,27 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   return { root: displayPath(catalog.root), records, partitions, shard };
 }
 
-/** The child of the two stages, started by `validate` and awaited by `derive`. */
-let child: { result: Promise<ValidateResult | null>; kill: () => void } | undefined;
+/** The child of the two stages, as `beginValidation` started it. */
+interface ValidationChild {
+  result: Promise<ValidateResult | null>;
+  kill: () => void;
+  send: (m: BuildMessage) => void;
+  /** Hands the child's messages to `handler`, those sent before it was given first. */
+  listen: (handler: (m: ChildMessage) => void) => void;
+}
 
-export async function validate(ctx: StageContext<BuildState>): Promise<void> {
-  const s = ctx.state;
-  const { board } = s;
-  let counted!: (records: number | null) => void;
-  const validated = new Promise<number | null>((resolve) => (counted = resolve));
+/** The child of the two stages, by the settings of the build that began it, awaited by `validate` and `derive`. */
+const children = new WeakMap<BuildSettings, ValidationChild>();
+
+/**
+ * Starts the validate and derive child before the build proves the published site's files (seconds at
+ * scale: src/build/page-reuse.ts `publishedSite`), which validation does not read: it reads the catalog
+ * and the validation memo only. Its messages wait for the `validate` stage. Returns a way to stop it,
+ * for a build that fails before its stages run.
+ */
+export function beginValidation(s: Pick<BuildState, 'settings' | 'dirs' | 'snapshot' | 'head' | 'related' | 'shardIds' | 'code'>): () => void {
+  const waiting: ChildMessage[] = [];
+  let handle: (m: ChildMessage) => void = (m) => void waiting.push(m);
   const started = startStageChild<ValidateResult | null>(
     import.meta.url,
     {
@@ -246,21 +259,40 @@ export async function validate(ctx: StageContext<BuildState>): Promise<void> {
       shardIds: s.shardIds,
       memo: s.settings.useCache ? { dir: catalogMemoDir(s.settings.cacheDir), code: s.code } : null,
     } satisfies ValidateOptions,
-    (m) => {
-      if (m.type === 'validated') {
-        if (m.records !== null) {
-          // The plan made again with the count; the child is told the partitions before it ends.
-          s.learnRecords(m.records, m.rendered ?? m.records, m.changed ?? null);
-          started.send({ type: 'partitions', count: s.plan.partitions! });
-        }
-        counted(m.records);
-      } else if (m.type === 'warn') board.warn(m.text);
-      else if (m.type === 'summary') board.stage(m.stage).end(m);
-    },
+    (m) => handle(m),
     'the validate and derive stages',
   );
-  child = started;
+  // A child that fails before its stage awaits it: the failure waits for the stage too.
+  started.result.catch(() => {});
+  children.set(s.settings, {
+    ...started,
+    listen: (handler) => {
+      handle = handler;
+      for (const m of waiting.splice(0)) handler(m);
+    },
+  });
+  return started.kill;
+}
+
+export async function validate(ctx: StageContext<BuildState>): Promise<void> {
+  const s = ctx.state;
+  const { board } = s;
+  if (!children.has(s.settings)) beginValidation(s);
+  const started = children.get(s.settings)!;
+  let counted!: (records: number | null) => void;
+  const validated = new Promise<number | null>((resolve) => (counted = resolve));
   ctx.onCancel(started.kill);
+  started.listen((m) => {
+    if (m.type === 'validated') {
+      if (m.records !== null) {
+        // The plan made again with the count; the child is told the partitions before it ends.
+        s.learnRecords(m.records, m.rendered ?? m.records, m.changed ?? null);
+        started.send({ type: 'partitions', count: s.plan.partitions! });
+      }
+      counted(m.records);
+    } else if (m.type === 'warn') board.warn(m.text);
+    else if (m.type === 'summary') board.stage(m.stage).end(m);
+  });
   // The child may end (failing) before it has counted: then its failure is this stage's.
   const records = await Promise.race([validated, started.result.then(() => null)]);
   if (records === null) {
@@ -275,8 +307,10 @@ export async function validate(ctx: StageContext<BuildState>): Promise<void> {
 }
 
 export async function derive(ctx: StageContext<BuildState>): Promise<void> {
-  ctx.onCancel(child!.kill);
-  const result = await child!.result;
+  const child = children.get(ctx.state.settings)!;
+  ctx.onCancel(child.kill);
+  const result = await child.result;
+  children.delete(ctx.state.settings);
   if (!result) throw new Error('the validate and derive stages ended without a result');
   ctx.state.catalog = result;
   // The early render process lists its pages now (or ends, when there are several partitions).
