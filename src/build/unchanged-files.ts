@@ -82,6 +82,11 @@ function readListing(file: string | null): Listing {
   return listing;
 }
 
+/** The paths a listing names (none when it is missing or not whole). */
+export function listedPaths(file: string): string[] {
+  return [...readListing(file).keys()];
+}
+
 /** Whether `file` holds exactly `bytes` (false when it cannot be read). */
 function sameBytes(file: string, bytes: Uint8Array): boolean {
   const old = bytesOfSize(file, bytes.byteLength);

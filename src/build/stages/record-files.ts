@@ -37,7 +37,7 @@ import { listFilesBelow } from '../../util/files.ts';
 import { SHARD_RECORDS, shardRecordsListing, shardRecordsResult } from '../merge.ts';
 import { readShardFile, snapshotKey } from '../shard-reuse.ts';
 import { linkReused } from '../page-reuse.ts';
-import { publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
+import { listedPaths, publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
 /** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
 const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);
@@ -156,7 +156,9 @@ export function linkShardRecords(dirs: readonly string[], outDir: string, onReco
   for (const dir of dirs) {
     const made = shardRecords(dir)!;
     const from = join(dir, SHARD_RECORDS);
-    const files = listFilesBelow(from);
+    // As the shard's listing names them, when it names them all: no folder of theirs read.
+    const listed = listedPaths(shardRecordsListing(dir));
+    const files = listed.length === made.files ? listed : listFilesBelow(from);
     if (files.length !== made.files) {
       throw new Error(`${displayPath(from)} holds ${formatCount(files.length)} files where its shard wrote ${formatCount(made.files)}: build that shard again`);
     }
