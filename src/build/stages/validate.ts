@@ -184,7 +184,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
 
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
-  await writeSnapshot(options.snapshot, catalog.entries);
+  writeSnapshot(options.snapshot, catalog.entries);
   // Where records sharing a title are raised, read while every excerpt is at hand (src/views/places.ts).
   const { recordScopes } = await import('../../views/places.ts');
   const scopes = recordScopes(catalog.entries.map((e) => e.record));
@@ -206,7 +206,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   const kept = linked !== null ? ' (their inputs unchanged: kept from the last build)' : '';
   if (linked === null) {
     const links = relatedErrors(inputs);
-    const { sha1 } = await writeRelated(options.related, links);
+    const { sha1 } = writeRelated(options.related, links);
     linked = links.filter((l) => l.length > 0).length;
     if (memo && key) keepRelated(memo, key, options.related, { sha1, linked });
   }

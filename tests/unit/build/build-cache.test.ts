@@ -191,7 +191,7 @@ describe('catalog snapshots', () => {
   it('give a render process the same entries the build validated', async () => {
     const entries = loadCatalog(SAMPLE_CATALOG).entries;
     const file = join(tempDir(), 'chunk.jsonl');
-    expect(await writeSnapshot(file, entries)).toBe(entries.length);
+    expect(writeSnapshot(file, entries)).toBe(entries.length);
     expect(readSnapshot(file)).toEqual(entries);
   });
 
@@ -206,7 +206,7 @@ describe('catalog snapshots', () => {
     ];
     const entries = texts.map((sourceText, i) => ({ record, sourceText, datasetVersion: 'v\t1', origin: { file: `a\t${i}.json`, line: i + 1 } }) as unknown as CatalogEntry);
     const file = join(tempDir(), 'texts.jsonl');
-    await writeSnapshot(file, entries);
+    writeSnapshot(file, entries);
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(entries.length + 1);
     expect(readSnapshot(file)).toEqual(entries);
     expect(snapshotIds(file)).toEqual(entries.map((e) => e.record.id));
@@ -220,7 +220,7 @@ describe('catalog snapshots', () => {
       return { record, sourceText, datasetVersion: 'v1', origin: { file: 'a.jsonl', line: i + 1 } } as unknown as CatalogEntry;
     });
     const file = join(tempDir(), 'big.jsonl');
-    await writeSnapshot(file, entries);
+    writeSnapshot(file, entries);
     expect(readFileSync(file).length).toBeGreaterThan(8 * 1024 * 1024);
     expect(readSnapshot(file)).toEqual(entries);
     const light = readSnapshot(file, { code: (id) => id === 'id-5', prose: (id) => id === 'id-5', text: false });
@@ -256,7 +256,7 @@ describe('catalog snapshots', () => {
     // 20 MB in one line: more than twice the 8 MB block, between short lines.
     const entries = [entry(0, 'a'), entry(1, 'x'.repeat(20 * 1024 * 1024)), entry(2, 'b'), ...Array.from({ length: 2_000 }, (_, i) => entry(i + 3, 'y'.repeat(5_000)))];
     const file = join(tempDir(), 'long.jsonl');
-    await writeSnapshot(file, entries);
+    writeSnapshot(file, entries);
     expect(readSnapshot(file)).toEqual(entries);
   });
 
@@ -268,7 +268,7 @@ describe('catalog snapshots', () => {
     const links = relatedErrors(catalog.entries.map((e) => e.record));
     expect(links.some((l) => l.length > 0)).toBe(true);
     const file = join(dir, 'related.jsonl');
-    const written = await writeRelated(file, links);
+    const written = writeRelated(file, links);
     expect(written.lines).toBe(catalog.entries.length);
     expect(written.sha1).toBe(createHash('sha1').update(readFileSync(file)).digest('hex'));
     expect(readRelated(file)).toEqual(links);

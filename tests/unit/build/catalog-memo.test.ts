@@ -51,7 +51,7 @@ describe('related errors kept for the next build', () => {
     const from = join(dir, 'related.jsonl');
     keepRelated(memo, 'k1', from, { sha1: hash('sha1', text), linked: 1 });
     // The kept copy may share the build's file: writing that file again leaves the kept one as it was.
-    await writeRelated(from, [[], [], []]);
+    writeRelated(from, [[], [], []]);
     expect(reusedRelated(memo, 'k1', out)).toBe(1);
     expect(readFileSync(out, 'utf8')).toBe(text);
     expect(reusedRelated(memo, 'k1', from)).toBe(1);

@@ -22,7 +22,7 @@ async function fixture(dir: string, edit = false) {
   const catalog = loadCatalog(catalogDir);
   const snapshot = join(catalogDir, 'snapshot.jsonl');
   const head = join(catalogDir, 'head.json');
-  await writeSnapshot(snapshot, catalog.entries);
+  writeSnapshot(snapshot, catalog.entries);
   writeHead(head, { classes: catalog.classes } as SnapshotHead);
   return { snapshot, head };
 }

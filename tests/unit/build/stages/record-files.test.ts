@@ -16,7 +16,7 @@ async function fixture() {
   const dir = mkdtempSync(join(tmpdir(), 'errdex-record-files-'));
   const catalog = loadCatalog(SAMPLE_CATALOG);
   const snapshot = join(dir, 'catalog.jsonl');
-  await writeSnapshot(snapshot, catalog.entries);
+  writeSnapshot(snapshot, catalog.entries);
   return { dir, catalog, snapshot, site: join(dir, 'site'), render: join(dir, 'render'), out: join(dir, 'records') };
 }
 
