@@ -15,13 +15,13 @@ import { Board } from './board.ts';
 import { acquireBuildLock, BuildLocked, type BuildLock } from './lock.ts';
 import { MemorySampler, treeSize, type BuildReport } from './measure.ts';
 import { catalogDigest, joinShards, MergeProblem, readShards, shardsStore } from './merge.ts';
-import { codeKey, publishedSite, reuseFiles, type PublishedSite } from './page-reuse.ts';
+import { codeKey, publishedSite, reuseFiles } from './page-reuse.ts';
 import { Pipeline, StageError, type Stage, type StageContext } from './pipeline.ts';
-import { plan, STAGES, type StageName } from './plan.ts';
+import { plan, STAGES, type CatalogFacts, type StageName } from './plan.ts';
 import { recoverPublish } from './publish-step.ts';
 import { Progress } from './progress.ts';
 import { RenderProcesses } from './render-processes.ts';
-import { removeStaleRenderDirs, removeStaleWorkDirs, workDirs } from './site-folders.ts';
+import { removeStaleRenderDirs, removeStaleWorkDirs, workDirs, type WorkDirs } from './site-folders.ts';
 import { fullTextStage } from './stages/full-text.ts';
 import { highlightStage } from './stages/highlight.ts';
 import { ledger } from './stages/ledger.ts';
@@ -30,7 +30,7 @@ import { messageIndexStage } from './stages/message-index.ts';
 import { checkRecordCount, OverBudget } from './stages/deploy-files.ts';
 import { publishStage } from './stages/publish.ts';
 import { publishShard } from './stages/shard.ts';
-import { recordFilesStage } from './stages/record-files.ts';
+import { beginShardRecords, recordFilesStage } from './stages/record-files.ts';
 import { render, startRender } from './stages/render.ts';
 import { beginValidation, derive, InvalidCatalog, validate } from './stages/validate.ts';
 import type { BuildSettings, BuildState } from './state.ts';
@@ -106,8 +106,8 @@ Nothing was built.`);
 }
 
 async function buildLocked(settings: BuildSettings, started: number): Promise<void> {
-  const { outDir, cacheDir } = settings;
-  const facts = { bytes: catalogBytes(settings.catalog), records: null };
+  const { outDir } = settings;
+  const facts: CatalogFacts = { bytes: catalogBytes(settings.catalog), records: null };
   const machine = { cores: availableParallelism() };
   const memory = new MemorySampler();
   const board = new Board(STAGES, LABELS, new Progress(STAGES.length, { interactive: settings.interactive }), () => memory.reset());
@@ -116,18 +116,58 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
   const code = codeKey();
   const shardIds = join(snapshots, 'shard-ids.json');
   const paths = { snapshot: join(snapshots, 'catalog.jsonl'), head: join(snapshots, 'head.json'), related: join(snapshots, 'related.jsonl'), shardIds };
-  // Validation reads the catalog, not the published site: begun before that site's files are proven.
-  const stopValidation = beginValidation({ settings, dirs, code, ...paths });
+  // Begun before the published site's files are proven, which neither reads: validation (the catalog)
+  // and a merge's linking of the shards' record files (their folders).
+  const early = [beginValidation({ settings, dirs, code, ...paths }), beginShardRecords(settings, dirs.recordFiles)];
+  const stopEarly = () => early.forEach((stop) => stop());
+  let state: BuildState;
+  let pipeline: Pipeline<BuildState>;
+  try {
+    ({ state, pipeline } = setUp(settings, { facts, machine, board, dirs, code, paths }));
+  } catch (e) {
+    stopEarly();
+    throw e;
+  }
+  pipeline.onCleanup((failed) => {
+    memory.stop();
+    if (failed) {
+      state.render.killAll();
+      stopEarly();
+    }
+    // A stage just ended may still be writing to its folder for a moment.
+    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  });
+  const interrupt = () => pipeline.cancel(new StageError('build', new Error('Interrupted.')));
+  process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  // A site published with errdex's own site URL or report URL links to the wrong place: said up front.
+  for (const warning of defaultSettingWarnings()) board.warn(warning);
+  try {
+    await pipeline.run();
+  } catch (e) {
+    throw new BuildFailure(failureMessage(e as StageError, outDir));
+  } finally {
+    process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
+  }
+  if (settings.reportFile) writeReport(settings.reportFile, state, (performance.now() - started) / 1000);
+}
+
+/** What a build knows before its stages: the catalog's bytes, the machine, its board, folders and snapshot's paths. */
+interface BuildStart {
+  facts: CatalogFacts;
+  machine: { cores: number };
+  board: Board;
+  dirs: WorkDirs;
+  code: string;
+  paths: Pick<BuildState, 'snapshot' | 'head' | 'related' | 'shardIds'>;
+}
+
+/** The build's state and its pipeline of stages, the first plan's, with the early render process started. */
+function setUp(settings: BuildSettings, { facts, machine, board, dirs, code, paths }: BuildStart): { state: BuildState; pipeline: Pipeline<BuildState> } {
+  const { cacheDir } = settings;
   // What the published site holds that this build may link instead of making again (its error pages,
   // its full-text index's parts), known while the catalog is read. A merge's: the shards' page stores
   // joined (src/build/merge.ts), not a site it published.
-  let published: PublishedSite | null;
-  try {
-    published = publishedSite({ cacheDir: settings.fromShards ? shardsStore(cacheDir) : cacheDir, code, force: !settings.useCache });
-  } catch (e) {
-    stopValidation();
-    throw e;
-  }
+  const published = publishedSite({ cacheDir: settings.fromShards ? shardsStore(cacheDir) : cacheDir, code, force: !settings.useCache });
   if (published && published.unproven > 0) {
     board.note(`${published.unproven} files kept in the build cache (${displayPath(published.site)}) are not the ones it recorded: they are made again.`);
   }
@@ -149,7 +189,7 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
       logDir: resolve('.errdex/logs'),
       reuse: reuseFiles(published, dirs.root),
       reusedDir: dirs.reused,
-      shard: settings.shard ? { ...settings.shard, ids: shardIds } : null,
+      shard: settings.shard ? { ...settings.shard, ids: paths.shardIds } : null,
       onPages: (n) => board.stage('render').update(n),
       env: settings.env,
     }),
@@ -175,27 +215,8 @@ async function buildLocked(settings: BuildSettings, started: number): Promise<vo
     state.plan = plan({ ...facts, records, rendered, changed }, machine, settings.plan, kind);
     pipeline.replan(new Map(state.plan.stages.map((st) => [st.name, st.needs])));
   };
-  let failed = false;
-  pipeline.onCleanup(() => {
-    memory.stop();
-    if (failed) state.render.killAll();
-    // A stage just ended may still be writing to its folder for a moment.
-    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  });
-  const interrupt = () => pipeline.cancel(new StageError('build', new Error('Interrupted.')));
-  process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
-  // A site published with errdex's own site URL or report URL links to the wrong place: said up front.
-  for (const warning of defaultSettingWarnings()) board.warn(warning);
   startRender(state);
-  try {
-    await pipeline.run();
-  } catch (e) {
-    failed = true;
-    throw new BuildFailure(failureMessage(e as StageError, outDir));
-  } finally {
-    process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
-  }
-  if (settings.reportFile) writeReport(settings.reportFile, state, (performance.now() - started) / 1000);
+  return { state, pipeline };
 }
 
 /**

@@ -42,7 +42,7 @@ export class Pipeline<S> {
   private readonly endedStages = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly cancellers = new Set<() => void>();
-  private readonly cleanups: (() => void)[] = [];
+  private readonly cleanups: ((failed: boolean) => void)[] = [];
   private readonly controller = new AbortController();
   private failure: StageError | undefined;
   private finish: (() => void) | undefined;
@@ -64,8 +64,8 @@ export class Pipeline<S> {
     for (const s of stages) for (const n of s.needs) if (!this.stages.has(n)) throw new Error(`stage ${s.name} needs ${n}, which is not in the pipeline`);
   }
 
-  /** Runs when the pipeline ends, failed or not, in the order added. */
-  onCleanup(f: () => void): void {
+  /** Runs when the pipeline ends, failed or not (`failed`), in the order added. */
+  onCleanup(f: (failed: boolean) => void): void {
     this.cleanups.push(f);
   }
 
@@ -97,7 +97,7 @@ export class Pipeline<S> {
     const done = new Promise<void>((resolve) => (this.finish = resolve));
     this.startReady();
     await done;
-    for (const f of this.cleanups) f();
+    for (const f of this.cleanups) f(this.failure !== undefined);
     if (this.failure) throw this.failure;
   }
 

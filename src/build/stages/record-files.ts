@@ -29,6 +29,7 @@ import { formatCount } from '../progress.ts';
 import { headOf, pageFileOf, type PageHead } from '../rendered-pages.ts';
 import { titleFigures } from '../summary.ts';
 import { childMain, startStageChild } from '../protocol.ts';
+import type { Priority } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
@@ -57,8 +58,12 @@ export interface RecordFilesOptions {
   published?: PublishedFiles | null;
   /** A shard's build: the file of its records' ids (src/catalog/shard.ts), whose files alone are written; the others' titles still count. */
   shardIds?: string | null;
-  /** A merge: the shards' folders whose record files were made from the same snapshot, linked instead (`shardRecordsFit`). */
-  fromShards?: readonly string[];
+}
+
+/** A merge's: the shards' folders whose record files are linked into `outDir` (`linkShardRecords`). */
+interface LinkOptions {
+  link: readonly string[];
+  outDir: string;
 }
 
 /**
@@ -148,6 +153,61 @@ export function shardRecordsFit(dirs: readonly string[], key: string, records: n
   return count === records;
 }
 
+/** The key every shard's record files were made from, when they share one and carry their short links' heads; null otherwise. */
+function sharedShardKey(dirs: readonly string[]): string | null {
+  let key: string | null = null;
+  for (const dir of dirs) {
+    const made = shardRecords(dir);
+    if (!made?.key || !made.heads || (key !== null && made.key !== key)) return null;
+    key = made.key;
+  }
+  return key;
+}
+
+/** A merge's linking of the shards' record files, begun before its snapshot's key is known (`beginShardRecords`). */
+interface EarlyLink {
+  /** The key the shards share: the stage keeps what was linked when it is the merge's. */
+  key: string;
+  result: Promise<RecordFilesResult>;
+  kill: () => void;
+  /** Hands the records linked so far to `update`, now and as more are. */
+  listen: (update: (done: number) => void) => void;
+}
+
+const earlyLinks = new WeakMap<BuildSettings, EarlyLink>();
+
+const startChild = (options: RecordFilesOptions | LinkOptions, onRecord: (done: number) => void, priority: Priority) =>
+  startStageChild<RecordFilesResult>(import.meta.url, options, (m) => m.type === 'update' && onRecord(m.done), 'the record files stage', { priority });
+
+/**
+ * A merge whose shards made their record files from one snapshot links them from its start, beside
+ * validation: linking reads nothing of the catalog, and a snapshot's key is known only once validation
+ * has written it. The stage keeps the files when that key is the shards' (the shards' folders are the
+ * merge's input, unchanged while it runs), and otherwise ends the child and makes them itself. Returns
+ * a way to stop it.
+ */
+export function beginShardRecords(settings: BuildSettings, outDir: string): () => void {
+  const dirs = settings.fromShards;
+  const key = dirs ? sharedShardKey(dirs) : null;
+  if (!dirs || key === null) return () => {};
+  let done = 0;
+  let update: (n: number) => void = (n) => {
+    done = n;
+  };
+  // The stage's priority in every plan (src/build/plan.ts), which is made after this begins.
+  const started = startChild({ link: dirs, outDir }, (n) => update(n), 'low');
+  started.result.catch(() => {});
+  earlyLinks.set(settings, {
+    key,
+    ...started,
+    listen: (f) => {
+      update = f;
+      if (done > 0) f(done);
+    },
+  });
+  return started.kill;
+}
+
 /** A merge: every shard's record files linked into `outDir` (`shardRecordsFit` said they are the merge's), their short links' titles compared together. */
 export function linkShardRecords(dirs: readonly string[], outDir: string, onRecord?: (done: number) => void): RecordFilesResult {
   rmSync(outDir, { recursive: true, force: true });
@@ -221,22 +281,25 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   const { shard, fromShards } = s.settings;
   const key = snapshotKey(s);
   const linked = fromShards && key && shardRecordsFit(fromShards, key, s.plan.facts.records!) ? fromShards : undefined;
-  const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
-  const child = startStageChild<RecordFilesResult>(
-    import.meta.url,
-    {
-      snapshot: s.snapshot,
-      head: s.head,
-      outDir: s.dirs.recordFiles,
-      templateSites,
-      published: recordFilesPublished(s.settings),
-      shardIds: shard ? s.shardIds : null,
-      fromShards: linked,
-    } satisfies RecordFilesOptions,
-    (m) => m.type === 'update' && board.update(m.done),
-    'the record files stage',
-    { priority },
-  );
+  const onRecord = (done: number) => board.update(done);
+  const early = earlyLinks.get(s.settings);
+  earlyLinks.delete(s.settings);
+  let child: { result: Promise<RecordFilesResult>; kill: () => void };
+  if (early && linked && early.key === key) {
+    early.listen(onRecord);
+    child = early;
+  } else {
+    if (early) {
+      // Linked from shards whose snapshot is not the merge's: ended, and its files made here instead.
+      early.kill();
+      await early.result.catch(() => {});
+    }
+    const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
+    const options: RecordFilesOptions | LinkOptions = linked
+      ? { link: linked, outDir: s.dirs.recordFiles }
+      : { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: recordFilesPublished(s.settings), shardIds: shard ? s.shardIds : null };
+    child = startChild(options, onRecord, priority);
+  }
   ctx.onCancel(child.kill);
   const result = await child.result;
   s.recordFiles = { ...result, key };
@@ -249,7 +312,7 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   });
 }
 
-childMain(import.meta.url, async (options: RecordFilesOptions, send) => {
+childMain(import.meta.url, async (options: RecordFilesOptions | LinkOptions, send) => {
   const onRecord = (done: number) => send({ type: 'update', stage: 'record-files', done });
-  return options.fromShards ? linkShardRecords(options.fromShards, options.outDir, onRecord) : writeRecordFiles(options, onRecord);
+  return 'link' in options ? linkShardRecords(options.link, options.outDir, onRecord) : writeRecordFiles(options, onRecord);
 });

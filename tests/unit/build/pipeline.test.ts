@@ -28,12 +28,12 @@ describe('Pipeline', () => {
       { name: 'after', needs: ['bad'], run: async () => void log.push('after ran') },
       { name: 'waiting', needs: [], run: async (ctx) => ctx.ended('bad') },
     ]);
-    p.onCleanup(() => log.push('cleaned'));
+    p.onCleanup((failed) => log.push(failed ? 'cleaned after a failure' : 'cleaned'));
     const e = await p.run().catch((x: unknown) => x);
     expect(e).toBeInstanceOf(StageError);
     expect((e as StageError).stage).toBe('bad');
     expect((e as StageError).message).toBe('broken');
-    expect(log).toEqual(['slow killed', 'cleaned']);
+    expect(log).toEqual(['slow killed', 'cleaned after a failure']);
   });
 
   it('replan gives the stages not begun new needs', async () => {
@@ -43,8 +43,9 @@ describe('Pipeline', () => {
       { name: 'second', needs: ['first'], run: async () => void log.push('second') },
       { name: 'third', needs: ['second'], run: async () => void log.push('third') },
     ]);
+    p.onCleanup((failed) => log.push(failed ? 'cleaned after a failure' : 'cleaned'));
     await p.run();
-    expect(log).toEqual(['first', 'third', 'second']);
+    expect(log).toEqual(['first', 'third', 'second', 'cleaned']);
   });
 
   it('refuses needs that name no stage, and reports stages that wait for each other', async () => {
