@@ -65,38 +65,91 @@ export function redirectRules(text: string): string[] {
   return text.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
 }
 
-export function measureSite(site: string): SiteFigures {
-  const figures: SiteFigures = {
-    files: 0,
-    bytes: 0,
-    largest: { path: '', bytes: -1 },
-    fullest: { path: '', files: -1 },
-    redirectRules: 0,
-    fragmentFiles: 0,
-    messageIndexFiles: 0,
-  };
-  const walk = (dir: string) => {
-    let here = 0;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) {
-        const size = statSync(path).size;
-        const rel = relative(site, path);
-        here++;
-        figures.files++;
-        if (rel.startsWith('search-index/')) figures.messageIndexFiles++;
-        else if (rel.startsWith('pagefind/') && rel.includes('/fragment/')) figures.fragmentFiles++;
-        figures.bytes += size;
-        if (size > figures.largest.bytes) figures.largest = { path: rel, bytes: size };
-      }
+const noFigures = (): SiteFigures => ({
+  files: 0,
+  bytes: 0,
+  largest: { path: '', bytes: -1 },
+  fullest: { path: '', files: -1 },
+  redirectRules: 0,
+  fragmentFiles: 0,
+  messageIndexFiles: 0,
+});
+
+// Of two files of the same size, or folders of as many files, the first by path: the figures do not
+// depend on the order a walk met them in.
+const larger = (a: SiteFigures['largest'], b: SiteFigures['largest']) => (b.bytes > a.bytes || (b.bytes === a.bytes && b.path < a.path) ? b : a);
+const fuller = (a: SiteFigures['fullest'], b: SiteFigures['fullest']) => (b.files > a.files || (b.files === a.files && b.path < a.path) ? b : a);
+
+/**
+ * Adds the files below `dir` to `f`. With `deeper`, the folders two levels below `dir` are handed to
+ * it instead of walked (src/build/measure-worker.ts shares them out).
+ */
+function walkInto(site: string, dir: string, f: SiteFigures, deeper?: (dir: string) => void, depth = 0): void {
+  let here = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (deeper && depth >= 1) deeper(path);
+      else walkInto(site, path, f, deeper, depth + 1);
+    } else if (entry.isFile()) {
+      const size = statSync(path).size;
+      const rel = relative(site, path);
+      here++;
+      f.files++;
+      if (rel.startsWith('search-index/')) f.messageIndexFiles++;
+      else if (rel.startsWith('pagefind/') && rel.includes('/fragment/')) f.fragmentFiles++;
+      f.bytes += size;
+      f.largest = larger(f.largest, { path: rel, bytes: size });
     }
-    if (here > figures.fullest.files) figures.fullest = { path: `${relative(site, dir)}/`.replace(/^\/$/, './'), files: here };
+  }
+  f.fullest = fuller(f.fullest, { path: `${relative(site, dir)}/`.replace(/^\/$/, './'), files: here });
+}
+
+/** The figures of the files below `dirs`, folders of `site`. */
+export function measureFolders(site: string, dirs: readonly string[]): SiteFigures {
+  const f = noFigures();
+  for (const dir of dirs) walkInto(site, dir, f);
+  return f;
+}
+
+/** Two measurements of parts of a site as one. */
+export function joinFigures(a: SiteFigures, b: SiteFigures): SiteFigures {
+  return {
+    files: a.files + b.files,
+    bytes: a.bytes + b.bytes,
+    largest: larger(a.largest, b.largest),
+    fullest: fuller(a.fullest, b.fullest),
+    redirectRules: a.redirectRules + b.redirectRules,
+    fragmentFiles: a.fragmentFiles + b.fragmentFiles,
+    messageIndexFiles: a.messageIndexFiles + b.messageIndexFiles,
   };
-  walk(site);
+}
+
+function countRedirects(site: string, f: SiteFigures): SiteFigures {
   const redirects = join(site, '_redirects');
-  if (existsSync(redirects)) figures.redirectRules = redirectRules(readFileSync(redirects, 'utf8')).length;
-  return figures;
+  if (existsSync(redirects)) f.redirectRules = redirectRules(readFileSync(redirects, 'utf8')).length;
+  return f;
+}
+
+export function measureSite(site: string): SiteFigures {
+  return countRedirects(site, measureFolders(site, [site]));
+}
+
+/**
+ * `measureSite` on two cores: the folders two levels down (a site holds tens of thousands, each a
+ * record's page or short link, or one of its indexes' folders) taken in turn by this thread and by
+ * `measure` (a worker thread: src/build/measure-worker.ts). The walk is a stat of every file, seconds at
+ * scale, on the path every build waits on while it publishes.
+ */
+export async function measureSiteBeside(site: string, measure: (dirs: string[]) => Promise<SiteFigures>): Promise<SiteFigures> {
+  const f = noFigures();
+  const deep: string[] = [];
+  walkInto(site, site, f, (dir) => deep.push(dir));
+  const theirs = measure(deep.filter((_, i) => i % 2 === 1));
+  // Not lost while this thread walks: its failure is awaited below.
+  theirs.catch(() => {});
+  for (const [i, dir] of deep.entries()) if (i % 2 === 0) walkInto(site, dir, f);
+  return countRedirects(site, joinFigures(f, await theirs));
 }
 
 /** 1234567 -> "1.2 MB" (powers of 1,000, as hosts state their limits). */

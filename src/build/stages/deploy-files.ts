@@ -1,8 +1,8 @@
 /**
  * What a host needs of the site besides its pages, done on the staging folder just before it is
  * published (src/build/stages/publish.ts): `_headers` written (src/build/headers.ts), `_redirects`
- * cut to the host's rule limit when --trim-redirects asks, the site measured (files, bytes, largest
- * file: every build's summary) and checked against the --host budget (src/build/hosts.ts). A site
+ * cut to the host's rule limit when --trim-redirects asks, the site measured on two cores (files,
+ * bytes, largest file: every build's summary) and checked against the --host budget (src/build/hosts.ts). A site
  * over budget fails the stage, so the published site stays as it was. The early check runs once
  * validation has counted the records: a catalog that cannot fit fails in seconds, not after the render.
  */
@@ -12,7 +12,8 @@ import { siteConfig } from '../../../errdex.config.mjs';
 import { headersFile } from '../headers.ts';
 import { type BuildFacts, earlyOverruns, type HostBudget, overrunReport, siteOverruns } from '../hosts.ts';
 import type { BuildSettings } from '../state.ts';
-import { describeSite, formatCount, measureSite, redirectRules, type SiteFigures } from '../summary.ts';
+import { measureInWorker } from '../measure-worker.ts';
+import { describeSite, formatCount, measureSiteBeside, redirectRules, type SiteFigures } from '../summary.ts';
 
 /** A site (or a catalog) over the host's budget: the report says by how much and what to change. */
 export class OverBudget extends Error {}
@@ -45,7 +46,7 @@ export interface DeployFiles {
 }
 
 /** `_headers`, trimmed `_redirects`, the figures, and the budget check (OverBudget) of the staging folder. */
-export function prepareSite(staging: string, settings: BuildSettings, records: number, budget: HostBudget | null = settings.host): DeployFiles {
+export async function prepareSite(staging: string, settings: BuildSettings, records: number, budget: HostBudget | null = settings.host): Promise<DeployFiles> {
   writeFileSync(join(staging, '_headers'), headersFile(staging, siteConfig.basePath));
   const notes: string[] = [];
   if (budget?.trimRedirects && budget.limits.redirects !== undefined) {
@@ -54,7 +55,7 @@ export function prepareSite(staging: string, settings: BuildSettings, records: n
       notes.push(`_redirects: the first ${formatCount(budget.limits.redirects)} rules kept (--trim-redirects); ${formatCount(dropped)} others redirect through their HTML redirect pages only.`);
     }
   }
-  const figures = measureSite(staging);
+  const figures = await measureSiteBeside(staging, (dirs) => measureInWorker(staging, dirs));
   if (budget) {
     const overruns = siteOverruns(budget, facts(settings, records), figures);
     if (overruns.length > 0) throw new OverBudget(overrunReport(budget, overruns, figures));

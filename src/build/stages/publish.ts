@@ -87,7 +87,7 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
     rmSync(dir, { recursive: true, force: true });
   }
   // _headers, the host's budget (fails here, before the published site is touched), the figures.
-  const site = prepareSite(staging, s.settings, s.catalog!.records);
+  const site = await prepareSite(staging, s.settings, s.catalog!.records);
   for (const note of site.notes) s.board.note(note);
   const heads = reusableHeads(staging, Object.keys(s.rendered!.pages.keys), s.rendered!.written, s.published);
   const titles = describeTitles(siteTitles(s, heads));

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimRedirects } from '../../../src/build/stages/deploy-files.ts';
 import { fileHead, headOf, type PageHead } from '../../../src/build/rendered-pages.ts';
-import { describeSite, describeTitles, formatBytes, measureSite, titleFigures } from '../../../src/build/summary.ts';
+import { describeSite, describeTitles, formatBytes, measureSite, measureSiteBeside, titleFigures } from '../../../src/build/summary.ts';
+import { measureInWorker } from '../../../src/build/measure-worker.ts';
 
 const site = mkdtempSync(join(tmpdir(), 'errdex-summary-'));
 afterAll(() => rmSync(site, { recursive: true, force: true }));
@@ -34,6 +35,30 @@ describe('measureSite', () => {
     expect(f.fragmentFiles).toBe(2);
     expect(f.messageIndexFiles).toBe(1);
     expect(describeSite(f)).toBe(`9 files, ${f.bytes} bytes (${f.bytes} bytes), largest index.html (100 bytes)`);
+  });
+
+  it('measures the same on two threads, ties and all: the deeper folders shared with a worker thread', async () => {
+    const wide = mkdtempSync(join(tmpdir(), 'errdex-summary-wide-'));
+    try {
+      const add = (path: string, text: string) => {
+        mkdirSync(join(wide, path, '..'), { recursive: true });
+        writeFileSync(join(wide, path), text);
+      };
+      // As large as each other, and as full: the first by path is named, whichever thread met it.
+      add('index.html', 'x'.repeat(50));
+      for (let i = 0; i < 40; i++) add(`e/r${i}/index.html`, 'x'.repeat(i % 2 ? 50 : 7));
+      for (let i = 0; i < 3; i++) add(`repo/owner/p${i}/index.html`, 'y');
+      add('api/errors/a.json', '{}');
+      add('api/errors/b.json', '{}');
+      add('pagefind/part-1/fragment/en_1.pf_fragment', 'x');
+      add('search-index/v/0.json', '[]');
+      const one = measureSite(wide);
+      expect(one.largest).toEqual({ path: 'e/r1/index.html', bytes: 50 });
+      expect(one.fullest).toEqual({ path: 'api/errors/', files: 2 });
+      expect(await measureSiteBeside(wide, (dirs) => measureInWorker(wide, dirs))).toEqual(one);
+    } finally {
+      rmSync(wide, { recursive: true, force: true });
+    }
   });
 
   it('says sizes in the powers of 1,000 hosts state their limits in', () => {
