@@ -94,12 +94,6 @@ export interface Plan {
   render: {
     /** The render process of a one-partition catalog starts with the build and waits for its input (src/build/render-gate.ts). */
     earlyProcess: boolean;
-    /**
-     * Every error page the published site holds is linked into the new site from the build's start, at
-     * the low priority beside validation; the render then removes the few it did not reuse
-     * (src/build/reused-pages.ts). A build that reuses pages reuses nearly all of them.
-     */
-    linkAhead: boolean;
     /** Per lane of render processes, what its first process waits for (memory). */
     lanes: LaneWait[][];
   };
@@ -200,7 +194,6 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     highlight: { fromCatalogFiles: early, snapshotAfter: one ? 'validate' : 'derive' },
     render: {
       earlyProcess: one,
-      linkAhead: kind.reusing,
       lanes: Array.from({ length: Math.min(workers, partitions ?? 1) }, (_, lane) =>
         one ? [] : lane === 0 ? [{ stage: 'message-index', ifStarted: true }] : [{ stage: 'message-index', ifStarted: false }],
       ),

@@ -15,7 +15,7 @@ import { CONTEXT_ENV } from '../context-env.ts';
 import { highlightCacheFile } from '../highlight/cache.ts';
 import type { RenderContext } from '../context.ts';
 import { linkReused, readPageLogs } from './page-reuse.ts';
-import { linkListedPages, pruneAhead } from './reused-pages.ts';
+import { linkListedPages } from './reused-pages.ts';
 import { readRenderedLogs, renderedLogOf, type RenderedPages } from './rendered-pages.ts';
 import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
 import { startChild, type Child } from './protocol.ts';
@@ -108,8 +108,6 @@ export class RenderProcesses {
   private readonly running = new Set<Child>();
   /** Each partition's reused pages being linked, once its process has listed them. */
   private readonly linking = new Map<number, { result: Promise<number>; kill: () => void }>();
-  /** Every page the published site holds, being linked from the build's start (`linkAhead`). */
-  private ahead: { result: Promise<number>; kill: () => void } | undefined;
   private early: { partition: RenderPartition; process: RenderProcess } | undefined;
   private readonly options: RenderOptions;
 
@@ -155,25 +153,12 @@ export class RenderProcesses {
     this.cancelEarly();
     for (const c of this.running) c.kill();
     for (const l of this.linking.values()) l.kill();
-    this.ahead?.kill();
-  }
-
-  /**
-   * At the build's start: every error page the published site holds is linked, at the low priority
-   * (src/build/reused-pages.ts); those the render does not reuse are removed once it has listed them.
-   */
-  linkAhead(): void {
-    const reuse = this.options.reuse;
-    if (!reuse) return;
-    this.ahead = linkListedPages({ keys: reuse.keys, site: reuse.site, into: this.options.reusedDir }, true);
-    // Awaited when the render ends (placeReused); a failure until then must not go unhandled.
-    this.ahead.result.catch(() => {});
   }
 
   /** A render process has listed its pages: the ones the published site lends are linked now, beside the render. */
   private linkListed(p: RenderPartition): void {
     const reuse = this.options.reuse;
-    if (!reuse || this.ahead || this.linking.has(p.index)) return;
+    if (!reuse || this.linking.has(p.index)) return;
     const linking = linkListedPages({ pageLog: pageLogOf(p), site: reuse.site, into: this.options.reusedDir });
     // Awaited when the render ends (placeReused); a failure until then must not go unhandled.
     linking.result.catch(() => {});
@@ -189,15 +174,9 @@ export class RenderProcesses {
     const reuse = this.options.reuse;
     if (!reuse) return;
     const into = this.options.reusedDir;
-    if (this.ahead) {
-      await this.ahead.result;
-      this.ahead = undefined;
-      pruneAhead(reuse.keys, readPageLogs(partitions.map(pageLogOf)).reused, into);
-    } else {
-      await Promise.all([...this.linking.values()].map((l) => l.result));
-      for (const p of partitions) if (!this.linking.has(p.index)) linkReused(readPageLogs([pageLogOf(p)]).reused, reuse.site, into);
-      this.linking.clear();
-    }
+    await Promise.all([...this.linking.values()].map((l) => l.result));
+    for (const p of partitions) if (!this.linking.has(p.index)) linkReused(readPageLogs([pageLogOf(p)]).reused, reuse.site, into);
+    this.linking.clear();
     if (!existsSync(into)) return;
     if (existsSync(this.options.outDir)) {
       mergeInto(this.options.outDir, into);

@@ -10,9 +10,8 @@ import type { StageContext } from '../pipeline.ts';
 import type { BuildState } from '../state.ts';
 import { missingTemplate } from './record-files.ts';
 
-/** At the build's start: the early render process, when the plan says so, waiting for its gates; the published pages linked ahead. */
+/** At the build's start: the early render process, when the plan says so, waiting for its gates. */
 export function startRender(s: BuildState): void {
-  if (s.plan.render.linkAhead) s.render.linkAhead();
   if (s.plan.render.earlyProcess) s.render.startEarly({ index: 0, count: 1, snapshot: s.snapshot, head: s.head, related: s.related });
 }
 

@@ -104,13 +104,11 @@ describe('plan', () => {
     expect(plan(facts, machine, defaults)).toEqual(plan(facts, machine, defaults));
   });
 
-  it('highlights nothing ahead when the published pages may be reused, and links them all ahead: the render highlights what it renders', () => {
+  it('highlights nothing ahead when the published pages may be reused: the render highlights what it renders', () => {
     const skip = (p: Plan, name: StageName) => p.stages.find((s) => s.name === name)!.skip;
     const cold = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 100_000 }, machine, defaults);
     expect(skip(cold, 'highlight')).toBeUndefined();
-    expect(cold.render.linkAhead).toBe(false);
     const reusing = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 100_000 }, machine, defaults, { reusing: true, shard: false });
-    expect(reusing.render.linkAhead).toBe(true);
     expect(skip(reusing, 'highlight')).toMatch(/not ahead of the render/);
     expect(reusing.highlight.fromCatalogFiles).toBe(false);
     for (const name of STAGES.filter((n) => n !== 'highlight')) expect(skip(reusing, name), name).toBeUndefined();
