@@ -13,7 +13,7 @@
  *
  * A shard writes its own records' files, which its folder carries with their short links' heads and
  * the key of the snapshot they were made from; a merge whose snapshot has the same key links them all,
- * reading nothing of the catalog (`linkShardRecords`).
+ * reading nothing of the catalog (`linkShardRecords`), from its start (`beginShardRecords`).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';

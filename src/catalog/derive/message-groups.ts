@@ -120,9 +120,11 @@ function sharedLabels(labels: readonly string[]): Set<string> {
 
 /** The records whose page title is another's: they need a place label, and so their scope. */
 export function sharedTitles<T extends PlaceFields>(records: readonly T[], headlines: ReadonlyMap<string, string> = titleHeadlines(records)): T[] {
+  // Each record's key once: a title's headline is worked out from the message (on every build's path).
+  const keys = records.map((r) => titleKey(r, headlines));
   const count = new Map<string, number>();
-  for (const r of records) count.set(titleKey(r, headlines), (count.get(titleKey(r, headlines)) ?? 0) + 1);
-  return records.filter((r) => count.get(titleKey(r, headlines))! > 1);
+  for (const key of keys) count.set(key, (count.get(key) ?? 0) + 1);
+  return records.filter((_, i) => count.get(keys[i]!)! > 1);
 }
 
 /**
