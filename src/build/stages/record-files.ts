@@ -139,35 +139,33 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
 /** What a shard's record files stage said of them (src/build/merge.ts `shardRecordsResult`); null when it cannot be read. */
 const shardRecords = (dir: string): RecordFilesResult | null => readShardFile<RecordFilesResult>(shardRecordsResult(dir));
 
-/**
- * Whether the shards' record files are the merge's: every shard's made from a snapshot of this `key`
- * with its short links' heads, and all of them the catalog's `records`.
- */
-export function shardRecordsFit(dirs: readonly string[], key: string, records: number): boolean {
-  let count = 0;
-  for (const dir of dirs) {
-    const made = shardRecords(dir);
-    if (made?.key !== key || !made.heads) return false;
-    count += made.records;
-  }
-  return count === records;
+/** What the shards say of their record files, when they can be linked together: the one key they were made from, and their records in all. */
+export interface ShardRecordsMade {
+  key: string;
+  records: number;
 }
 
-/** The key every shard's record files were made from, when they share one and carry their short links' heads; null otherwise. */
-function sharedShardKey(dirs: readonly string[]): string | null {
+/**
+ * The key every shard's record files were made from and their records in all, when every shard made
+ * them with their short links' heads and from one snapshot; null otherwise. Each shard's file is read
+ * once: at a merge's start (`beginShardRecords`), kept for the stage.
+ */
+export function shardRecordsMade(dirs: readonly string[]): ShardRecordsMade | null {
   let key: string | null = null;
+  let records = 0;
   for (const dir of dirs) {
-    const made = shardRecords(dir);
-    if (!made?.key || !made.heads || (key !== null && made.key !== key)) return null;
-    key = made.key;
+    const said = shardRecords(dir);
+    if (!said?.key || !said.heads || (key !== null && said.key !== key)) return null;
+    key = said.key;
+    records += said.records;
   }
-  return key;
+  return key === null ? null : { key, records };
 }
 
 /** A merge's linking of the shards' record files, begun before its snapshot's key is known (`beginShardRecords`). */
 interface EarlyLink {
-  /** The key the shards share: the stage keeps what was linked when it is the merge's. */
-  key: string;
+  /** What the shards made: the stage keeps what was linked when it is the merge's. */
+  made: ShardRecordsMade;
   result: Promise<RecordFilesResult>;
   kill: () => void;
   /** Hands the records linked so far to `update`, now and as more are. */
@@ -188,8 +186,8 @@ const startChild = (options: RecordFilesOptions | LinkOptions, onRecord: (done: 
  */
 export function beginShardRecords(settings: BuildSettings, outDir: string): () => void {
   const dirs = settings.fromShards;
-  const key = dirs ? sharedShardKey(dirs) : null;
-  if (!dirs || key === null) return () => {};
+  const made = dirs ? shardRecordsMade(dirs) : null;
+  if (!dirs || !made) return () => {};
   let done = 0;
   let update: (n: number) => void = (n) => {
     done = n;
@@ -198,7 +196,7 @@ export function beginShardRecords(settings: BuildSettings, outDir: string): () =
   const started = startChild({ link: dirs, outDir }, (n) => update(n), 'low');
   started.result.catch(() => {});
   earlyLinks.set(settings, {
-    key,
+    made,
     ...started,
     listen: (f) => {
       update = f;
@@ -208,7 +206,7 @@ export function beginShardRecords(settings: BuildSettings, outDir: string): () =
   return started.kill;
 }
 
-/** A merge: every shard's record files linked into `outDir` (`shardRecordsFit` said they are the merge's), their short links' titles compared together. */
+/** A merge: every shard's record files linked into `outDir` (`shardRecordsMade` said they are the merge's), their short links' titles compared together. */
 export function linkShardRecords(dirs: readonly string[], outDir: string, onRecord?: (done: number) => void): RecordFilesResult {
   rmSync(outDir, { recursive: true, force: true });
   const result: RecordFilesResult = { records: 0, files: 0, linked: 0, bytes: 0, titles: { titledPages: 0, sharedTitles: [] } };
@@ -280,12 +278,14 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   board.count((s.settings.shard ? s.plan.facts.rendered : null) ?? s.plan.facts.records!, 'records');
   const { shard, fromShards } = s.settings;
   const key = snapshotKey(s);
-  const linked = fromShards && key && shardRecordsFit(fromShards, key, s.plan.facts.records!) ? fromShards : undefined;
-  const onRecord = (done: number) => board.update(done);
   const early = earlyLinks.get(s.settings);
   earlyLinks.delete(s.settings);
+  // Linked when the shards made them from this snapshot, every record of it.
+  const made = fromShards ? (early?.made ?? shardRecordsMade(fromShards)) : null;
+  const linked = made && made.key === key && made.records === s.plan.facts.records ? fromShards : undefined;
+  const onRecord = (done: number) => board.update(done);
   let child: { result: Promise<RecordFilesResult>; kill: () => void };
-  if (early && linked && early.key === key) {
+  if (early && linked) {
     early.listen(onRecord);
     child = early;
   } else {

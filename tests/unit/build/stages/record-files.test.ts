@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { mergeRecordFiles, missingTemplate, templateFileIn, writeRecordFiles } from '../../../../src/build/stages/record-files.ts';
+import { mergeRecordFiles, missingTemplate, shardRecordsMade, templateFileIn, writeRecordFiles } from '../../../../src/build/stages/record-files.ts';
 import { loadCatalog } from '../../../../src/catalog/catalog.ts';
 import { writeSnapshot } from '../../../../src/catalog/snapshot.ts';
 import { SHORT_LINK_MARKERS as M } from '../../../../src/views/short-link.ts';
 import { errorPath } from '../../../../src/util/urls.ts';
 import { SAMPLE_CATALOG } from '../../../support/records.ts';
+import { shardRecordsResult } from '../../../../src/build/merge.ts';
 
 const template = `<!DOCTYPE html><html><head><title>${M.title}</title><meta name="description" content="${M.description}"><meta http-equiv="refresh" content="0; url=${M.to}"></head><body><a href="${M.to}">${M.title}</a> /e/${M.id}/</body></html>`;
 
@@ -93,5 +94,25 @@ describe('the record files stage', () => {
     expect(readdirSync(join(site, 'e')).sort()).toEqual([...catalog.entries.map((e) => e.record.id), 'removed-1'].sort());
     expect(readFileSync(join(site, 'e/removed-1/index.html'), 'utf8')).toBe('removed');
     expect(readdirSync(join(site, 'api')).sort()).toEqual(['errors', 'manifest.json']);
+  });
+
+  it("says the shards' record files can be linked only when every shard made them, with their heads, from one snapshot", () => {
+    const root = mkdtempSync(join(tmpdir(), 'errdex-shard-records-'));
+    const shard = (name: string, said: object | null) => {
+      const dir = join(root, name);
+      mkdirSync(dir, { recursive: true });
+      if (said) writeFileSync(shardRecordsResult(dir), JSON.stringify(said));
+      return dir;
+    };
+    const made = (key: string, records: number, heads: unknown[] | null = []) => ({ key, records, files: 2 * records, linked: 0, bytes: 0, titles: {}, heads });
+    const a = shard('a', made('k1', 3));
+    const b = shard('b', made('k1', 4));
+    expect(shardRecordsMade([a, b])).toEqual({ key: 'k1', records: 7 });
+    // Mixed keys: nothing is linked early, and the merge makes the files.
+    expect(shardRecordsMade([a, b, shard('c', made('k2', 1))])).toBeNull();
+    expect(shardRecordsMade([a, shard('d', made('k1', 1, null))])).toBeNull();
+    expect(shardRecordsMade([a, shard('e', null)])).toBeNull();
+    writeFileSync(shardRecordsResult(b), '{"key": "k1", ');
+    expect(shardRecordsMade([a, b])).toBeNull();
   });
 });
