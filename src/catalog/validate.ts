@@ -15,6 +15,7 @@ import { lineOfPath, locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
 import { textHash } from './entry.ts';
 import type { RawEntry } from './load.ts';
 import { keyInPath, type Problem, type Severity } from './problems.ts';
+import { levenshtein } from '../util/edit-distance.ts';
 
 export interface ValidEntry {
   entry: RawEntry;
@@ -54,20 +55,6 @@ export interface ValidateOptions {
 }
 
 const RECORD_FIELDS = Object.keys(wrappedRecordSchema.shape.record.shape);
-
-function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
-}
 
 function closestField(name: string): string | null {
   let best: string | null = null;

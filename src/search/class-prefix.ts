@@ -4,6 +4,7 @@
  * the API call some libraries print between the class and the message (`TimeoutError: page.click:
  * Timeout 30000ms exceeded.`), which is no part of the message a catalog records.
  */
+import { levenshtein } from '../util/edit-distance.ts';
 
 export interface PastedMessage {
   /** The message as the program printed it, without log prefix or exception class. */
@@ -24,6 +25,38 @@ const KIND_WORDS = /^(?:panic|fatal error|fatal|error|Error|ERROR|warning|Warnin
 
 /** A class's last name: `sqlalchemy.exc.ArgumentError`, `std::io::Error`, `Outer$Inner` give `ArgumentError`, `Error`, `Inner`. */
 export const lastClassName = (name: string): string => name.split(/\.|::|\$/).pop() ?? name;
+
+// Names that say only "an error": a record raising one may be printed as any error of its language,
+// and a line prefixed by one names no particular error.
+const BASE_NAMES = /^(?:error|exception|baseexception|throwable|standarderror|panic|fatal error|fatal|warning|thread panicked|e)$/i;
+const NAME_CHAR = /[\p{L}\p{N}_$]/u;
+/** Edits that make one class name another and still read as a typo. */
+const MISTYPED = 2;
+
+/** Whether `name` (lower case) is a whole word of `text` (lower case). */
+function holdsName(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    if (!NAME_CHAR.test(text[at - 1] ?? ' ') && !NAME_CHAR.test(text[at + name.length] ?? ' ')) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a paste names another error than the record raises for the line that fits its template:
+ * both names say which error (not `Error`, `Exception`, `panic` or another base or kind), they differ,
+ * and the record's is nowhere in the paste (a wrapper names the error it wraps, `StatementError:
+ * (sqlalchemy.exc.InvalidRequestError) …`, and a traceback may show the `raise` line). The text fits,
+ * but the error is another program's: `BadParameter: Invalid value for '--count': …` is click's, not
+ * a record's `ArgumentError` of `Invalid value for '{name}': {arg}`. Names two edits apart are one
+ * name mistyped (a paste retyped into an issue: `VlueError`), not two errors.
+ */
+export function classClash(recordClass: string | null, pastedClass: string | null, pasteText: string): boolean {
+  if (!recordClass || !pastedClass) return false;
+  const record = lastClassName(recordClass).toLowerCase();
+  const pasted = lastClassName(pastedClass).toLowerCase();
+  if (BASE_NAMES.test(record) || BASE_NAMES.test(pasted) || levenshtein(record, pasted) <= MISTYPED) return false;
+  return !holdsName(pasteText.toLowerCase(), record);
+}
 
 function looksLikeClassName(name: string): boolean {
   const last = lastClassName(name);

@@ -104,7 +104,7 @@ export function closeMatches(messages: PastedMessage[], misses: IndexEntry[], li
       const edits = aligned[0]!.cost;
       const cost = edits + FUSE_WEIGHT * (fuseScores.get(d.entry) ?? 1) + mi * 0.01;
       const prev = best.get(d.entry);
-      if (!prev || cost < prev.cost) best.set(d.entry, { entry: d.entry, kind: 'close', score: edits / d.size, tailScore: aligned[0]!.tail / d.size, cost, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass) });
+      if (!prev || cost < prev.cost) best.set(d.entry, { entry: d.entry, kind: 'close', score: edits / d.size, tailScore: aligned[0]!.tail / d.size, cost, line: m.text, values: null, classMatch: sameClass(d.entry.errorClass, m.errorClass), pastedClass: m.errorClass });
     }
   });
   return [...best.values()]

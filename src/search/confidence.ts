@@ -103,6 +103,8 @@ export const CONFIDENT_SITE_FIT = 2.5;
 /** Whether one result is a confident match for the paste. */
 export function isConfident(r: MatchResult): boolean {
   if ((r.siteFit ?? 0) >= CONFIDENT_SITE_FIT && (r.kind !== 'close' || r.score <= CONFIDENT_SITE_CLOSE_SCORE)) return true;
+  // The text fits, but the paste says it is another error (one the catalog may not hold).
+  if (r.classClash) return false;
   const e = evidence(r);
   if (r.kind !== 'close') return literalLength(r.entry.template) >= CONFIDENT_EXACT_LITERAL || e.literalShare >= CONFIDENT_EXACT_SHARE;
   // Text after the whole template (a hint a later version added) counts against it only when some of the template is missing too.

@@ -19,6 +19,10 @@ export interface MatchResult {
   values: FilledHole[] | null;
   /** The paste named this record's class (`ValueError: …`). */
   classMatch: boolean;
+  /** The class the paste named for the line it matched (`ValueError` of `ValueError: …`), if any. */
+  pastedClass: string | null;
+  /** The paste named another error for that line, and the record's nowhere (class-prefix.ts `classClash`; set by the matcher's last step). */
+  classClash?: boolean;
   /** Of a close match's `score`, what the line's text after the whole template costs (align.ts `TAIL`). */
   tailScore?: number;
   /** How well the record's raise site fits the paste's stack frames (frames.ts `siteFit`; 0 without frames). */

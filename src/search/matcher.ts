@@ -18,6 +18,7 @@
  */
 import { compilePattern } from '../schema/pattern.ts';
 import { orderBySite, siteFit } from './frames.ts';
+import { classClash } from './class-prefix.ts';
 import { alignTemplate, MARK_EDIT } from './align.ts';
 import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
 import { noConfidentMatch, possiblyRelated } from './confidence.ts';
@@ -169,7 +170,12 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   // them. Without, only as far as shown (close matches past it cost the most time).
   const pool = paste.frames.length > 0 ? Math.max(limit, SITE_POOL) : limit;
   const ranked = firstOfEachRecord(orderBySite(rankByMessage(paste, candidates, pool, common), paste.frames)).slice(0, limit);
-  return paste.frames.length === 0 ? ranked : ranked.map((r) => ({ ...r, siteFit: siteFit(r.entry, paste.frames) }));
+  const text = paste.lines.join('\n');
+  return ranked.map((r) => ({
+    ...r,
+    classClash: classClash(r.entry.errorClass, r.pastedClass, text),
+    ...(paste.frames.length > 0 && { siteFit: siteFit(r.entry, paste.frames) }),
+  }));
 }
 
 /** A record's best result only: a record is in the index once per wording of its message (message-index.ts `wordings`). */
@@ -207,7 +213,7 @@ function rankByMessage(paste: NormalisedPaste, candidates: readonly IndexEntry[]
           // RE2 runs only on the lines that hold the pattern's literal text.
           if (!holdsLiterals(entry.pattern, line)) continue;
           if (re.full(line)) {
-            best = { entry, kind: 'exact', score: mi, line, values: fillTemplate(entry.template, line), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
+            best = { entry, kind: 'exact', score: mi, line, values: fillTemplate(entry.template, line), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null), pastedClass: pasteClasses[mi] ?? null };
             break;
           }
           if (!best) {
@@ -218,7 +224,7 @@ function rankByMessage(paste: NormalisedPaste, candidates: readonly IndexEntry[]
             if (tail !== null) chainTails.add(entry.id);
             const m = tail ?? (found !== null && found.length >= CONTAINED_SHARE * line.length ? found : null);
             if (m !== null) {
-              best = { entry, kind: 'contained', score: mi, line: m, values: fillTemplate(entry.template, m), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null) };
+              best = { entry, kind: 'contained', score: mi, line: m, values: fillTemplate(entry.template, m), classMatch: sameClass(entry.errorClass, pasteClasses[mi] ?? null), pastedClass: pasteClasses[mi] ?? null };
             }
           }
         }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
 import { isConfident, noConfidentMatch, possiblyRelated } from '../../../src/search/confidence.ts';
+import { classClash } from '../../../src/search/class-prefix.ts';
 import { wordKey } from '../../../src/search/keys.ts';
 import { matchPaste } from '../../../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../../../src/search/message-index.ts';
@@ -64,6 +65,27 @@ describe('no confident match', () => {
     expect(noConfidentMatch(located)).toBe(false);
     // A frame elsewhere confirms nothing.
     expect(noConfidentMatch(await find(`thread 'main' panicked at src/main.rs:12:10:\n${message}`))).toBe(true);
+  });
+
+  it("is not confident of a template the line fits when the paste names another error than the record's, and nowhere the record's", async () => {
+    const invalid = { ...record("Invalid value for '{name}': {arg!r}", "Invalid value for '(.+?)': (.+?)"), errorClass: 'ArgumentError' };
+    const index = buildMessageIndex([...records, invalid], { targetShardBytes: 300 });
+    const find = async (paste: string) => (await matchPaste(paste, index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    const message = "Invalid value for '--count': 'abc' is not a valid integer.";
+    // Another library's error of the same words: still first, but not called a match.
+    const other = await find(`2026-12-01 10:01:02,123 ERROR app: click.exceptions.BadParameter: ${message}`);
+    expect(other[0]).toMatchObject({ kind: 'exact', classClash: true, entry: { id: invalid.id } });
+    expect(noConfidentMatch(other)).toBe(true);
+    // The record's class, a base or kind, a mistyped name, or no name: a match.
+    for (const paste of [`sqlalchemy.exc.ArgumentError: ${message}`, `Error: ${message}`, `ArgumentErorr: ${message}`, message]) {
+      const found = await find(paste);
+      expect(found[0]?.entry.id, paste).toBe(invalid.id);
+      expect(found[0]?.classClash, paste).toBe(false);
+      expect(noConfidentMatch(found), paste).toBe(false);
+    }
+    // A wrapper names the error it wraps: no clash.
+    expect(classClash('ArgumentError', 'sqlalchemy.exc.StatementError', `sqlalchemy.exc.StatementError: (sqlalchemy.exc.ArgumentError) ${message}`)).toBe(false);
+    expect(classClash('ArgumentError', 'sqlalchemy.exc.StatementError', `sqlalchemy.exc.StatementError: (sqlalchemy.exc.ArgumentErrors) ${message}`)).toBe(true);
   });
 });
 
