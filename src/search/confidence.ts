@@ -82,11 +82,14 @@ export const RELATED_SHARED_WORDS = 2;
  * manifest): RELATED_SHARED_WORDS of them, or every word of the template, or half the line's. The
  * alignment finds any template that starts with a placeholder close to a short line, read as the
  * template cut short; such a row shares one word of many with a paste from another program, or only
- * words like "is" and "not", and is no lead.
+ * words like "is" and "not", and is no lead. A template that fits the line whole but belongs to
+ * another error than the paste names (`classClash`) is shown whatever its words.
  */
 export function possiblyRelated(results: readonly MatchResult[], common: ReadonlySet<string>): MatchResult[] {
   return results
     .filter((r) => {
+      // The whole template fits the line, but the paste names another error: a lead, whatever its words.
+      if (r.classClash && r.kind !== 'close') return true;
       const { shared, lineWords, templateWords } = sharedWords(r, common);
       return shared >= RELATED_SHARED_WORDS || (shared > 0 && (shared >= templateWords || 2 * shared >= lineWords));
     })

@@ -142,13 +142,17 @@ function firstPrefix(patterns: readonly RegExp[], s: string): string | null {
 /** Strips any chain of log prefixes (timestamp, level, pid, module) from the start of a line. */
 export function stripLogPrefix(line: string): string {
   const structured = structuredLogMessage(line);
-  if (structured !== null) return structured;
+  return structured ?? withoutLogPrefix(line).rest;
+}
+
+/** The line without its chain of log prefixes, and the logger or thread name the chain held, if any. */
+function withoutLogPrefix(line: string): { rest: string; name: string | null } {
   let s = line.trimStart();
   let sawLevelOrTime = false;
   // One logger or thread name at most, and after it only prefixes proper (time, level, pid): a message
   // may start like a name (`timer error: …` reads as the name `timer` before the kind `error:`) or a
   // request id, and no logger prints two names.
-  let sawName = false;
+  let name: string | null = null;
   for (let round = 0; round < 8; round++) {
     const prefix = firstPrefix(PREFIXES, s);
     if (prefix !== null) {
@@ -164,19 +168,19 @@ export function stripLogPrefix(line: string): string {
         continue;
       }
     }
-    if (!sawLevelOrTime || sawName) break;
+    if (!sawLevelOrTime || name !== null) break;
     const id = firstPrefix(AFTER_TIME, s);
     if (id !== null) {
       s = s.slice(id.length).trimStart();
       continue;
     }
-    const name = NAME_BEFORE_CLASS.exec(s);
-    const m = LOGGER_NAME.exec(s) ?? (name && startsError(s.slice(name[0].length)) ? name : null);
+    const before = NAME_BEFORE_CLASS.exec(s);
+    const m = LOGGER_NAME.exec(s) ?? (before && startsError(s.slice(before[0].length)) ? before : null);
     if (!m || m[0].length >= s.length || looksLikeClassPrefix(s)) break;
     s = s.slice(m[0].length).trimStart();
-    sawName = true;
+    name = m[0].trim();
   }
-  return s;
+  return { rest: s, name };
 }
 
 // A tool's or plugin's tag (`[vite:html]`, `[webpack-cli]`): no digits or dots, so not a file position.
@@ -197,16 +201,31 @@ export function toolTag(line: string): string | null {
  * Splits a line into its log prefix and the rest, which keeps its own indentation (a frame under
  * an `ERROR … ` prefix stays indented): the rest starts with the spaces after the prefix.
  */
-export function splitLogPrefix(line: string): { prefix: string; rest: string } {
+export function splitLogPrefix(line: string): { prefix: string; rest: string; name: string | null } {
   const structured = structuredLogMessage(line);
-  if (structured !== null) return { prefix: line, rest: ` ${structured}` };
-  const stripped = stripLogPrefix(line);
+  if (structured !== null) return { prefix: line, rest: ` ${structured}`, name: null };
+  const { rest: stripped, name } = withoutLogPrefix(line);
   const trimmed = line.trimStart();
   const consumed = trimmed.length - stripped.length;
-  if (consumed <= 0) return { prefix: '', rest: line };
+  if (consumed <= 0) return { prefix: '', rest: line, name: null };
   const lead = line.length - trimmed.length;
   const end = lead + line.slice(lead, lead + consumed).trimEnd().length;
-  return { prefix: line.slice(0, end), rest: line.slice(end) };
+  return { prefix: line.slice(0, end), rest: line.slice(end), name };
+}
+
+/**
+ * A line's parts with the logger name its prefix lacked: a name is taken off a line by itself only
+ * before an error (`ERROR app: Traceback …`, `ERROR app: KeyError: …`), since a message may start
+ * like one; a logger that printed it there prints it on every line of the error
+ * (`ERROR app:   File "x.py", line 4`), where it is taken off too.
+ */
+function withName(p: { prefix: string; rest: string; name: string | null }, names: ReadonlySet<string>): { prefix: string; rest: string } {
+  if (p.prefix === '' || p.name !== null) return p;
+  const lead = p.rest.length - p.rest.trimStart().length;
+  const word = /^\S+/.exec(p.rest.slice(lead))?.[0];
+  if (!word || !names.has(word) || !/^\s/.test(p.rest.slice(lead + word.length))) return p;
+  const end = lead + word.length;
+  return { prefix: p.prefix + p.rest.slice(0, end), rest: p.rest.slice(end) };
 }
 
 /**
@@ -215,7 +234,9 @@ export function splitLogPrefix(line: string): { prefix: string; rest: string } {
  * `E` column), so a frame stays indented under its exception and a message line does not.
  */
 export function stripLinePrefixes(lines: readonly string[]): string[] {
-  const parts = lines.map(splitLogPrefix);
+  const split = lines.map(splitLogPrefix);
+  const names = new Set(split.map((p) => p.name).filter((n) => n !== null));
+  const parts = names.size > 0 ? split.map((p) => withName(p, names)) : split;
   let dedent = Infinity;
   for (const p of parts) {
     if (p.prefix === '' || p.rest.trim() === '') continue;

@@ -76,6 +76,9 @@ describe('no confident match', () => {
     const other = await find(`2026-12-01 10:01:02,123 ERROR app: click.exceptions.BadParameter: ${message}`);
     expect(other[0]).toMatchObject({ kind: 'exact', classClash: true, entry: { id: invalid.id } });
     expect(noConfidentMatch(other)).toBe(true);
+    // Shown as possibly related even when its words are the catalog's common ones.
+    const common = new Set(['invalid', 'value', 'for'].map(wordKey));
+    expect(possiblyRelated(other, common).map((r) => r.entry.id)).toEqual([invalid.id]);
     // The record's class, a base or kind, a mistyped name, or no name: a match.
     for (const paste of [`sqlalchemy.exc.ArgumentError: ${message}`, `Error: ${message}`, `ArgumentErorr: ${message}`, message]) {
       const found = await find(paste);

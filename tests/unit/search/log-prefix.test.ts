@@ -71,8 +71,8 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
   });
 
   it('keeps what follows the prefix with its own indentation', () => {
-    expect(splitLogPrefix('ERROR 12-01 10:01:02 [core.py:708]   File "x.py", line 3, in f')).toEqual({ prefix: 'ERROR 12-01 10:01:02 [core.py:708]', rest: '   File "x.py", line 3, in f' });
-    expect(splitLogPrefix('  File "x.py", line 3, in f')).toEqual({ prefix: '', rest: '  File "x.py", line 3, in f' });
+    expect(splitLogPrefix('ERROR 12-01 10:01:02 [core.py:708]   File "x.py", line 3, in f')).toEqual({ prefix: 'ERROR 12-01 10:01:02 [core.py:708]', rest: '   File "x.py", line 3, in f', name: null });
+    expect(splitLogPrefix('  File "x.py", line 3, in f')).toEqual({ prefix: '', rest: '  File "x.py", line 3, in f', name: null });
   });
 
   it('strips a prefix repeated on every line of a traceback, keeping the frames indented under it', () => {
@@ -89,6 +89,18 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     const lines = [`${p}Traceback (most recent call last):`, `${p}  File "/x/y.py", line 3, in f`, `${p}    raise ValueError(msg)`, `${p}ValueError: ${MESSAGE}`];
     expect(stripLinePrefixes(lines)).toEqual(['Traceback (most recent call last):', '  File "/x/y.py", line 3, in f', '    raise ValueError(msg)', `ValueError: ${MESSAGE}`]);
     expect(normalisePaste(lines.join('\n')).messages[0]).toMatchObject({ text: MESSAGE, errorClass: 'ValueError' });
+  });
+
+  it("strips a logger's plain name from every line of a traceback once it is taken before the error", () => {
+    for (const p of ['2026-12-01 10:01:02,123 ERROR app: ', '2026-12-01 10:01:02,123 ERROR worker-3 ']) {
+      const lines = [`${p}Traceback (most recent call last):`, `${p}  File "/x/y.py", line 3, in f`, `${p}    raise ValueError(msg)`, `${p}ValueError: ${MESSAGE}`];
+      expect(stripLinePrefixes(lines), p).toEqual(['Traceback (most recent call last):', '  File "/x/y.py", line 3, in f', '    raise ValueError(msg)', `ValueError: ${MESSAGE}`]);
+      const pasted = normalisePaste(lines.join('\n'));
+      expect(pasted.messages[0], p).toMatchObject({ text: MESSAGE, errorClass: 'ValueError' });
+      expect(pasted.traceback, p).toBe(true);
+    }
+    // Another name is the message's own start.
+    expect(stripLinePrefixes(['10:01:02 ERROR app: KeyError: x', '10:01:02 ERROR db: connection lost'])).toEqual(['KeyError: x', 'db: connection lost']);
   });
 
   it('reads pytest\'s E column on every line of a traceback', () => {
