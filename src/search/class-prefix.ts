@@ -50,12 +50,18 @@ function holdsName(text: string, name: string): boolean {
  * a record's `ArgumentError` of `Invalid value for '{name}': {arg}`. Names two edits apart are one
  * name mistyped (a paste retyped into an issue: `VlueError`), not two errors.
  */
-export function classClash(recordClass: string | null, pastedClass: string | null, pasteText: string): boolean {
+export function classClash(recordClass: string | null, pastedClass: string | null, named: (name: string) => boolean): boolean {
   if (!recordClass || !pastedClass) return false;
   const record = lastClassName(recordClass).toLowerCase();
   const pasted = lastClassName(pastedClass).toLowerCase();
   if (BASE_NAMES.test(record) || BASE_NAMES.test(pasted) || levenshtein(record, pasted) <= MISTYPED) return false;
-  return !holdsName(pasteText.toLowerCase(), record);
+  return !named(record);
+}
+
+/** Whether a paste's text holds a name (lower case) as a whole word: the text made and lowered once, when first asked (a paste may be a megabyte). */
+export function nameFinder(text: () => string): (name: string) => boolean {
+  let lower: string | undefined;
+  return (name) => holdsName((lower ??= text().toLowerCase()), name);
 }
 
 function looksLikeClassName(name: string): boolean {
@@ -87,6 +93,31 @@ export function splitClassPrefix(line: string): PastedMessage {
   const panic = /^(?:fatal error|panic): (.+)$/s.exec(trimmed);
   if (panic) return { text: panic[1]!.replace(/ \[recovered\]$/, '').trim(), errorClass: 'panic', withPrefix: trimmed };
   return { text: trimmed, errorClass: null, withPrefix: trimmed };
+}
+
+// A Python exception as `repr` prints it, ending its line: `raised unexpected: ValueError('…')` (Celery),
+// `exception=KeyError('…')>` (asyncio), `failed: %r`. The name is bounded, so the scan is linear.
+const REPR_START = /([A-Za-z_][\w.]{0,200})\((['"])/g;
+const REPR_END = /(['"]),?\)[>\].,;]*$/;
+
+/**
+ * The error a line prints as a Python exception's `repr`, at its end (`Task x raised unexpected:
+ * InvalidRequestError('query() can only be used …')`), or null: its message is what a catalog holds.
+ */
+export function pythonRepr(line: string): PastedMessage | null {
+  const trimmed = line.trim();
+  const end = REPR_END.exec(trimmed);
+  if (!end) return null;
+  REPR_START.lastIndex = 0;
+  for (let m = REPR_START.exec(trimmed); m !== null; m = REPR_START.exec(trimmed)) {
+    const from = m.index + m[0].length;
+    if (m[2] !== end[1] || from > end.index || !looksLikeClassName(m[1]!)) continue;
+    const quote = m[2]!;
+    const text = trimmed.slice(from, end.index).replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c)).trim();
+    if (text === '' || text.includes(`${quote}, ${quote}`)) return null;
+    return { text, errorClass: m[1]!, withPrefix: `${m[1]!}: ${text}` };
+  }
+  return null;
 }
 
 // A call named before the message: `page.click: …`, `fs.promises.readFile(): …`, `locator.fill: …`

@@ -104,6 +104,16 @@ const NAME_BEFORE_CLASS = /^[\w.:[\]()<>-]{1,80}\s+/;
 /** Whether a line (past the log prefix) starts the error itself: a class prefix, or a Python traceback's header (after a module). */
 const startsError = (s: string): boolean => looksLikeClassPrefix(s) || PY_TRACEBACK.test(s.replace(MODULE_PREFIX, ''));
 
+const MESSAGE_KEYS = ['msg', 'message', '@message'];
+const ERROR_KEYS = ['error', 'err', 'exception', 'error.message', 'exc_info', 'stack_trace'];
+
+/** A field's text: a string, or the `message` of an object (`"error": {"message": "…"}`). */
+function fieldText(v: unknown): string | null {
+  if (typeof v === 'string') return v.trimEnd();
+  if (v && typeof v === 'object' && typeof (v as Record<string, unknown>).message === 'string') return (v as Record<string, string>).message ?? null;
+  return null;
+}
+
 /**
  * The message of a structured log line: logfmt (`level=error msg="…"`, logrus, slog) or JSON
  * (`{"level":"error","msg":"…"}`, zap, pino, bunyan). Null for any other line.
@@ -114,11 +124,10 @@ export function structuredLogMessage(line: string): string | null {
     try {
       const value = JSON.parse(s) as Record<string, unknown>;
       // `log`: Docker's json-file driver (`{"log":"…\n","stream":"stderr"}`); `textPayload`: Google Cloud Logging.
+      // `"error": {"message": "…", "type": "…"}` too (OpenAI-style bodies, ECS, Serilog).
       for (const key of ['msg', 'message', 'error', 'err', 'exception', 'error.message', '@message', 'log', 'textPayload']) {
-        const v = value[key];
-        if (typeof v === 'string') return v.trimEnd();
-        // `"error": {"message": "…", "type": "…"}` (OpenAI-style bodies, ECS, Serilog)
-        if (v && typeof v === 'object' && typeof (v as Record<string, unknown>).message === 'string') return (v as Record<string, string>).message ?? null;
+        const text = fieldText(value[key]);
+        if (text !== null) return text;
       }
     } catch {
       return null;
@@ -128,6 +137,31 @@ export function structuredLogMessage(line: string): string | null {
   const m = /(?:^|\s)(?:msg|message|error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
   if (m && /(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return m[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, ' ');
   return null;
+}
+
+/**
+ * The error a structured log line carries beside its message (zap's and logrus's `"msg":"task
+ * failed","error":"…"`, structlog's `exception`), when it has both and they differ; null otherwise.
+ * `structuredLogMessage` gives the message: the error is often the part a catalog holds.
+ */
+export function structuredLogError(line: string): string | null {
+  const s = line.trim();
+  if (s.startsWith('{') && s.endsWith('}')) {
+    let value: Record<string, unknown>;
+    try {
+      value = JSON.parse(s) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+    const message = MESSAGE_KEYS.map((k) => fieldText(value[k])).find((t) => t !== null);
+    const error = ERROR_KEYS.map((k) => fieldText(value[k])).find((t) => t !== null);
+    return message && error && error !== message ? error : null;
+  }
+  const m = /(?:^|\s)(?:msg|message)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
+  const e = /(?:^|\s)(?:error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
+  if (!m || !e || !/(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return null;
+  const unescape = (t: string) => t.replace(/\\(["\\])/g, '$1').replace(/\\n/g, '\n');
+  return e[1] !== m[1] ? unescape(e[1]!) : null;
 }
 
 /** The first of the patterns that takes a prefix off the line and leaves something of it, or null. */

@@ -18,7 +18,7 @@
  */
 import { compilePattern } from '../schema/pattern.ts';
 import { orderBySite, siteFit } from './frames.ts';
-import { classClash } from './class-prefix.ts';
+import { classClash, nameFinder } from './class-prefix.ts';
 import { alignTemplate, MARK_EDIT } from './align.ts';
 import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
 import { noConfidentMatch, possiblyRelated } from './confidence.ts';
@@ -170,10 +170,10 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   // them. Without, only as far as shown (close matches past it cost the most time).
   const pool = paste.frames.length > 0 ? Math.max(limit, SITE_POOL) : limit;
   const ranked = firstOfEachRecord(orderBySite(rankByMessage(paste, candidates, pool, common), paste.frames)).slice(0, limit);
-  const text = paste.lines.join('\n');
+  const named = nameFinder(() => paste.lines.join('\n'));
   return ranked.map((r) => ({
     ...r,
-    classClash: classClash(r.entry.errorClass, r.pastedClass, text),
+    classClash: classClash(r.entry.errorClass, r.pastedClass, named),
     ...(paste.frames.length > 0 && { siteFit: siteFit(r.entry, paste.frames) }),
   }));
 }

@@ -6,9 +6,9 @@
  * on a 1 MB paste in the browser as well as in Node.
  */
 
-import { looksLikeClassPrefix, splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
+import { looksLikeClassPrefix, pythonRepr, splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
 import { pasteFrames, type Frame } from './frames.ts';
-import { stripLinePrefixes, stripLogPrefix, toolTag } from './log-prefix.ts';
+import { stripLinePrefixes, stripLogPrefix, structuredLogError, toolTag } from './log-prefix.ts';
 import { CODE_FENCE, decodeEntities, unwrapInlineCode, unwrapPaste } from './unwrap.ts';
 
 export type { PastedMessage } from './class-prefix.ts';
@@ -262,7 +262,8 @@ export function normalisePaste(paste: string): NormalisedPaste {
   return { ...strict, messages: dedupe([...strict.messages, ...loose.messages]).slice(0, MAX_MESSAGES) };
 }
 
-function read(wrapped: string[]): NormalisedPaste {
+/** `nested`: reading the error a structured log line carries (`carriedErrors`), which is not looked into again. */
+function read(wrapped: string[], nested = false): NormalisedPaste {
   // Wrapped lines are joined first (a wrap can fall anywhere, even inside a log prefix), then prefixes
   // stripped, keeping the indentation of lines without one (it marks frames and continuations).
   const joined = stripLinePrefixes(wrapped.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE)));
@@ -278,11 +279,19 @@ function read(wrapped: string[]): NormalisedPaste {
     const errorish = (m: PastedMessage) => (m.errorClass ? 0 : /\b(?:error|fail|cannot|could not|unable|invalid|unexpected|not found)\b/i.test(m.text) ? 1 : 2);
     messages = candidates.map((m, i) => ({ m, i })).sort((a, b) => errorish(a.m) - errorish(b.m) || a.i - b.i).map((x) => x.m);
   }
-  messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined)];
+  messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined), ...lines.map(pythonRepr).filter((m) => m !== null), ...(nested ? [] : carriedErrors(wrapped))];
   // Also each message without the name of an API call before it, and with its runs of spaces as one
   // (a terminal or a copy doubles spaces; some messages have two after a full stop, so both are read).
   messages = dedupe(messages.flatMap((m) => [m, withoutApiCall(m)]).filter((m) => m !== null).flatMap((m) => [m, singleSpaced(m)]).map(unquoted)).slice(0, MAX_MESSAGES);
   return { messages, lines, traceback: fromTrace !== null && fromTrace.length > 0, frames: pasteFrames(joined) };
+}
+
+/** The messages of the errors structured log lines carry beside their message (log-prefix.ts `structuredLogError`), each read as a paste of its own. */
+function carriedErrors(wrapped: readonly string[]): PastedMessage[] {
+  return wrapped.flatMap((line) => {
+    const error = structuredLogError(line);
+    return error === null ? [] : read(error.split('\n'), true).messages;
+  });
 }
 
 /** Messages read with the tool's tag their line's prefix ended with (`[vite:html] internal error…`). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
 import { isConfident, noConfidentMatch, possiblyRelated } from '../../../src/search/confidence.ts';
-import { classClash } from '../../../src/search/class-prefix.ts';
+import { classClash, nameFinder } from '../../../src/search/class-prefix.ts';
 import { wordKey } from '../../../src/search/keys.ts';
 import { matchPaste } from '../../../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../../../src/search/message-index.ts';
@@ -87,8 +87,8 @@ describe('no confident match', () => {
       expect(noConfidentMatch(found), paste).toBe(false);
     }
     // A wrapper names the error it wraps: no clash.
-    expect(classClash('ArgumentError', 'sqlalchemy.exc.StatementError', `sqlalchemy.exc.StatementError: (sqlalchemy.exc.ArgumentError) ${message}`)).toBe(false);
-    expect(classClash('ArgumentError', 'sqlalchemy.exc.StatementError', `sqlalchemy.exc.StatementError: (sqlalchemy.exc.ArgumentErrors) ${message}`)).toBe(true);
+    expect(classClash('ArgumentError', 'sqlalchemy.exc.StatementError', nameFinder(() => `sqlalchemy.exc.StatementError: (sqlalchemy.exc.ArgumentError) ${message}`))).toBe(false);
+    expect(classClash('ArgumentError', 'sqlalchemy.exc.StatementError', nameFinder(() => `sqlalchemy.exc.StatementError: (sqlalchemy.exc.ArgumentErrors) ${message}`))).toBe(true);
   });
 });
 

@@ -207,6 +207,20 @@ Node.js v24.1.0`;
     expect(first('ValueError%3A+expected+1+frame')).toEqual(['expected 1 frame', 'ValueError']);
   });
 
+  it("also reads a Python exception's repr ending a line, and the error a structured log line carries beside its message", () => {
+    const messages = (paste: string) => normalisePaste(paste).messages.map((m) => [m.text, m.errorClass]);
+    // Celery, asyncio, a logged %r; the repr's escapes undone.
+    expect(messages("[2026-12-05 10:01:02,123: ERROR/ForkPoolWorker-1] Task app.sync[3f2a] raised unexpected: InvalidRequestError('query() can only be used against a single mapped class.')")).toContainEqual(['query() can only be used against a single mapped class.', 'InvalidRequestError']);
+    expect(messages("Task exception was never retrieved\nfuture: <Task finished name='Task-2' coro=<main() done> exception=KeyError(\"frame 'x' not found\")>")).toContainEqual(["frame 'x' not found", 'KeyError']);
+    expect(messages("sync failed: ValueError('can\\'t parse 7')")).toContainEqual(["can't parse 7", 'ValueError']);
+    // Not a class, several arguments, or not at the line's end: no reading of its own.
+    for (const line of ["print('hello')", "ValueError('a', 'b')", "ValueError('x') was raised"]) expect(messages(line).map(([, c]) => c), line).not.toContain('ValueError');
+    // zap and logrus: the message says what failed, the error field what the error was.
+    const error = "sqlalchemy.exc.NoSuchColumnError: Could not locate column in row for column 'users.id'";
+    expect(messages(JSON.stringify({ level: 'error', msg: 'task failed', error }))).toContainEqual(["Could not locate column in row for column 'users.id'", 'sqlalchemy.exc.NoSuchColumnError']);
+    expect(messages(`time=2026-12-05T10:01:02Z level=error msg="task failed" error="${error}"`)).toContainEqual(["Could not locate column in row for column 'users.id'", 'sqlalchemy.exc.NoSuchColumnError']);
+  });
+
   it('reads an Elixir exception, its class in parentheses', () => {
     expect(first('** (RuntimeError) expected 1 frame, got 3\n    (shop 0.1.0) lib/cart.ex:42: Shop.Cart.add/1')).toEqual(['expected 1 frame, got 3', 'RuntimeError']);
   });
