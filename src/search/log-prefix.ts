@@ -160,8 +160,7 @@ export function structuredLogError(line: string): string | null {
   const m = /(?:^|\s)(?:msg|message)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
   const e = /(?:^|\s)(?:error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
   if (!m || !e || !/(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return null;
-  const unescape = (t: string) => t.replace(/\\(["\\])/g, '$1').replace(/\\n/g, '\n');
-  return e[1] !== m[1] ? unescape(e[1]!) : null;
+  return e[1] !== m[1] ? e[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, '\n') : null;
 }
 
 /** The first of the patterns that takes a prefix off the line and leaves something of it, or null. */
