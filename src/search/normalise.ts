@@ -156,6 +156,10 @@ function tracebackMessages(lines: string[]): PastedMessage[] | null {
     }
     if (PY_CHAIN.test(line)) {
       isTrace = true;
+      // The exception the chain begins with, when the paste starts at it, past its own Traceback.
+      let k = i - 1;
+      while (k >= 0 && lines[k]!.trim() === '') k--;
+      if (k >= 0 && !/^\s/.test(lines[k]!) && !FRAME.test(lines[k]!) && !found.some((f) => f.at === k)) add(lines[k]!, 2, k);
       continue;
     }
     // Rust panics: `thread 'main' panicked at src/x.rs:2:5:` then the message; or the older one-line form.

@@ -42,6 +42,8 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     ['a mark before an error (Next.js, esbuild)', ' ⨯ '],
     ['a box around an error (Terraform)', '│ '],
     ['a file position before a level word (compilers)', 'src/join.c:12:5: error: '],
+    ['Vite (a 12-hour time, its tag, a level word)', '10:01:02 AM [vite] error: '],
+    ['a 12-hour time of one digit', '[1:01:02 PM] '],
   ])('%s', (_name, prefix) => {
     expect(stripLogPrefix(`${prefix}${MESSAGE}`)).toBe(MESSAGE);
   });

@@ -59,6 +59,9 @@ Traceback (most recent call last):
 RuntimeError: could not load frame 'frame'`;
     const messages = normalisePaste(paste).messages.map((m) => m.text);
     expect(messages).toEqual(["could not load frame 'frame'", 'frame']);
+    // Copied from the first error line on: it is still read, as the cause.
+    const cut = paste.slice(paste.indexOf('KeyError'));
+    expect(normalisePaste(cut).messages.map((m) => m.text)).toEqual(["could not load frame 'frame'", 'frame']);
   });
 
   it('reads the message inside the quotes a KeyError prints around it', () => {
