@@ -283,7 +283,7 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
     const errorish = (m: PastedMessage) => (m.errorClass ? 0 : /\b(?:error|fail|cannot|could not|unable|invalid|unexpected|not found)\b/i.test(m.text) ? 1 : 2);
     messages = candidates.map((m, i) => ({ m, i })).sort((a, b) => errorish(a.m) - errorish(b.m) || a.i - b.i).map((x) => x.m);
   }
-  messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined), ...lines.map(pythonRepr).filter((m) => m !== null), ...(nested ? [] : carriedErrors(wrapped))];
+  messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined), ...lines.map(pythonRepr).filter((m) => m !== null), ...lines.flatMap(quotedMessages), ...(nested ? [] : carriedErrors(wrapped))];
   // Also each message without the name of an API call before it, and with its runs of spaces as one
   // (a terminal or a copy doubles spaces; some messages have two after a full stop, so both are read).
   messages = dedupe(messages.flatMap((m) => [m, withoutApiCall(m)]).filter((m) => m !== null).flatMap((m) => [m, singleSpaced(m)]).map(unquoted)).slice(0, MAX_MESSAGES);
@@ -342,6 +342,29 @@ function singleSpaced(m: PastedMessage): PastedMessage {
 }
 
 /** A message printed in quotes as a whole (Python's `KeyError: 'frame 9 not found'` shows its repr): the text inside. */
+/** Shortest quoted text read as a message of its own: a few words, not a name or a value. */
+const MIN_QUOTED = 20;
+
+/**
+ * The messages a line quotes inside other words, as people write about an error (`I get "Multipart
+ * file uploads require …" when …`, an issue's title): each text between double quotes or backticks
+ * that holds a few words. A line that is one quoted message is `unquoted`'s.
+ */
+function quotedMessages(line: string): PastedMessage[] {
+  const out: PastedMessage[] = [];
+  for (const q of ['"', '`']) {
+    for (let open = line.indexOf(q); open >= 0; ) {
+      const close = line.indexOf(q, open + 1);
+      if (close < 0) break;
+      const text = line.slice(open + 1, close).trim();
+      const whole = open === 0 && close === line.length - 1;
+      if (!whole && text.length >= MIN_QUOTED && text.includes(' ')) out.push(splitClassPrefix(text));
+      open = line.indexOf(q, close + 1);
+    }
+  }
+  return out;
+}
+
 function unquoted(m: PastedMessage): PastedMessage {
   const q = m.text[0];
   if ((q !== "'" && q !== '"') || m.text.length < 3 || !m.text.endsWith(q) || m.text.slice(1, -1).includes(q)) return m;

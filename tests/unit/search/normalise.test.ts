@@ -210,7 +210,7 @@ Node.js v24.1.0`;
     expect(first('ValueError%3A+expected+1+frame')).toEqual(['expected 1 frame', 'ValueError']);
   });
 
-  it("also reads a Python exception's repr ending a line, and the error a structured log line carries beside its message", () => {
+  it("also reads a Python exception's repr ending a line, a message quoted in a sentence, and the error a structured log line carries", () => {
     const messages = (paste: string) => normalisePaste(paste).messages.map((m) => [m.text, m.errorClass]);
     // Celery, asyncio, a logged %r; the repr's escapes undone.
     expect(messages("[2026-12-05 10:01:02,123: ERROR/ForkPoolWorker-1] Task app.sync[3f2a] raised unexpected: InvalidRequestError('query() can only be used against a single mapped class.')")).toContainEqual(['query() can only be used against a single mapped class.', 'InvalidRequestError']);
@@ -218,6 +218,10 @@ Node.js v24.1.0`;
     expect(messages("sync failed: ValueError('can\\'t parse 7')")).toContainEqual(["can't parse 7", 'ValueError']);
     // Not a class, several arguments, or not at the line's end: no reading of its own.
     for (const line of ["print('hello')", "ValueError('a', 'b')", "ValueError('x') was raised"]) expect(messages(line).map(([, c]) => c), line).not.toContain('ValueError');
+    // A message quoted in a sentence about it, between double quotes or backticks; short quoted values are not.
+    expect(messages(`I get this error when uploading: "Multipart file uploads require 'io.BytesIO', not 'io.StringIO'." any idea?`)).toContainEqual(["Multipart file uploads require 'io.BytesIO', not 'io.StringIO'.", null]);
+    expect(messages('after upgrading, `TypeError: Cannot read properties of undefined` on start')).toContainEqual(['Cannot read properties of undefined', 'TypeError']);
+    expect(messages('the "name" field is "x"')).toEqual([['the "name" field is "x"', null]]);
     // zap and logrus: the message says what failed, the error field what the error was.
     const error = "sqlalchemy.exc.NoSuchColumnError: Could not locate column in row for column 'users.id'";
     expect(messages(JSON.stringify({ level: 'error', msg: 'task failed', error }))).toContainEqual(["Could not locate column in row for column 'users.id'", 'sqlalchemy.exc.NoSuchColumnError']);
