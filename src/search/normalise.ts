@@ -273,17 +273,20 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
   const joined = stripLinePrefixes(wrapped.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE)));
   const lines = joined.map((l) => l.trim()).filter((l) => l !== '');
 
+  // Errors a line holds inside other text: a Python repr at its end, a quoted message, a structured log line's error field.
+  const inner = [...lines.map(pythonRepr).filter((m) => m !== null), ...(nested ? [] : carriedErrors(wrapped)), ...lines.flatMap(quotedMessages)];
   const fromTrace = tracebackMessages(joined);
   let messages: PastedMessage[];
   if (fromTrace && fromTrace.length > 0) {
-    messages = fromTrace;
+    messages = [...fromTrace, ...inner];
   } else {
-    // No trace: each line that is not a frame is a candidate, error-looking lines first.
-    const candidates = lines.filter((l) => !FRAME.test(l)).map(splitClassPrefix);
+    // No trace: each line that is not a frame is a candidate, error-looking lines first (of a long
+    // paste, only the first MAX_MESSAGES are read).
+    const candidates = [...lines.filter((l) => !FRAME.test(l)).map(splitClassPrefix), ...inner];
     const errorish = (m: PastedMessage) => (m.errorClass ? 0 : /\b(?:error|fail|cannot|could not|unable|invalid|unexpected|not found)\b/i.test(m.text) ? 1 : 2);
     messages = candidates.map((m, i) => ({ m, i })).sort((a, b) => errorish(a.m) - errorish(b.m) || a.i - b.i).map((x) => x.m);
   }
-  messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined), ...lines.map(pythonRepr).filter((m) => m !== null), ...lines.flatMap(quotedMessages), ...(nested ? [] : carriedErrors(wrapped))];
+  messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined)];
   // Also each message without the name of an API call before it, and with its runs of spaces as one
   // (a terminal or a copy doubles spaces; some messages have two after a full stop, so both are read).
   messages = dedupe(messages.flatMap((m) => [m, withoutApiCall(m)]).filter((m) => m !== null).flatMap((m) => [m, singleSpaced(m)]).map(unquoted)).slice(0, MAX_MESSAGES);

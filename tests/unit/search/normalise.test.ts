@@ -216,6 +216,9 @@ Node.js v24.1.0`;
     expect(messages("[2026-12-05 10:01:02,123: ERROR/ForkPoolWorker-1] Task app.sync[3f2a] raised unexpected: InvalidRequestError('query() can only be used against a single mapped class.')")).toContainEqual(['query() can only be used against a single mapped class.', 'InvalidRequestError']);
     expect(messages("Task exception was never retrieved\nfuture: <Task finished name='Task-2' coro=<main() done> exception=KeyError(\"frame 'x' not found\")>")).toContainEqual(["frame 'x' not found", 'KeyError']);
     expect(messages("sync failed: ValueError('can\\'t parse 7')")).toContainEqual(["can't parse 7", 'ValueError']);
+    // Among many log lines, as one of the first messages read.
+    const noise = Array.from({ length: 20 }, (_, i) => `[2026-12-05 10:01:0${i % 10},123: INFO/MainProcess] Task app.sync[${i}] received`);
+    expect(normalisePaste([...noise, "[2026-12-05 10:01:02,123: ERROR/ForkPoolWorker-1] Task app.sync[7] raised unexpected: KeyError('frame 9')"].join('\n')).messages.slice(0, 3)).toContainEqual({ text: 'frame 9', errorClass: 'KeyError', withPrefix: 'KeyError: frame 9' });
     // Not a class, several arguments, or not at the line's end: no reading of its own.
     for (const line of ["print('hello')", "ValueError('a', 'b')", "ValueError('x') was raised"]) expect(messages(line).map(([, c]) => c), line).not.toContain('ValueError');
     // A message quoted in a sentence about it, between double quotes or backticks; short quoted values are not.
