@@ -253,9 +253,36 @@ function clip(text: string): string {
   return `${head.slice(0, head.lastIndexOf('\n') + 1 || head.length)}\n${tail.slice(tail.indexOf('\n') + 1)}`;
 }
 
+// A line number and what separates it from the line: a tab (`cat -n`), a space, or a bar.
+const GUTTER = /^ {0,8}(\d{1,7})(?:\t| ?[|│] ?| )/;
+/** Fewest numbered lines read as a gutter: two numbered lines may be the paste's own. */
+const MIN_GUTTER_LINES = 3;
+
+/**
+ * The lines without the numbers an editor, a log viewer or `cat -n` printed before each: every
+ * non-blank line numbered, each number one more than the line's before.
+ */
+export function withoutGutter(lines: string[]): string[] {
+  let expected: number | null = null;
+  let numbered = 0;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const m = GUTTER.exec(line);
+    const n = m ? Number(m[1]) : NaN;
+    if (!m || (expected !== null && n !== expected)) return lines;
+    expected = n + 1;
+    numbered++;
+  }
+  if (numbered < MIN_GUTTER_LINES) return lines;
+  // The spaces after the number that all lines share are the gutter's too (a tab read as spaces).
+  const rests = lines.map((line) => line.replace(GUTTER, ''));
+  const indent = rests.reduce((least, l) => (l.trim() === '' ? least : Math.min(least, l.length - l.trimStart().length)), Infinity);
+  return rests.map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)));
+}
+
 /** Normalises a paste into the error messages it holds. */
 export function normalisePaste(paste: string): NormalisedPaste {
-  const raw = cleanText(clip(paste)).split('\n');
+  const raw = withoutGutter(cleanText(clip(paste)).split('\n'));
   // Inline code is unwrapped once a wrapped line is whole again (a wrap may leave `` `x` `` alone on a line).
   const strictLines = joinWrappedLines(raw).map(unwrapInlineCode);
   const strict = read(strictLines);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, joinWrappedLines, normalisePaste, splitClassPrefix, stripLogPrefix } from '../../../src/search/normalise.ts';
+import { cleanText, joinWrappedLines, normalisePaste, splitClassPrefix, stripLogPrefix, withoutGutter } from '../../../src/search/normalise.ts';
 
 /** The first message a paste yields: [message, class]. */
 const first = (paste: string): [string | undefined, string | null | undefined] => {
@@ -229,6 +229,19 @@ Node.js v24.1.0`;
     const error = "sqlalchemy.exc.NoSuchColumnError: Could not locate column in row for column 'users.id'";
     expect(messages(JSON.stringify({ level: 'error', msg: 'task failed', error }))).toContainEqual(["Could not locate column in row for column 'users.id'", 'sqlalchemy.exc.NoSuchColumnError']);
     expect(messages(`time=2026-12-05T10:01:02Z level=error msg="task failed" error="${error}"`)).toContainEqual(["Could not locate column in row for column 'users.id'", 'sqlalchemy.exc.NoSuchColumnError']);
+  });
+
+  it('reads a paste whose every line an editor, a log viewer or `cat -n` numbered', () => {
+    const trace = ['Traceback (most recent call last):', '  File "/app/x.py", line 3, in f', '    g()', "KeyError: 'frame 9 not found'"];
+    for (const numbered of [trace.map((l, i) => `${String(i + 1).padStart(6)}\t${l}`), trace.map((l, i) => `${i + 101} ${l}`), trace.map((l, i) => `${i + 7} | ${l}`)]) {
+      const pasted = normalisePaste(numbered.join('\n'));
+      expect(pasted.traceback, numbered[0]).toBe(true);
+      expect(pasted.messages[0]).toMatchObject({ text: 'frame 9 not found', errorClass: 'KeyError' });
+      expect(pasted.frames[0]).toMatchObject({ path: '/app/x.py', line: 3, fn: 'f' });
+    }
+    // Numbers that do not count up line by line, or a Rust backtrace's, are the paste's own.
+    expect(withoutGutter(['1 a', '3 b', '4 c'])).toEqual(['1 a', '3 b', '4 c']);
+    expect(withoutGutter(['   0: rust_begin_unwind', '   1: core::panicking::panic_fmt', '   2: app::main'])[0]).toBe('   0: rust_begin_unwind');
   });
 
   it('reads an Elixir exception, its class in parentheses', () => {
