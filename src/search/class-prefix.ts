@@ -2,7 +2,9 @@
  * The exception class or kind a pasted error line starts with (`ValueError: …`, `panic: …`,
  * `java.lang.IllegalStateException: …`, Elixir's `** (RuntimeError) …`), split from the message and kept as a hint; and the name of
  * the API call some libraries print between the class and the message (`TimeoutError: page.click:
- * Timeout 30000ms exceeded.`), which is no part of the message a catalog records.
+ * Timeout 30000ms exceeded.`), which is no part of the message a catalog records. Also the class and
+ * message of a Python exception's `repr` ending a line (`pythonRepr`), and whether a pasted class says
+ * the error is another than a record's (`classClash`).
  */
 import { levenshtein } from '../util/edit-distance.ts';
 

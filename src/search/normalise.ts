@@ -371,7 +371,6 @@ function singleSpaced(m: PastedMessage): PastedMessage {
   return / {2}/.test(m.text) ? { text: m.text.replace(/ {2,}/g, ' '), errorClass: m.errorClass, withPrefix: m.withPrefix.replace(/ {2,}/g, ' ') } : m;
 }
 
-/** A message printed in quotes as a whole (Python's `KeyError: 'frame 9 not found'` shows its repr): the text inside. */
 /** Shortest quoted text read as a message of its own: a few words, not a name or a value. */
 const MIN_QUOTED = 20;
 
@@ -395,6 +394,7 @@ function quotedMessages(line: string): PastedMessage[] {
   return out;
 }
 
+/** A message printed in quotes as a whole (Python's `KeyError: 'frame 9 not found'` shows its repr): the text inside. */
 function unquoted(m: PastedMessage): PastedMessage {
   const q = m.text[0];
   if ((q !== "'" && q !== '"') || m.text.length < 3 || !m.text.endsWith(q) || m.text.slice(1, -1).includes(q)) return m;
