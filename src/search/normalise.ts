@@ -8,7 +8,7 @@
 
 import { looksLikeClassPrefix, pythonRepr, splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
 import { pasteFrames, type Frame } from './frames.ts';
-import { stripLinePrefixes, stripLogPrefix, structuredLogError, toolTag } from './log-prefix.ts';
+import { stripLinePrefixes, stripLogPrefix, structuredLogError, structuredLogMessage, toolTag } from './log-prefix.ts';
 import { CODE_FENCE, decodeEntities, unwrapInlineCode, unwrapPaste } from './unwrap.ts';
 
 export type { PastedMessage } from './class-prefix.ts';
@@ -297,7 +297,12 @@ export function normalisePaste(paste: string): NormalisedPaste {
 function read(wrapped: string[], nested = false): NormalisedPaste {
   // Wrapped lines are joined first (a wrap can fall anywhere, even inside a log prefix), then prefixes
   // stripped, keeping the indentation of lines without one (it marks frames and continuations).
-  const joined = stripLinePrefixes(wrapped.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE)));
+  // A structured log line whose message holds line breaks (a traceback logged whole) is read as its lines.
+  const expanded = wrapped.flatMap((l) => {
+    const message = structuredLogMessage(l);
+    return message?.includes('\n') ? message.split('\n') : [l];
+  });
+  const joined = stripLinePrefixes(expanded.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE)));
   const lines = joined.map((l) => l.trim()).filter((l) => l !== '');
 
   // Errors a line holds inside other text: a Python repr at its end, a quoted message, a structured log line's error field.

@@ -82,14 +82,26 @@ function jsonDecoded(text: string): string {
   }
 }
 
+/** A structured log line (`{"msg":"…","exception":"Traceback…\n  File…"}`): its fields are read whole, their breaks as JSON gives them (log-prefix.ts). */
+function isJsonObject(text: string): boolean {
+  const t = text.trim();
+  if (!t.startsWith('{') || !t.endsWith('}')) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A trace printed on one line with its line breaks escaped (`KeyError: 'x'\n  File "…"`, from a
  * log that escapes them, or a string's repr): the breaks restored. Only when one ends a line as a
  * trace's do (before indentation, another break or the end; after `…:13:` or `last):`), so that
- * `C:\new\node` stays a path.
+ * `C:\new\node` stays a path; and not in a structured log line, whose reader parses them.
  */
 function escapedNewlines(text: string): string {
-  if (text.includes('\n') || !/[\d)]:\\n|\\n(?=[ \t]|\\n|\\r|$)/.test(text)) return text;
+  if (text.includes('\n') || !/[\d)]:\\n|\\n(?=[ \t]|\\n|\\r|$)/.test(text) || isJsonObject(text)) return text;
   return text.replace(/\\r\\n|\\n/g, '\n').replace(/\\t/g, '\t');
 }
 

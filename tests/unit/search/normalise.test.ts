@@ -229,6 +229,15 @@ Node.js v24.1.0`;
     const error = "sqlalchemy.exc.NoSuchColumnError: Could not locate column in row for column 'users.id'";
     expect(messages(JSON.stringify({ level: 'error', msg: 'task failed', error }))).toContainEqual(["Could not locate column in row for column 'users.id'", 'sqlalchemy.exc.NoSuchColumnError']);
     expect(messages(`time=2026-12-05T10:01:02Z level=error msg="task failed" error="${error}"`)).toContainEqual(["Could not locate column in row for column 'users.id'", 'sqlalchemy.exc.NoSuchColumnError']);
+    // A traceback logged whole, in the error field or as the message: read as one, its breaks as JSON gives them.
+    const trace = `Traceback (most recent call last):\n  File "/app/x.py", line 3, in f\n    g()\n${error}\n`;
+    expect(messages(JSON.stringify({ level: 'error', message: 'task failed', exception: trace }))[0]).toEqual(["Could not locate column in row for column 'users.id'", 'sqlalchemy.exc.NoSuchColumnError']);
+    for (const line of [JSON.stringify({ log: trace, stream: 'stderr' }), JSON.stringify({ level: 'error', msg: trace })]) {
+      const pasted = normalisePaste(line);
+      expect(pasted.traceback, line).toBe(true);
+      expect(pasted.messages[0]).toMatchObject({ text: "Could not locate column in row for column 'users.id'", errorClass: 'sqlalchemy.exc.NoSuchColumnError' });
+      expect(pasted.frames[0]).toMatchObject({ path: '/app/x.py', line: 3 });
+    }
   });
 
   it('reads a paste whose every line an editor, a log viewer or `cat -n` numbered', () => {
