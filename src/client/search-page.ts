@@ -249,6 +249,17 @@ function setUp(root: HTMLElement): void {
       meta.append(' · ', site);
     }
     a.append(message, meta);
+    if (hit.otherClass && hit.errorClass) {
+      // Why a row whose template fits the line is not a match: the paste names another error.
+      const note = document.createElement('span');
+      note.className = 'result-note';
+      const pasted = document.createElement('code');
+      pasted.textContent = hit.otherClass;
+      const raised = document.createElement('code');
+      raised.textContent = hit.errorClass;
+      note.append('The same words, but your paste names ', pasted, ' and this entry raises ', raised, '.');
+      a.append(note);
+    }
     if (hit.values && hit.values.length > 0) {
       const values = document.createElement('span');
       values.className = 'result-values';

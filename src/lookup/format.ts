@@ -47,7 +47,10 @@ function noEntry(a: NoEntryAnswer, site: string): string {
   const lines = [`No entry: the catalog at ${site} has no entry for this error.`];
   if (a.related.length > 0) {
     lines.push('', 'Possibly related (not matches):');
-    for (const r of a.related) lines.push(`  ${r.message.length > 100 ? `${r.message.slice(0, 99)}…` : r.message}  (${r.repo})`, `    ${address(r)}`);
+    for (const r of a.related) {
+      lines.push(`  ${r.message.length > 100 ? `${r.message.slice(0, 99)}…` : r.message}  (${r.repo})`, `    ${address(r)}`);
+      if (r.otherClass) lines.push(`    the same words, but your paste names ${r.otherClass} and this entry raises ${r.errorClass}`);
+    }
   }
   return lines.join('\n');
 }

@@ -59,7 +59,7 @@ export interface FoundAnswer extends PageRef {
 export interface NoEntryAnswer {
   status: 'no-entry';
   /** What the page would list as "possibly related": not matches. */
-  related: (PageRef & { message: string; repo: string })[];
+  related: (PageRef & { message: string; repo: string; errorClass: string | null; otherClass?: string })[];
 }
 
 export type LookupAnswer = (FoundAnswer | NoEntryAnswer) & {
@@ -97,7 +97,7 @@ export async function lookup(paste: string, site: Site): Promise<LookupAnswer> {
     ms: Math.round(performance.now() - started),
   });
   if (!answer.found) {
-    return done({ status: 'no-entry', related: answer.related.map((h) => ({ ...ref(h.path), message: h.template, repo: h.repo })) });
+    return done({ status: 'no-entry', related: answer.related.map((h) => ({ ...ref(h.path), message: h.template, repo: h.repo, errorClass: h.errorClass, ...(h.otherClass ? { otherClass: h.otherClass } : {}) })) });
   }
   const { hit, top, places } = answer;
   let facts: TwinFacts | null = null;

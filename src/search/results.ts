@@ -30,6 +30,8 @@ export interface SearchHit {
   filters: Partial<Record<SearchFilter, string[]>>;
   /** The row is a message page: every raise site of one message in a repository (`messagePageHit`). */
   messagePage?: boolean;
+  /** The class the paste names for the line its template fits, another than the record's (class-prefix.ts `classClash`): the row says so. */
+  otherClass?: string;
 }
 
 export interface ExcerptSegment {
@@ -66,6 +68,7 @@ export function hitFromMatch(m: MatchResult): SearchHit {
     errorClass: e.errorClass,
     values: m.values,
     line: m.line,
+    ...(m.classClash && m.pastedClass && m.kind !== 'close' ? { otherClass: m.pastedClass } : {}),
     snippet: [{ text: e.summary, mark: false }],
     site: e.file ? { file: e.file, line: e.line, scope: e.scope } : null,
     filters: {

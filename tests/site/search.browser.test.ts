@@ -99,6 +99,17 @@ describe('search by pasted error text, in Chromium', () => {
     await page.close();
   });
 
+  it('says the catalog has no entry when the paste names another error, and why the row whose words fit is not it', async () => {
+    const { page, paths, errors } = await search("vllm.core.BlockTableError: KV cache block 7 not found for request 'req-1'");
+    expect(paths[0]).toBe(KV);
+    expect(await page.locator('[data-search-results]').getAttribute('data-no-match')).not.toBeNull();
+    const first = page.locator('[data-search-results] > li').first();
+    expect(await first.locator('.match-kind').innerText()).toBe('Possibly related');
+    expect(await first.locator('.result-note').innerText()).toBe('The same words, but your paste names vllm.core.BlockTableError and this entry raises KeyError.');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('answers a 1 MB paste without freezing the page', async () => {
     const page = await ctx.browser.newPage();
     await page.goto(`${ctx.server.url}/search/`);

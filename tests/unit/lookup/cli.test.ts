@@ -108,6 +108,15 @@ describe('errdex lookup on a folder', () => {
     expect(a.reads.every((x) => x.path.startsWith('/search-index/') || x.path === '/api/manifest.json')).toBe(true);
   });
 
+  it("says why a row whose template fits is no match: the paste names another error than the record's", async () => {
+    const paste = POOL_PASTE.replace('sqlalchemy.exc.TimeoutError', 'celery.exceptions.WorkerLostError');
+    const r = await run(['--site', dir, paste]);
+    expect(r.code).toBe(EXIT.noEntry);
+    expect(r.out).toContain(`the same words, but your paste names celery.exceptions.WorkerLostError and this entry raises ${POOL.errorClass}`);
+    const a = json(await run(['--site', dir, '--json', paste]));
+    expect(a.status === 'no-entry' && a.related[0]).toMatchObject({ repo: POOL.repo, errorClass: POOL.errorClass, otherClass: 'celery.exceptions.WorkerLostError' });
+  });
+
   it('gives paths only when the folder names no site URL', async () => {
     const bare = writeIndexSite(records, { siteUrl: null });
     try {
