@@ -53,7 +53,8 @@ function holdsName(text: string, name: string): boolean {
  * name mistyped (a paste retyped into an issue: `VlueError`), not two errors.
  */
 export function classClash(recordClass: string | null, pastedClass: string | null, named: (name: string) => boolean): boolean {
-  if (!recordClass || !pastedClass) return false;
+  // A record's class as a scanner wrote it may be an expression (`self.error_class`, `fmt.Errorf`): no name to compare.
+  if (!recordClass || !pastedClass || !looksLikeClassName(recordClass)) return false;
   const record = lastClassName(recordClass).toLowerCase();
   const pasted = lastClassName(pastedClass).toLowerCase();
   if (BASE_NAMES.test(record) || BASE_NAMES.test(pasted) || levenshtein(record, pasted) <= MISTYPED) return false;

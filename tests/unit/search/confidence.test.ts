@@ -86,6 +86,8 @@ describe('no confident match', () => {
       expect(found[0]?.classClash, paste).toBe(false);
       expect(noConfidentMatch(found), paste).toBe(false);
     }
+    // A record's class that is no class name (an expression a scanner wrote) clashes with nothing.
+    for (const expression of ['self.error_class', 'fmt.Errorf']) expect(classClash(expression, 'click.exceptions.BadParameter', nameFinder(() => message)), expression).toBe(false);
     // A wrapper names the error it wraps: no clash.
     expect(classClash('ArgumentError', 'sqlalchemy.exc.StatementError', nameFinder(() => `sqlalchemy.exc.StatementError: (sqlalchemy.exc.ArgumentError) ${message}`))).toBe(false);
     expect(classClash('ArgumentError', 'sqlalchemy.exc.StatementError', nameFinder(() => `sqlalchemy.exc.StatementError: (sqlalchemy.exc.ArgumentErrors) ${message}`))).toBe(true);
