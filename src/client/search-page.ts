@@ -249,7 +249,7 @@ function setUp(root: HTMLElement): void {
       meta.append(' · ', site);
     }
     a.append(message, meta);
-    if (hit.otherClass && hit.errorClass) {
+    if (unsure && hit.otherClass && hit.errorClass) {
       // Why a row whose template fits the line is not a match: the paste names another error.
       const note = document.createElement('span');
       note.className = 'result-note';
