@@ -121,6 +121,26 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
 const FRAME =
   /^\s*(?:File "[^"]*", line \d+|at (?:async )?[\w$.<>[\]/@:\\ -]*(?:\(.*\))?$|from \S+:\d+:in|\.\.\. \d+ (?:more|common frames omitted)|\d+: 0x[0-9a-f]+ - |at \S+:\d+(?::\d+)?$|[\w./-]+\.go:\d+ \+0x[0-9a-f]+$|goroutine \d+ \[|created by |(?:[\w.-]+\/)*[\w-]+\.[\w.*()]+\((?:0x[0-9a-f]+|\.\.\.|, )*\)$)/;
 const PY_TRACEBACK = /^\s*Traceback \(most recent call last\):\s*$/;
+// Python 3.11's exception groups (asyncio's TaskGroup, anyio, trio): each traceback drawn in a box
+// of `|` and `+`, one level deeper per group; `+-+---- 1 ----` and `+----` lines separate them.
+const GROUP_TITLE = /^\s*Exception Group Traceback \(most recent call last\):\s*$/;
+const GROUP_RULE = /^\s*\+[-+]*(?: (?:\d+|\.\.\.) -*)?\s*$|^\s*\| and \d+ more exceptions?\s*$/;
+const GROUP_SIDE = /^\s*(?:\| ?|\+ )/;
+
+/**
+ * The lines of an exception group's traceback as the lines of plain ones: the box's sides and rules
+ * taken off, each group's header a Python traceback's, so each traceback in it is read as one. Other
+ * pastes as they are (a line may start with `|` of its own).
+ */
+export function withoutGroupBoxes(lines: string[]): string[] {
+  if (!lines.some((l) => GROUP_TITLE.test(l.replace(GROUP_SIDE, '')))) return lines;
+  return lines.map((line) => {
+    if (GROUP_RULE.test(line)) return '';
+    const rest = line.replace(GROUP_SIDE, '');
+    return GROUP_TITLE.test(rest) ? 'Traceback (most recent call last):' : rest;
+  });
+}
+
 const PY_CHAIN = /^\s*(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)\s*$/;
 
 /**
@@ -302,7 +322,7 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
     const message = structuredLogMessage(l);
     return message?.includes('\n') ? message.split('\n') : [l];
   });
-  const joined = stripLinePrefixes(expanded.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE)));
+  const joined = withoutGroupBoxes(stripLinePrefixes(expanded.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE))));
   const lines = joined.map((l) => l.trim()).filter((l) => l !== '');
 
   // Errors a line holds inside other text: a Python repr at its end, a quoted message, a structured log line's error field.

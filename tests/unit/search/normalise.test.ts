@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, joinWrappedLines, normalisePaste, splitClassPrefix, stripLogPrefix, withoutGutter } from '../../../src/search/normalise.ts';
+import { cleanText, joinWrappedLines, normalisePaste, splitClassPrefix, stripLogPrefix, withoutGroupBoxes, withoutGutter } from '../../../src/search/normalise.ts';
 
 /** The first message a paste yields: [message, class]. */
 const first = (paste: string): [string | undefined, string | null | undefined] => {
@@ -67,6 +67,35 @@ RuntimeError: could not load frame 'frame'`;
   it('reads the message inside the quotes a KeyError prints around it', () => {
     expect(first("KeyError: 'frame 9 not found in buffer 3'")).toEqual(['frame 9 not found in buffer 3', 'KeyError']);
     expect(first('"quoted" and more "quoted"')[0]).toBe('"quoted" and more "quoted"');
+  });
+
+  it('reads each traceback of a Python exception group, nested groups too', () => {
+    const paste = `  + Exception Group Traceback (most recent call last):
+  |   File "/app/main.py", line 10, in main
+  |     async with asyncio.TaskGroup() as tg:
+  | ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)
+  +-+---------------- 1 ----------------
+    | Traceback (most recent call last):
+    |   File "/app/main.py", line 5, in work
+    |     raise KeyError(name)
+    | KeyError: 'frame 9 not found'
+    +---------------- 2 ----------------
+    | Exception Group Traceback (most recent call last):
+    |   File "/app/main.py", line 7, in other
+    | ExceptionGroup: inner (1 sub-exception)
+    +-+---------------- 1 ----------------
+      | Traceback (most recent call last):
+      |   File "/app/main.py", line 3, in f
+      | ValueError: expected 1 frame, got 3
+      +------------------------------------`;
+    const pasted = normalisePaste(paste);
+    expect(pasted.traceback).toBe(true);
+    const messages = pasted.messages.map((m) => [m.text, m.errorClass]);
+    expect(messages).toContainEqual(['frame 9 not found', 'KeyError']);
+    expect(messages).toContainEqual(['expected 1 frame, got 3', 'ValueError']);
+    expect(pasted.frames.map((f) => f.line)).toEqual(expect.arrayContaining([5, 3]));
+    // A paste without a group's header keeps its bars.
+    expect(withoutGroupBoxes(['| name | value |', '| --- | --- |'])).toEqual(['| name | value |', '| --- | --- |']);
   });
 
   it('reads a Python 3.11 traceback with carets', () => {
