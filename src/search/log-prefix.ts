@@ -35,9 +35,9 @@ const PREFIXES: RegExp[] = [
   /^[DIWEFA], \[[^\]]{1,80}\]\s+\w+ -- [^:]{0,80}: /,
   // Python logging's default: ERROR:root:message, WARNING:vllm.engine:message
   new RegExp(`^${LEVEL}:[\\w.]{1,120}:`, 'i'),
-  // Level words: [ERROR], ERROR, ERROR:, <E>, level=error; lower or mixed case only with a colon
-  // (`error: …`), since `Error [ERR_X]: …` names a class.
-  new RegExp(`^(?:\\[${LEVEL}\\]|<${LEVEL}>|level=${LEVEL})[\\s:|\\]-]*`, 'i'),
+  // Level words: [ERROR], [error    ] (structlog pads it), ERROR, ERROR:, <E>, level=error; lower or
+  // mixed case only with a colon (`error: …`), since `Error [ERR_X]: …` names a class.
+  new RegExp(`^(?:\\[${LEVEL} {0,8}\\]|<${LEVEL}>|level=${LEVEL})[\\s:|\\]-]*`, 'i'),
   new RegExp(`^${LEVEL}(?=[\\s:|\\]-])[\\s:|\\]-]*`),
   new RegExp(`^${LEVEL}:\\s*`, 'i'),
   // Python logging's common `%(asctime)s - %(name)s - %(levelname)s - %(message)s` after its time
@@ -83,7 +83,7 @@ const LOGGER_NAME = /^[a-z_][\w-]*(?:[.:]{1,2}[\w-]+){1,8}(?::\d+)?(?:\]|:)\s+/i
 // `2026-12-01T10:01:02+0000 host1 gunicorn[4121]: …`).
 // Also: Heroku's `app[web.1]: `; nginx's `1234#1234: *1 `; Spring Boot's `1234 --- [app] [main]
 // o.s.b.SpringApplication : `; logcat's `1234  5678 E Tag: `; log4j's and logback's logger before
-// ` - ` (`[main] com.foo.Bar - `).
+// ` - ` (`[main] com.foo.Bar - `); loguru's module, function and line (`app.main:work:5 - `).
 const AFTER_TIME = [
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s+/i,
   /^[\w.-]{1,64} [\w./-]{1,64}\[\d{1,9}\]: /,
@@ -92,6 +92,7 @@ const AFTER_TIME = [
   /^\d{1,9} --- (?:\[[^\]]{0,80}\]\s*){0,2}[\w.$-]{1,120}\s*: /,
   /^\d{1,9}\s+\d{1,9}\s+[VDIWEFA]\s+[^:]{1,80}?:\s/,
   /^[\w$]{1,60}(?:\.[\w$]{1,60}){1,10} - /,
+  /^[\w.$-]{1,120}:[\w.<>$-]{1,120}:\d{1,7} - /,
 ];
 // A file position before an error or a level word: Python's warnings (`/app/x.py:12: UserWarning: …`),
 // compilers and linters (`src/a.c:3:5: error: …`).

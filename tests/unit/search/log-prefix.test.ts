@@ -43,6 +43,9 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     ['a box around an error (Terraform)', '│ '],
     ['a file position before a level word (compilers)', 'src/join.c:12:5: error: '],
     ['Vite (a 12-hour time, its tag, a level word)', '10:01:02 AM [vite] error: '],
+    ['loguru (time, padded level, module:function:line)', '2026-12-05 10:01:02.123 | ERROR    | app.main:work:5 - '],
+    ['loguru in a script', '2026-12-05 10:01:02.123 | ERROR    | __main__:<module>:12 - '],
+    ['structlog (padded level in brackets)', '2026-12-05 10:01:02 [error    ] '],
     ['a 12-hour time of one digit', '[1:01:02 PM] '],
   ])('%s', (_name, prefix) => {
     expect(stripLogPrefix(`${prefix}${MESSAGE}`)).toBe(MESSAGE);
