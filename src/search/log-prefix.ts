@@ -21,6 +21,10 @@ const PREFIXES: RegExp[] = [
   // syslog's priority (<11>), and RFC 5424's whole header: <11>1 time host app procid msgid [data]|-
   /^<\d{1,3}>1 \S{1,64} \S{1,255} \S{1,48} \S{1,128} \S{1,32} (?:-|(?:\[[^\]]{0,400}\])+)(?: |$)/,
   /^<\d{1,3}>(?=\S)/,
+  // A date and time as JavaScript's toLocaleString writes them (en-US): 12/5/2026, 10:01:02 AM
+  /^\d{1,2}\/\d{1,2}\/\d{4},? \d{1,2}:\d{2}:\d{2}(?: ?[AP]M)?[\s|:-]*/,
+  // NestJS's logger: [Nest] 4121  - (then such a date, the level and the context in brackets)
+  /^\[Nest\] \d{1,9}\s+-\s+/,
   // Go's log package: 2026/08/14 21:17:39.123456 message
   /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?\s+/,
   // syslog: Aug 14 21:17:39 host program[123]: message

@@ -46,6 +46,7 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     ['loguru (time, padded level, module:function:line)', '2026-12-05 10:01:02.123 | ERROR    | app.main:work:5 - '],
     ['loguru in a script', '2026-12-05 10:01:02.123 | ERROR    | __main__:<module>:12 - '],
     ['structlog (padded level in brackets)', '2026-12-05 10:01:02 [error    ] '],
+    ['NestJS (app, pid, a locale date, level, context)', '[Nest] 4121  - 12/05/2026, 10:01:02 AM   ERROR [ExceptionsHandler] '],
     ['a 12-hour time of one digit', '[1:01:02 PM] '],
   ])('%s', (_name, prefix) => {
     expect(stripLogPrefix(`${prefix}${MESSAGE}`)).toBe(MESSAGE);
