@@ -139,6 +139,8 @@ export function structuredLogMessage(line: string): string | null {
     }
     return null;
   }
+  // Most lines hold no quoted field: not scanned for one (this runs on every line of a paste).
+  if (!s.includes('="')) return null;
   const m = /(?:^|\s)(?:msg|message|error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
   if (m && /(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return m[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, ' ');
   return null;
@@ -162,6 +164,7 @@ export function structuredLogError(line: string): string | null {
     const error = ERROR_KEYS.map((k) => fieldText(value[k])).find((t) => t !== null);
     return message && error && error !== message ? error : null;
   }
+  if (!s.includes('="')) return null;
   const m = /(?:^|\s)(?:msg|message)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
   const e = /(?:^|\s)(?:error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
   if (!m || !e || !/(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return null;

@@ -325,8 +325,8 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
   const joined = withoutGroupBoxes(stripLinePrefixes(expanded.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE))));
   const lines = joined.map((l) => l.trim()).filter((l) => l !== '');
 
-  // Errors a line holds inside other text: a Python repr at its end, a quoted message, a structured log line's error field.
-  const inner = [...lines.map(pythonRepr).filter((m) => m !== null), ...(nested ? [] : carriedErrors(wrapped)), ...lines.flatMap(quotedMessages)];
+  // Errors a line holds inside other text: a Python repr at its end, a structured log line's error field, a quoted message, an unquoted `error=` field.
+  const inner = [...lines.map(pythonRepr).filter((m) => m !== null), ...(nested ? [] : carriedErrors(wrapped)), ...lines.flatMap(quotedMessages), ...lines.flatMap(fieldErrors)];
   const fromTrace = tracebackMessages(joined);
   let messages: PastedMessage[];
   if (fromTrace && fromTrace.length > 0) {
@@ -398,6 +398,27 @@ function singleSpaced(m: PastedMessage): PastedMessage {
 
 /** Shortest quoted text read as a message of its own: a few words, not a name or a value. */
 const MIN_QUOTED = 20;
+
+// The field of a log line that holds its error, written unquoted: Rust tracing's `error=…`, logfmt's `err=…`.
+const ERROR_FIELDS = [' error=', ' err=', ' exception=', ' cause='];
+const NEXT_FIELD = / [A-Za-z_][\w.]{0,40}=/;
+
+/**
+ * The error a log line gives as an unquoted field after its message (tracing's `task failed
+ * error=timer error: …`): the rest of the line, and the same up to the next field when one follows.
+ * A quoted value is `quotedMessages`'s.
+ */
+function fieldErrors(line: string): PastedMessage[] {
+  for (const field of ERROR_FIELDS) {
+    const at = line.lastIndexOf(field);
+    if (at < 0) continue;
+    const value = line.slice(at + field.length);
+    if (value.startsWith('"') || value.length < MIN_QUOTED || !value.includes(' ')) continue;
+    const next = NEXT_FIELD.exec(value);
+    return [value, ...(next ? [value.slice(0, next.index)] : [])].map(splitClassPrefix);
+  }
+  return [];
+}
 
 /**
  * The messages a line quotes inside other words, as people write about an error (`I get "Multipart

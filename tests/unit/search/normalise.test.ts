@@ -254,6 +254,10 @@ Node.js v24.1.0`;
     expect(messages(`I get this error when uploading: "Multipart file uploads require 'io.BytesIO', not 'io.StringIO'." any idea?`)).toContainEqual(["Multipart file uploads require 'io.BytesIO', not 'io.StringIO'.", null]);
     expect(messages('after upgrading, `TypeError: Cannot read properties of undefined` on start')).toContainEqual(['Cannot read properties of undefined', 'TypeError']);
     expect(messages('the "name" field is "x"')).toEqual([['the "name" field is "x"', null]]);
+    // Rust tracing: the error as an unquoted field after the message, alone or with fields after it.
+    const timer = 'timer error: No such file or directory (os error 2)';
+    expect(messages(`2026-12-05T10:01:02.123456Z ERROR my_app: task failed error=${timer}`)).toContainEqual([timer, null]);
+    expect(messages(`2026-12-05T10:01:02.123456Z ERROR my_app: task failed error=${timer} request_id=42`)).toContainEqual([timer, null]);
     // zap and logrus: the message says what failed, the error field what the error was.
     const error = "sqlalchemy.exc.NoSuchColumnError: Could not locate column in row for column 'users.id'";
     expect(messages(JSON.stringify({ level: 'error', msg: 'task failed', error }))).toContainEqual(["Could not locate column in row for column 'users.id'", 'sqlalchemy.exc.NoSuchColumnError']);
