@@ -109,49 +109,45 @@ const NAME_BEFORE_CLASS = /^[\w.:[\]()<>-]{1,80}\s+/;
 /** Whether a line (past the log prefix) starts the error itself: a class prefix, or a Python traceback's header (after a module). */
 const startsError = (s: string): boolean => looksLikeClassPrefix(s) || PY_TRACEBACK.test(s.replace(MODULE_PREFIX, ''));
 
-const MESSAGE_KEYS = ['msg', 'message', '@message'];
+// A JSON line's message is the first of these fields it has; `log`: Docker's json-file driver
+// (`{"log":"…\n","stream":"stderr"}`); `textPayload`: Google Cloud Logging.
+const JSON_MESSAGE_KEYS = ['msg', 'message', 'error', 'err', 'exception', 'error.message', '@message', 'log', 'textPayload'];
+// What a line says happened, and the error it carries beside that (zap, logrus, structlog).
+const SAID_KEYS = ['msg', 'message', '@message'];
 const ERROR_KEYS = ['error', 'err', 'exception', 'error.message', 'exc_info', 'stack_trace'];
+const LOGFMT_MESSAGE = /(?:^|\s)(?:msg|message|error|err)="((?:[^"\\]|\\.){0,4000})"/;
+const LOGFMT_SAID = /(?:^|\s)(?:msg|message)="((?:[^"\\]|\\.){0,4000})"/;
+const LOGFMT_ERROR = /(?:^|\s)(?:error|err)="((?:[^"\\]|\\.){0,4000})"/;
+const LOGFMT_LINE = /(?:^|\s)(?:level|lvl|time|ts)=/;
 
-/** A field's text: a string, or the `message` of an object (`"error": {"message": "…"}`). */
+/** A field's text: a string, or the `message` of an object (`"error": {"message": "…", "type": "…"}`: OpenAI-style bodies, ECS, Serilog). */
 function fieldText(v: unknown): string | null {
   if (typeof v === 'string') return v.trimEnd();
   if (v && typeof v === 'object' && typeof (v as Record<string, unknown>).message === 'string') return (v as Record<string, string>).message ?? null;
   return null;
 }
 
-/**
- * The message of a structured log line: logfmt (`level=error msg="…"`, logrus, slog) or JSON
- * (`{"level":"error","msg":"…"}`, zap, pino, bunyan). Null for any other line.
- */
-export function structuredLogMessage(line: string): string | null {
-  const s = line.trim();
-  if (s.startsWith('{') && s.endsWith('}')) {
-    try {
-      const value = JSON.parse(s) as Record<string, unknown>;
-      // `log`: Docker's json-file driver (`{"log":"…\n","stream":"stderr"}`); `textPayload`: Google Cloud Logging.
-      // `"error": {"message": "…", "type": "…"}` too (OpenAI-style bodies, ECS, Serilog).
-      for (const key of ['msg', 'message', 'error', 'err', 'exception', 'error.message', '@message', 'log', 'textPayload']) {
-        const text = fieldText(value[key]);
-        if (text !== null) return text;
-      }
-    } catch {
-      return null;
-    }
-    return null;
+const firstField = (value: Record<string, unknown>, keys: readonly string[]): string | null => {
+  for (const key of keys) {
+    const text = fieldText(value[key]);
+    if (text !== null) return text;
   }
-  // Most lines hold no quoted field: not scanned for one (this runs on every line of a paste).
-  if (!s.includes('="')) return null;
-  const m = /(?:^|\s)(?:msg|message|error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
-  if (m && /(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return m[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, ' ');
   return null;
+};
+
+/** A structured log line read: its message, and the error it carries beside what it says happened (null: none, or the same). */
+export interface StructuredLog {
+  message: string;
+  error: string | null;
 }
 
 /**
- * The error a structured log line carries beside its message (zap's and logrus's `"msg":"task
- * failed","error":"…"`, structlog's `exception`), when it has both and they differ; null otherwise.
- * `structuredLogMessage` gives the message: the error is often the part a catalog holds.
+ * A structured log line: logfmt (`level=error msg="…"`, logrus, slog) or JSON (`{"level":"error",
+ * "msg":"…"}`, zap, pino, bunyan), parsed once. Null for any other line. The error a line carries
+ * beside its message (`"msg":"task failed","error":"…"`, structlog's `exception`) is often the part a
+ * catalog holds.
  */
-export function structuredLogError(line: string): string | null {
+export function structuredLog(line: string): StructuredLog | null {
   const s = line.trim();
   if (s.startsWith('{') && s.endsWith('}')) {
     let value: Record<string, unknown>;
@@ -160,16 +156,26 @@ export function structuredLogError(line: string): string | null {
     } catch {
       return null;
     }
-    const message = MESSAGE_KEYS.map((k) => fieldText(value[k])).find((t) => t !== null);
-    const error = ERROR_KEYS.map((k) => fieldText(value[k])).find((t) => t !== null);
-    return message && error && error !== message ? error : null;
+    const message = firstField(value, JSON_MESSAGE_KEYS);
+    if (message === null) return null;
+    const said = firstField(value, SAID_KEYS);
+    const error = firstField(value, ERROR_KEYS);
+    return { message, error: said && error && error !== said ? error : null };
   }
+  // Most lines hold no quoted field: not scanned for one (this runs on every line of a paste).
   if (!s.includes('="')) return null;
-  const m = /(?:^|\s)(?:msg|message)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
-  const e = /(?:^|\s)(?:error|err)="((?:[^"\\]|\\.){0,4000})"/.exec(s);
-  if (!m || !e || !/(?:^|\s)(?:level|lvl|time|ts)=/.test(s)) return null;
-  return e[1] !== m[1] ? e[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, '\n') : null;
+  const m = LOGFMT_MESSAGE.exec(s);
+  if (!m || !LOGFMT_LINE.test(s)) return null;
+  const said = LOGFMT_SAID.exec(s);
+  const error = LOGFMT_ERROR.exec(s);
+  return {
+    message: m[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, ' '),
+    error: said && error && error[1] !== said[1] ? error[1]!.replace(/\\(["\\])/g, '$1').replace(/\\n/g, '\n') : null,
+  };
 }
+
+/** The message of a structured log line (`structuredLog`); null for any other line. */
+export const structuredLogMessage = (line: string): string | null => structuredLog(line)?.message ?? null;
 
 /** The first of the patterns that takes a prefix off the line and leaves something of it, or null. */
 function firstPrefix(patterns: readonly RegExp[], s: string): string | null {
@@ -278,10 +284,23 @@ export function stripLinePrefixes(lines: readonly string[]): string[] {
   const split = lines.map(splitLogPrefix);
   const names = new Set(split.map((p) => p.name).filter((n) => n !== null));
   const parts = names.size > 0 ? split.map((p) => withName(p, names)) : split;
-  let dedent = Infinity;
-  for (const p of parts) {
-    if (p.prefix === '' || p.rest.trim() === '') continue;
-    dedent = Math.min(dedent, p.rest.length - p.rest.trimStart().length);
-  }
-  return parts.map((p, i) => (p.prefix === '' ? lines[i]! : p.rest.slice(Math.min(dedent, p.rest.length - p.rest.trimStart().length))));
+  const rests = withoutSharedIndent(
+    parts.map((p) => p.rest),
+    (i) => parts[i]!.prefix !== '',
+  );
+  return parts.map((p, i) => (p.prefix === '' ? lines[i]! : rests[i]!));
+}
+
+const indentOf = (s: string): number => s.length - s.trimStart().length;
+
+/**
+ * Each text without the indentation that the `counted` ones which are not blank all share: what a
+ * prefix or a line number's separator left before every line, not the lines' own indentation.
+ */
+export function withoutSharedIndent(texts: readonly string[], counted: (i: number) => boolean = () => true): string[] {
+  let shared = Infinity;
+  texts.forEach((t, i) => {
+    if (counted(i) && t.trim() !== '') shared = Math.min(shared, indentOf(t));
+  });
+  return texts.map((t) => t.slice(Math.min(shared, indentOf(t))));
 }

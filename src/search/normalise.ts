@@ -8,7 +8,7 @@
 
 import { looksLikeClassPrefix, pythonRepr, splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
 import { pasteFrames, type Frame } from './frames.ts';
-import { stripLinePrefixes, stripLogPrefix, structuredLogError, structuredLogMessage, toolTag } from './log-prefix.ts';
+import { stripLinePrefixes, stripLogPrefix, structuredLog, toolTag, withoutSharedIndent, type StructuredLog } from './log-prefix.ts';
 import { CODE_FENCE, decodeEntities, unwrapInlineCode, unwrapPaste } from './unwrap.ts';
 
 export type { PastedMessage } from './class-prefix.ts';
@@ -295,9 +295,7 @@ export function withoutGutter(lines: string[]): string[] {
   }
   if (numbered < MIN_GUTTER_LINES) return lines;
   // The spaces after the number that all lines share are the gutter's too (a tab read as spaces).
-  const rests = lines.map((line) => line.replace(GUTTER, ''));
-  const indent = rests.reduce((least, l) => (l.trim() === '' ? least : Math.min(least, l.length - l.trimStart().length)), Infinity);
-  return rests.map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)));
+  return withoutSharedIndent(lines.map((line) => line.replace(GUTTER, '')));
 }
 
 /** Normalises a paste into the error messages it holds. */
@@ -317,16 +315,15 @@ export function normalisePaste(paste: string): NormalisedPaste {
 function read(wrapped: string[], nested = false): NormalisedPaste {
   // Wrapped lines are joined first (a wrap can fall anywhere, even inside a log prefix), then prefixes
   // stripped, keeping the indentation of lines without one (it marks frames and continuations).
-  // A structured log line whose message holds line breaks (a traceback logged whole) is read as its lines.
-  const expanded = wrapped.flatMap((l) => {
-    const message = structuredLogMessage(l);
-    return message?.includes('\n') ? message.split('\n') : [l];
-  });
+  // Structured log lines, each parsed once here: one whose message holds line breaks (a traceback
+  // logged whole) is read as its lines; the errors they carry are read below.
+  const logs = wrapped.map(structuredLog);
+  const expanded = wrapped.flatMap((l, i) => (logs[i]?.message.includes('\n') ? logs[i].message.split('\n') : [l]));
   const joined = withoutGroupBoxes(stripLinePrefixes(expanded.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE))));
   const lines = joined.map((l) => l.trim()).filter((l) => l !== '');
 
   // Errors a line holds inside other text: a Python repr at its end, a structured log line's error field, a quoted message, an unquoted `error=` field.
-  const inner = [...lines.map(pythonRepr).filter((m) => m !== null), ...(nested ? [] : carriedErrors(wrapped)), ...lines.flatMap(quotedMessages), ...lines.flatMap(fieldErrors)];
+  const inner = [...lines.map(pythonRepr).filter((m) => m !== null), ...(nested ? [] : carriedErrors(logs)), ...lines.flatMap(quotedMessages), ...lines.flatMap(fieldErrors)];
   const fromTrace = tracebackMessages(joined);
   let messages: PastedMessage[];
   if (fromTrace && fromTrace.length > 0) {
@@ -345,12 +342,9 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
   return { messages, lines, traceback: fromTrace !== null && fromTrace.length > 0, frames: pasteFrames(joined) };
 }
 
-/** The messages of the errors structured log lines carry beside their message (log-prefix.ts `structuredLogError`), each read as a paste of its own. */
-function carriedErrors(wrapped: readonly string[]): PastedMessage[] {
-  return wrapped.flatMap((line) => {
-    const error = structuredLogError(line);
-    return error === null ? [] : read(error.split('\n'), true).messages;
-  });
+/** The messages of the errors structured log lines carry beside their message (log-prefix.ts `structuredLog`), each read as a paste of its own. */
+function carriedErrors(logs: readonly (StructuredLog | null)[]): PastedMessage[] {
+  return logs.flatMap((log) => (log?.error ? read(log.error.split('\n'), true).messages : []));
 }
 
 /** Messages read with the tool's tag their line's prefix ended with (`[vite:html] internal error…`). */
