@@ -11,6 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          globalSetup: ['tests/support/temp-root.ts'],
           include: ['tests/unit/**/*.test.ts'],
           // Well above the slowest unit test, so a busy shared machine slows them without failing them.
           testTimeout: 30_000,
@@ -20,6 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'site',
+          globalSetup: ['tests/support/temp-root.ts'],
           include: ['tests/site/**/*.test.ts'],
           fileParallelism: false,
           // A ceiling against a hung browser or build, not a speed target: a test that opens every page of
