@@ -259,6 +259,14 @@ function setUp(root: HTMLElement): void {
       raised.textContent = hit.errorClass;
       note.append('The same words, but your paste names ', pasted, ' and this entry raises ', raised, '.');
       a.append(note);
+    } else if (unsure && hit.siteMissed && hit.site) {
+      // Why a row whose template fits the line is not a match: the paste's trace shows the error raised elsewhere.
+      const note = document.createElement('span');
+      note.className = 'result-note';
+      const file = document.createElement('code');
+      file.textContent = hit.site.file;
+      note.append("The same words, but your paste's traceback does not go through ", file, ', where this entry raises it.');
+      a.append(note);
     }
     if (hit.values && hit.values.length > 0) {
       const values = document.createElement('span');

@@ -50,6 +50,7 @@ function noEntry(a: NoEntryAnswer, site: string): string {
     for (const r of a.related) {
       lines.push(`  ${r.message.length > 100 ? `${r.message.slice(0, 99)}…` : r.message}  (${r.repo})`, `    ${address(r)}`);
       if (r.otherClass) lines.push(`    the same words, but your paste names ${r.otherClass} and this entry raises ${r.errorClass}`);
+      else if (r.missedFile) lines.push(`    the same words, but your paste's traceback does not go through ${r.missedFile}, where this entry raises it`);
     }
   }
   return lines.join('\n');

@@ -59,7 +59,15 @@ export interface FoundAnswer extends PageRef {
 export interface NoEntryAnswer {
   status: 'no-entry';
   /** What the page would list as "possibly related": not matches. */
-  related: (PageRef & { message: string; repo: string; errorClass: string | null; otherClass?: string })[];
+  related: (PageRef & {
+    message: string;
+    repo: string;
+    errorClass: string | null;
+    /** The class the paste names, another than this entry's (search/results.ts `SearchHit.otherClass`). */
+    otherClass?: string;
+    /** The file this entry raises it in, when the paste's traceback does not go through it (`SearchHit.siteMissed`). */
+    missedFile?: string;
+  })[];
 }
 
 export type LookupAnswer = (FoundAnswer | NoEntryAnswer) & {
@@ -97,7 +105,17 @@ export async function lookup(paste: string, site: Site): Promise<LookupAnswer> {
     ms: Math.round(performance.now() - started),
   });
   if (!answer.found) {
-    return done({ status: 'no-entry', related: answer.related.map((h) => ({ ...ref(h.path), message: h.template, repo: h.repo, errorClass: h.errorClass, ...(h.otherClass ? { otherClass: h.otherClass } : {}) })) });
+    return done({
+      status: 'no-entry',
+      related: answer.related.map((h) => ({
+        ...ref(h.path),
+        message: h.template,
+        repo: h.repo,
+        errorClass: h.errorClass,
+        ...(h.otherClass ? { otherClass: h.otherClass } : {}),
+        ...(h.siteMissed && h.site ? { missedFile: h.site.file } : {}),
+      })),
+    });
   }
   const { hit, top, places } = answer;
   let facts: TwinFacts | null = null;

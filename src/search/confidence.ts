@@ -83,13 +83,14 @@ export const RELATED_SHARED_WORDS = 2;
  * alignment finds any template that starts with a placeholder close to a short line, read as the
  * template cut short; such a row shares one word of many with a paste from another program, or only
  * words like "is" and "not", and is no lead. A template that fits the line whole but belongs to
- * another error than the paste names (`classClash`) is shown whatever its words.
+ * another error than the paste names (`classClash`), or is raised where the paste's trace does not
+ * go (`siteMissed`), is shown whatever its words.
  */
 export function possiblyRelated(results: readonly MatchResult[], common: ReadonlySet<string>): MatchResult[] {
   return results
     .filter((r) => {
-      // The whole template fits the line, but the paste names another error: a lead, whatever its words.
-      if (r.classClash && r.kind !== 'close') return true;
+      // The whole template fits the line, but the paste names another error or shows it raised elsewhere: a lead, whatever its words.
+      if ((r.classClash || r.siteMissed) && r.kind !== 'close') return true;
       const { shared, lineWords, templateWords } = sharedWords(r, common);
       return shared >= RELATED_SHARED_WORDS || (shared > 0 && (shared >= templateWords || 2 * shared >= lineWords));
     })
@@ -106,8 +107,8 @@ export const CONFIDENT_SITE_FIT = 2.5;
 /** Whether one result is a confident match for the paste. */
 export function isConfident(r: MatchResult): boolean {
   if ((r.siteFit ?? 0) >= CONFIDENT_SITE_FIT && (r.kind !== 'close' || r.score <= CONFIDENT_SITE_CLOSE_SCORE)) return true;
-  // The text fits, but the paste says it is another error (one the catalog may not hold).
-  if (r.classClash) return false;
+  // The text fits, but the paste says it is another error (one the catalog may not hold), or shows it raised elsewhere.
+  if (r.classClash || r.siteMissed) return false;
   const e = evidence(r);
   if (r.kind !== 'close') return literalLength(r.entry.template) >= CONFIDENT_EXACT_LITERAL || e.literalShare >= CONFIDENT_EXACT_SHARE;
   // Text after the whole template (a hint a later version added) counts against it only when some of the template is missing too.

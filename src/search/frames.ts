@@ -129,6 +129,30 @@ export function siteFit(site: Pick<RaiseSite, 'file' | 'line' | 'scope'>, frames
 }
 
 /**
+ * Files of languages whose traces show where the error was raised, in paths that keep the source's
+ * folders once installed: a Python, Ruby or JVM exception records its frames where it is raised (or
+ * made), and installed packages keep their folders (`site-packages/pkg/mod.py`, `gems/pkg-1.2/lib/pkg/x.rb`,
+ * the class's package). Not JavaScript (bundled: `dist/chunks/dep-a1b2.js`), Rust or Go (a panic's
+ * frames are where an error value was unwrapped, not where it was made).
+ */
+const RAISED_WHERE_TRACED = /\.(?:py|rb|java|kt|scala)$/;
+
+/**
+ * True when the paste's frames show where its error went and none of them is in the record's raise
+ * site: the frames are of a traced language (RAISED_WHERE_TRACED), as the site's file is, and no
+ * frame is in the site's function or in its file and folder (the file name alone is no evidence:
+ * `app/main.py` is not `pydantic/main.py`). The error was then raised somewhere else: by the
+ * language itself (`'str' object has no attribute 'decode'`) or by other code printing the same words.
+ */
+export function siteMissed(site: Pick<RaiseSite, 'file' | 'scope'>, frames: readonly Frame[]): boolean {
+  if (!RAISED_WHERE_TRACED.test(site.file) || !frames.some((f) => RAISED_WHERE_TRACED.test(f.path))) return false;
+  const file = pathParts(site.file);
+  const enough = Math.min(2, file.length);
+  const fn = site.scope ? lastName(site.scope) : null;
+  return !frames.some((f) => commonSuffix(file, pathParts(f.path)) >= enough || (fn !== null && f.fn === fn));
+}
+
+/**
  * Results in the same order, except that records printing the same message (the same template
  * text, whatever its placeholders are called) are ordered among themselves by how well their raise
  * site fits the frames, and gathered where the first of them stood.

@@ -27,4 +27,6 @@ export interface MatchResult {
   tailScore?: number;
   /** How well the record's raise site fits the paste's stack frames (frames.ts `siteFit`; 0 without frames). */
   siteFit?: number;
+  /** The paste's frames show where its error went, and not through this record's raise site (frames.ts `siteMissed`). */
+  siteMissed?: boolean;
 }

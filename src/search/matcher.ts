@@ -17,7 +17,7 @@
  *    word edits that turn the template into the line (align.ts), with fuse.js's character score.
  */
 import { compilePattern } from '../schema/pattern.ts';
-import { orderBySite, siteFit } from './frames.ts';
+import { orderBySite, siteFit, siteMissed } from './frames.ts';
 import { classClash, nameFinder } from './class-prefix.ts';
 import { alignTemplate, MARK_EDIT } from './align.ts';
 import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
@@ -174,7 +174,7 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   return ranked.map((r) => ({
     ...r,
     classClash: classClash(r.entry.errorClass, r.pastedClass, named),
-    ...(paste.frames.length > 0 && { siteFit: siteFit(r.entry, paste.frames) }),
+    ...(paste.frames.length > 0 && { siteFit: siteFit(r.entry, paste.frames), siteMissed: siteMissed(r.entry, paste.frames) }),
   }));
 }
 

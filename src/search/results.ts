@@ -32,6 +32,8 @@ export interface SearchHit {
   messagePage?: boolean;
   /** The class the paste names for the line its template fits, another than the record's (class-prefix.ts `classClash`): the row says so. */
   otherClass?: string;
+  /** The template fits the line, but the paste's frames show the error raised elsewhere (frames.ts `siteMissed`): the row says so. */
+  siteMissed?: true;
 }
 
 export interface ExcerptSegment {
@@ -69,6 +71,7 @@ export function hitFromMatch(m: MatchResult): SearchHit {
     values: m.values,
     line: m.line,
     ...(m.classClash && m.pastedClass && m.kind !== 'close' ? { otherClass: m.pastedClass } : {}),
+    ...(m.siteMissed && m.kind !== 'close' ? { siteMissed: true as const } : {}),
     snippet: [{ text: e.summary, mark: false }],
     site: e.file ? { file: e.file, line: e.line, scope: e.scope } : null,
     filters: {

@@ -110,6 +110,18 @@ describe('search by pasted error text, in Chromium', () => {
     await page.close();
   });
 
+  it("says the catalog has no entry when the paste's traceback shows the error raised elsewhere, and why", async () => {
+    const trace = ['Traceback (most recent call last):', '  File "/srv/app/serve.py", line 7, in <module>', '    blocks[block]', "KeyError: KV cache block 7 not found for request 'req-1'"].join('\n');
+    const { page, paths, errors } = await search(trace);
+    expect(paths[0]).toBe(KV);
+    expect(await page.locator('[data-search-results]').getAttribute('data-no-match')).not.toBeNull();
+    const first = page.locator('[data-search-results] > li').first();
+    expect(await first.locator('.match-kind').innerText()).toBe('Possibly related');
+    expect(await first.locator('.result-note').innerText()).toBe("The same words, but your paste's traceback does not go through infer/core/kv_cache.py, where this entry raises it.");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('answers a 1 MB paste without freezing the page', async () => {
     const page = await ctx.browser.newPage();
     await page.goto(`${ctx.server.url}/search/`);

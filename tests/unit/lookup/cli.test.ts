@@ -73,7 +73,7 @@ describe('errdex lookup on a folder', () => {
   });
 
   it('reads the paste from standard input, a whole traceback', async () => {
-    const trace = ['Traceback (most recent call last):', '  File "/srv/app.py", line 3, in <module>', '    conn = engine.connect()', POOL_PASTE].join('\n');
+    const trace = ['Traceback (most recent call last):', '  File "/srv/app.py", line 3, in <module>', '    conn = engine.connect()', `  File "/venv/lib/python3.12/site-packages/dbkit/pool/impl.py", line ${POOL.lineNumber}, in _do_get`, '    raise exc.TimeoutError(', POOL_PASTE].join('\n');
     const a = json(await run(['--site', dir, '--json'], trace));
     expect(a).toMatchObject({ status: 'found', path: `/${POOL.repo}/${POOL.slug}/` });
     expect(json(await run(['--site', dir, '--json', '-'], POOL_PASTE))).toMatchObject({ status: 'found' });
@@ -115,6 +115,15 @@ describe('errdex lookup on a folder', () => {
     expect(r.out).toContain(`the same words, but your paste names celery.exceptions.WorkerLostError and this entry raises ${POOL.errorClass}`);
     const a = json(await run(['--site', dir, '--json', paste]));
     expect(a.status === 'no-entry' && a.related[0]).toMatchObject({ repo: POOL.repo, errorClass: POOL.errorClass, otherClass: 'celery.exceptions.WorkerLostError' });
+  });
+
+  it("says why a row whose template fits is no match: the paste's traceback does not go through the record's raise site", async () => {
+    const paste = ['Traceback (most recent call last):', '  File "/srv/app.py", line 3, in <module>', '    conn = engine.connect()', POOL_PASTE].join('\n');
+    const r = await run(['--site', dir, paste]);
+    expect(r.code).toBe(EXIT.noEntry);
+    expect(r.out).toContain(`the same words, but your paste's traceback does not go through ${POOL.filePath}, where this entry raises it`);
+    const a = json(await run(['--site', dir, '--json', paste]));
+    expect(a.status === 'no-entry' && a.related[0]).toMatchObject({ repo: POOL.repo, missedFile: POOL.filePath });
   });
 
   it('gives paths only when the folder names no site URL', async () => {

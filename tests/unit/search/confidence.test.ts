@@ -67,6 +67,29 @@ describe('no confident match', () => {
     expect(noConfidentMatch(await find(`thread 'main' panicked at src/main.rs:12:10:\n${message}`))).toBe(true);
   });
 
+  it("is not confident of a template the line fits when the paste's traceback shows the error raised elsewhere", async () => {
+    const attribute = {
+      ...record('{type(self).__name__!r} object has no attribute {item!r}', '(.+?) object has no attribute (.+?)'),
+      errorClass: 'AttributeError',
+      filePath: 'pydantic/main.py',
+      lineNumber: 891,
+    };
+    const index = buildMessageIndex([...records, attribute], { targetShardBytes: 300 });
+    const find = async (paste: string) => (await matchPaste(paste, index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    const trace = (frames: string, message: string) => `Traceback (most recent call last):\n${frames}AttributeError: ${message}`;
+    const user = '  File "/home/me/app/main.py", line 12, in <module>\n    token = raw.decode("utf-8")\n';
+    // Python's own error: the traceback ends in the user's file, which has the record's file name only.
+    const own = await find(trace(user, "'str' object has no attribute 'decode'"));
+    expect(own[0]).toMatchObject({ kind: 'exact', siteMissed: true, entry: { id: attribute.id } });
+    expect(noConfidentMatch(own)).toBe(true);
+    expect(possiblyRelated(own, new Set()).map((r) => r.entry.id)).toContain(attribute.id);
+    // Through the record's file (installed), or without frames: a match.
+    const through = await find(trace(`${user}  File "/venv/lib/python3.12/site-packages/pydantic/main.py", line 893, in __getattr__\n    raise AttributeError(x)\n`, "'User' object has no attribute 'nme'"));
+    expect(through[0]?.siteMissed).toBe(false);
+    expect(noConfidentMatch(through)).toBe(false);
+    expect(noConfidentMatch(await find("AttributeError: 'str' object has no attribute 'decode'"))).toBe(false);
+  });
+
   it("is not confident of a template the line fits when the paste names another error than the record's, and nowhere the record's", async () => {
     const invalid = { ...record("Invalid value for '{name}': {arg!r}", "Invalid value for '(.+?)': (.+?)"), errorClass: 'ArgumentError' };
     const index = buildMessageIndex([...records, invalid], { targetShardBytes: 300 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonSuffix, orderBySite, pasteFrames, pathParts, siteFit } from '../../../src/search/frames.ts';
+import { commonSuffix, orderBySite, pasteFrames, pathParts, siteFit, siteMissed } from '../../../src/search/frames.ts';
 import { normalisePaste } from '../../../src/search/normalise.ts';
 
 const frames = (paste: string) => normalisePaste(paste).frames;
@@ -57,5 +57,24 @@ describe('raise sites against frames', () => {
     expect(siteFit({ file: 'pkg/b.py', line: 60, scope: 'B.h' }, f)).toBeGreaterThan(siteFit({ file: 'pkg/b.py', line: 20, scope: 'B.g' }, f));
     // Without frames, the order stays.
     expect(orderBySite(results, [])).toEqual(results);
+  });
+
+  it('says a trace missed the raise site only when its frames show where the error was raised', () => {
+    const user = frames('Traceback (most recent call last):\n  File "/home/me/app/main.py", line 12, in <module>\n    x()\nAttributeError: bad');
+    const site = { file: 'pydantic/main.py', scope: 'BaseModel.__getattr__' };
+    // The file name alone is not the record's file.
+    expect(siteMissed(site, user)).toBe(true);
+    expect(siteMissed(site, frames('  File "/venv/lib/python3.12/site-packages/pydantic/main.py", line 9, in f\nAttributeError: bad'))).toBe(false);
+    // In the site's function, or in a one-file module installed as it is.
+    expect(siteMissed(site, frames('  File "/home/me/app/main.py", line 12, in __getattr__\nAttributeError: bad'))).toBe(false);
+    expect(siteMissed({ file: 'six.py', scope: null }, frames('  File "/usr/lib/python3/dist-packages/six.py", line 718, in reraise\nValueError: bad'))).toBe(false);
+    // Ruby and Java keep their folders too.
+    expect(siteMissed({ file: 'lib/store/repo.rb', scope: 'save' }, frames("/app/gems/store-1.2/lib/store/repo.rb:12:in 'load': bad (ArgumentError)"))).toBe(false);
+    expect(siteMissed({ file: 'src/main/java/com/acme/Repo.java', scope: 'Repo.save' }, frames('java.lang.IllegalStateException: bad\n\tat com.acme.web.Handler.run(Handler.java:8)'))).toBe(true);
+    // Bundled JavaScript, Rust's unwrapped errors, a site of another language: no evidence.
+    expect(siteMissed({ file: 'packages/vite/src/node/server/index.ts', scope: 'createServer' }, frames('Error: bad\n    at f (/app/node_modules/vite/dist/node/chunks/dep-a1b2.js:12:3)'))).toBe(false);
+    expect(siteMissed({ file: 'tokio/src/time/sleep.rs', scope: null }, frames("thread 'main' panicked at src/main.rs:12:10:\nbad"))).toBe(false);
+    expect(siteMissed({ file: 'pydantic-core/src/errors.rs', scope: null }, user)).toBe(false);
+    expect(siteMissed(site, [])).toBe(false);
   });
 });
