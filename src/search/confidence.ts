@@ -84,18 +84,24 @@ export const RELATED_SHARED_WORDS = 2;
  * template cut short; such a row shares one word of many with a paste from another program, or only
  * words like "is" and "not", and is no lead. A template that fits the line whole but belongs to
  * another error than the paste names (`classClash`), or is raised where the paste's trace does not
- * go (`siteMissed`), is shown whatever its words.
+ * go (`siteMissed`), is shown first, whatever its words.
  */
 export function possiblyRelated(results: readonly MatchResult[], common: ReadonlySet<string>): MatchResult[] {
-  return results
-    .filter((r) => {
-      // The whole template fits the line, but the paste names another error or shows it raised elsewhere: a lead, whatever its words.
-      if ((r.classClash || r.siteMissed) && r.kind !== 'close') return true;
-      const { shared, lineWords, templateWords } = sharedWords(r, common);
-      return shared >= RELATED_SHARED_WORDS || (shared > 0 && (shared >= templateWords || 2 * shared >= lineWords));
-    })
-    .slice(0, POSSIBLY_RELATED);
+  const leads = results.filter(fitsButElsewhere);
+  const others = results.filter((r) => {
+    if (fitsButElsewhere(r)) return false;
+    const { shared, lineWords, templateWords } = sharedWords(r, common);
+    return shared >= RELATED_SHARED_WORDS || (shared > 0 && (shared >= templateWords || 2 * shared >= lineWords));
+  });
+  return [...leads, ...others].slice(0, POSSIBLY_RELATED);
 }
+
+/**
+ * The whole template fits the line, but the paste names another error or shows it raised elsewhere:
+ * the nearest thing to a match, listed first whatever its words (the matcher may rank a near miss
+ * above a template whose placeholder took most of the line), with the reason on its row.
+ */
+const fitsButElsewhere = (r: MatchResult): boolean => r.kind !== 'close' && (r.classClash === true || r.siteMissed === true);
 
 /**
  * A raise site fitting the paste's frames this well (frames.ts `siteFit`: the file and its line, or

@@ -137,6 +137,16 @@ describe('possibly related', () => {
     expect(possiblyRelated(results, common)).toEqual([]);
   });
 
+  it('lists first a template that fits the line whole but is another error, above near misses the matcher ranked higher', async () => {
+    const invalid = { ...record("Invalid value for '{name}': {arg!r}", "Invalid value for '(.+?)': (.+?)"), errorClass: 'ArgumentError' };
+    const near = { ...record('"{cls_name}": {extra} is not a valid value for "extra"', '"(.+?)": (.+?) is not a valid value for "extra"'), errorClass: 'ValueError' };
+    const index = buildMessageIndex([...records, invalid, near], { targetShardBytes: 300 });
+    const results = (await matchPaste("click.exceptions.BadParameter: Invalid value for '--count': 'abc' is not a valid integer.", index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    expect(results.map((r) => r.entry.id).slice(0, 2)).toEqual([near.id, invalid.id]);
+    expect(noConfidentMatch(results)).toBe(true);
+    expect(possiblyRelated(results, none).map((r) => r.entry.id).slice(0, 2)).toEqual([invalid.id, near.id]);
+  });
+
   it('shows a short template whose every word the line holds, in the matcher’s order', async () => {
     const unit = record('byte_size_unit', 'byte_size_unit');
     const index = buildMessageIndex([...records, unit], { targetShardBytes: 300 });
