@@ -28,9 +28,12 @@ const lastName = (qualified: string): string | null => {
 };
 
 // One pattern per frame format, each anchored; the match gives the path, line and function.
-const FORMATS: { re: RegExp; read: (m: RegExpExecArray) => Frame }[] = [
+// `innermostLast`: the format prints the frame nearest the error last (Python's tracebacks).
+const FORMATS: { re: RegExp; read: (m: RegExpExecArray) => Frame; innermostLast?: true }[] = [
   // Python: File "/x/y.py", line 12, in name
-  { re: /^\s*File "([^"]{1,500})", line (\d+)(?:, in ([\w<>.]+))?/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3] && !m[3].startsWith('<') ? m[3] : null }) },
+  { re: /^\s*File "([^"]{1,500})", line (\d+)(?:, in ([\w<>.]+))?/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3] && !m[3].startsWith('<') ? m[3] : null }), innermostLast: true },
+  // IPython and Jupyter: File ~/venv/lib/python3.11/site-packages/x/y.py:753, in Class.name(self, url)
+  { re: /^File (\S{1,500}\.pyx?):(\d+), in ([\w<>.]{1,200})/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3]!.startsWith('<') ? null : lastName(m[3]!) }), innermostLast: true },
   // JavaScript (V8): at name (/x/y.js:12:3), at async name (file:///x/y.mjs:1:2), at /x/y.js:12:3
   {
     re: /^\s*at (?:async )?(?:(.{1,200}?) \()?(?:file:\/\/)?([^\s()]{1,500}?):(\d+)(?::\d+)?\)?\s*$/,
@@ -63,11 +66,11 @@ const GO_FN = /^\s*([\w./*()-]{1,300})\((?:0x[0-9a-f]+|\.\.\.|, )*\)\s*$/;
 export function pasteFrames(lines: readonly string[]): Frame[] {
   const found: { frame: Frame; at: number }[] = [];
   // Python prints the innermost frame last; the others first.
-  let pythonFrames = 0;
+  let lastFirst = 0;
   for (let i = 0; i < lines.length && found.length < MAX_FRAMES * 4; i++) {
     // Runs of spaces inside a line read as one (a copy or a terminal can double them): `File  "x.py"`.
     const line = lines[i]!.replace(/(\S) {2,}/g, '$1 ');
-    for (const [k, f] of FORMATS.entries()) {
+    for (const f of FORMATS) {
       const m = f.re.exec(line);
       if (!m) continue;
       const frame = f.read(m);
@@ -76,12 +79,12 @@ export function pasteFrames(lines: readonly string[]): Frame[] {
         const before = RUST_FN.exec(prev) ?? GO_FN.exec(prev);
         if (before) frame.fn = lastName(before[1]!.replace(/\([^)]*\)/g, '').trim());
       }
-      if (k === 0) pythonFrames++;
+      if (f.innermostLast) lastFirst++;
       found.push({ frame, at: i });
       break;
     }
   }
-  if (pythonFrames > found.length / 2) found.reverse();
+  if (lastFirst > found.length / 2) found.reverse();
   return found.slice(0, MAX_FRAMES).map((f) => f.frame);
 }
 

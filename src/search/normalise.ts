@@ -119,7 +119,7 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
 // --- tracebacks ---------------------------------------------------------------------------------
 
 const FRAME =
-  /^\s*(?:File "[^"]*", line \d+|at (?:async )?[\w$.<>[\]/@:\\ -]*(?:\(.*\))?$|from \S+:\d+:in|\.\.\. \d+ (?:more|common frames omitted)|\d+: 0x[0-9a-f]+ - |at \S+:\d+(?::\d+)?$|[\w./-]+\.go:\d+ \+0x[0-9a-f]+$|goroutine \d+ \[|created by |(?:[\w.-]+\/)*[\w-]+\.[\w.*()]+\((?:0x[0-9a-f]+|\.\.\.|, )*\)$)/;
+  /^\s*(?:File "[^"]*", line \d+|File \S+:\d+, in |Cell In\[\d+\], line \d+|at (?:async )?[\w$.<>[\]/@:\\ -]*(?:\(.*\))?$|from \S+:\d+:in|\.\.\. \d+ (?:more|common frames omitted)|\d+: 0x[0-9a-f]+ - |at \S+:\d+(?::\d+)?$|[\w./-]+\.go:\d+ \+0x[0-9a-f]+$|goroutine \d+ \[|created by |(?:[\w.-]+\/)*[\w-]+\.[\w.*()]+\((?:0x[0-9a-f]+|\.\.\.|, )*\)$)/;
 const PY_TRACEBACK = /^\s*Traceback \(most recent call last\):\s*$/;
 // Python 3.11's exception groups (asyncio's TaskGroup, anyio, trio): each traceback drawn in a box
 // of `|` and `+`, one level deeper per group; `+-+---- 1 ----` and `+----` lines separate them.
@@ -362,7 +362,7 @@ function tagged(wrapped: readonly string[], messages: readonly PastedMessage[]):
 }
 
 /** Most lines of a message printed over several lines that are read as one. */
-const MAX_BLOCK = 4;
+const MAX_BLOCK = 6;
 
 /**
  * Messages printed over several lines (a hint on the next line, a JavaScript error whose message
@@ -370,21 +370,30 @@ const MAX_BLOCK = 4;
  * of something new, read whole with its line breaks.
  */
 function messageBlocks(lines: readonly string[]): PastedMessage[] {
-  const out: PastedMessage[] = [];
-  const part = (l: string | undefined): boolean => l !== undefined && l.trim() !== '' && !/^\s/.test(l) && !FRAME.test(l);
-  for (let i = 0; i < lines.length && out.length < 2; i++) {
+  // Blocks that start with a class first: a notebook's or a log's header lines make blocks too.
+  const named: PastedMessage[] = [];
+  const unnamed: PastedMessage[] = [];
+  const part = (l: string | undefined, indented: boolean): boolean => l !== undefined && l.trim() !== '' && (indented || !/^\s/.test(l)) && !FRAME.test(l);
+  for (let i = 0; i < lines.length && named.length < MAX_BLOCKS; i++) {
     const first = lines[i];
-    if (!part(first) || (NEW_LINE_START.test(first!) && !looksLikeClassPrefix(first!))) continue;
+    if (!part(first, false) || (NEW_LINE_START.test(first!) && !looksLikeClassPrefix(first!))) continue;
+    // After a class, indented lines are the message's too (Python prints a message's own indented
+    // lines after its class: `Valid SQLite URL forms are:` then ` sqlite:///:memory:`).
+    const withClass = looksLikeClassPrefix(first!);
     let j = i + 1;
-    while (j < lines.length && j - i < MAX_BLOCK && part(lines[j]) && !NEW_LINE_START.test(lines[j]!) && !looksLikeClassPrefix(lines[j]!)) j++;
-    if (j - i < 2) continue;
-    const head = splitClassPrefix(first!);
-    const rest = lines.slice(i + 1, j).join('\n');
-    out.push({ text: `${head.text}\n${rest}`, errorClass: head.errorClass, withPrefix: `${head.withPrefix}\n${rest}` });
-    i = j - 1;
+    while (j < lines.length && j - i < MAX_BLOCK && part(lines[j], withClass) && !NEW_LINE_START.test(lines[j]!) && !looksLikeClassPrefix(lines[j]!)) j++;
+    if (j - i >= 2 && (withClass || unnamed.length < MAX_BLOCKS)) {
+      const head = splitClassPrefix(first!);
+      const rest = lines.slice(i + 1, j).join('\n');
+      (withClass ? named : unnamed).push({ text: `${head.text}\n${rest}`, errorClass: head.errorClass, withPrefix: `${head.withPrefix}\n${rest}` });
+    }
+    i = Math.max(i, j - 1);
   }
-  return out;
+  return [...named, ...unnamed].slice(0, MAX_BLOCKS);
 }
+
+/** Blocks read of one paste. */
+const MAX_BLOCKS = 2;
 
 function singleSpaced(m: PastedMessage): PastedMessage {
   return / {2}/.test(m.text) ? { text: m.text.replace(/ {2,}/g, ' '), errorClass: m.errorClass, withPrefix: m.withPrefix.replace(/ {2,}/g, ' ') } : m;

@@ -11,6 +11,14 @@ describe('stack frames of a paste, innermost first', () => {
     expect(f[1]).toEqual({ path: '/app/main.py', line: 9, fn: null });
   });
 
+  it('IPython and Jupyter: the last frame is the innermost', () => {
+    const f = frames('Cell In[3], line 5\n----> 5 run()\n\nFile ~/venv/lib/python3.11/site-packages/pkg/a.py:10, in run()\n---> 10 check(1)\n\nFile ~/venv/lib/python3.11/site-packages/pkg/b.py:42, in Checker.check(self, x)\n---> 42 raise ValueError(x)\n\nValueError: bad');
+    expect(f).toEqual([
+      { path: '~/venv/lib/python3.11/site-packages/pkg/b.py', line: 42, fn: 'check' },
+      { path: '~/venv/lib/python3.11/site-packages/pkg/a.py', line: 10, fn: 'run' },
+    ]);
+  });
+
   it('reads a frame whose spaces a copy doubled', () => {
     expect(frames('  File  "/usr/lib/python3.12/site-packages/pkg/mod.py",  line 42, in  check\nValueError: bad')).toEqual([{ path: '/usr/lib/python3.12/site-packages/pkg/mod.py', line: 42, fn: 'check' }]);
   });

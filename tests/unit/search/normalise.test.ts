@@ -346,6 +346,28 @@ describe('the pieces', () => {
     expect(panic.messages.some((m) => m.text.includes('\n'))).toBe(false);
   });
 
+  it("reads a message's indented lines after its class, even below a notebook's header lines", () => {
+    const notebook = [
+      '---------------------------------------------------------------------------',
+      'ArgumentError                             Traceback (most recent call last)',
+      'Cell In[3], line 5',
+      '----> 5 engine = create_engine("sqlite:/foo.db")',
+      '',
+      'File ~/venv/lib/python3.11/site-packages/sqlalchemy/dialects/sqlite/pysqlite.py:753, in SQLiteDialect_pysqlite.create_connect_args(self, url)',
+      '--> 753     raise exc.ArgumentError(',
+      '',
+      'ArgumentError: Invalid SQLite URL: sqlite:/foo.db',
+      'Valid SQLite URL forms are:',
+      ' sqlite:///:memory: (or, sqlite://)',
+      ' sqlite:///relative/path/to/file.db',
+    ].join('\n');
+    const read = normalisePaste(notebook);
+    expect(read.messages.map((m) => m.text)).toContain('Invalid SQLite URL: sqlite:/foo.db\nValid SQLite URL forms are:\n sqlite:///:memory: (or, sqlite://)\n sqlite:///relative/path/to/file.db');
+    expect(read.frames[0]).toEqual({ path: '~/venv/lib/python3.11/site-packages/sqlalchemy/dialects/sqlite/pysqlite.py', line: 753, fn: 'create_connect_args' });
+    // Without a class before it, an indented line still ends a block (it is code, or a frame's source).
+    expect(normalisePaste('Could not build the plan\nfor the job\n    plan = build()').messages.map((m) => m.text)).toContain('Could not build the plan\nfor the job');
+  });
+
   it("also reads a message with the tool's tag its log prefix ended with", () => {
     expect(normalisePaste('[vite:html] internal error, failed to overwrite attribute value').messages.map((m) => m.text)).toEqual(
       expect.arrayContaining(['internal error, failed to overwrite attribute value', '[vite:html] internal error, failed to overwrite attribute value']),
