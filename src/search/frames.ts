@@ -34,6 +34,8 @@ const FORMATS: { re: RegExp; read: (m: RegExpExecArray) => Frame; innermostLast?
   { re: /^\s*File "([^"]{1,500})", line (\d+)(?:, in ([\w<>.]+))?/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3] && !m[3].startsWith('<') ? m[3] : null }), innermostLast: true },
   // IPython and Jupyter: File ~/venv/lib/python3.11/site-packages/x/y.py:753, in Class.name(self, url)
   { re: /^File (\S{1,500}\.pyx?):(\d+), in ([\w<>.]{1,200})/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3]!.startsWith('<') ? null : lastName(m[3]!) }), innermostLast: true },
+  // pytest's short tracebacks: .venv/lib/python3.12/site-packages/x/y.py:330: in name
+  { re: /^(\S{1,500}\.py):(\d+): in ([\w<>.]{1,200})\s*$/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3]!.startsWith('<') ? null : m[3]! }), innermostLast: true },
   // JavaScript (V8): at name (/x/y.js:12:3), at async name (file:///x/y.mjs:1:2), at /x/y.js:12:3
   {
     re: /^\s*at (?:async )?(?:(.{1,200}?) \()?(?:file:\/\/)?([^\s()]{1,500}?):(\d+)(?::\d+)?\)?\s*$/,
@@ -84,7 +86,7 @@ export function pasteFrames(lines: readonly string[]): Frame[] {
       break;
     }
   }
-  if (lastFirst > found.length / 2) found.reverse();
+  if (lastFirst > 0 && lastFirst >= found.length / 2) found.reverse();
   return found.slice(0, MAX_FRAMES).map((f) => f.frame);
 }
 

@@ -278,7 +278,8 @@ function withName(p: { prefix: string; rest: string; name: string | null }, name
 /**
  * Every line without its log prefix. A logger prints its prefix on every line of a traceback: the
  * lines that had one lose the indentation they all share after it (the separator, or pytest's
- * `E` column), so a frame stays indented under its exception and a message line does not.
+ * `E` column), so a frame stays indented under its exception and a message line does not; a line
+ * that is only such a prefix is blank.
  */
 export function stripLinePrefixes(lines: readonly string[]): string[] {
   const split = lines.map(splitLogPrefix);
@@ -288,7 +289,9 @@ export function stripLinePrefixes(lines: readonly string[]): string[] {
     parts.map((p) => p.rest),
     (i) => parts[i]!.prefix !== '',
   );
-  return parts.map((p, i) => (p.prefix === '' ? lines[i]! : rests[i]!));
+  // A line that is only a prefix other lines carry is an empty line of theirs (pytest's `E`, `web-1  |`).
+  const prefixes = new Set(parts.map((p) => p.prefix.trim()).filter((p) => p !== ''));
+  return parts.map((p, i) => (p.prefix !== '' ? rests[i]! : prefixes.has(lines[i]!.trim()) ? '' : lines[i]!));
 }
 
 const indentOf = (s: string): number => s.length - s.trimStart().length;

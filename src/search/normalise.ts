@@ -8,7 +8,7 @@
 
 import { looksLikeClassPrefix, pythonRepr, splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
 import { pasteFrames, type Frame } from './frames.ts';
-import { stripLinePrefixes, stripLogPrefix, structuredLog, toolTag, withoutSharedIndent, type StructuredLog } from './log-prefix.ts';
+import { splitLogPrefix, stripLinePrefixes, stripLogPrefix, structuredLog, toolTag, withoutSharedIndent, type StructuredLog } from './log-prefix.ts';
 import { CODE_FENCE, decodeEntities, unwrapInlineCode, unwrapPaste } from './unwrap.ts';
 
 export type { PastedMessage } from './class-prefix.ts';
@@ -81,6 +81,8 @@ const NEW_LINE_START =
  * `loose` also takes a break between any two printed characters (`10.0.8` and `.93:8000`), which
  * a wrap can make too but two separate lines can as well: the paste is then read both ways.
  */
+const RULE = /^\s*(?:[-_=~*+#] ?){3,}\s*$/;
+
 export function joinWrappedLines(lines: string[], loose = false): string[] {
   if (lines.length < 2) return lines;
   let width = 0;
@@ -92,6 +94,9 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
   const several = lines.slice(0, -1).filter((l) => l.length === width).length > 1;
   const continues = (line: string, next: string): boolean => {
     if (next.trim() === '' || NEW_LINE_START.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
+    // A rule (pytest's `_ _ _`, `-----`), or the prefix of the line before and nothing else (pytest's
+    // `E` on an empty line of the message): never the rest of a line.
+    if (RULE.test(next) || splitLogPrefix(line).prefix.trim() === next.trim()) return false;
     // An exception line (`ValueError: …`) starts the report: the widest line before it (a traceback's
     // last frame, `File "…", line 694, in set_xfer_…`) ends where it ends, even inside a word.
     if (splitClassPrefix(next).errorClass !== null) return false;

@@ -19,6 +19,14 @@ describe('stack frames of a paste, innermost first', () => {
     ]);
   });
 
+  it("pytest's short tracebacks: the last frame is the innermost", () => {
+    const f = frames('tests/test_m.py:12: in test_model\n    class M(BaseModel):\n.venv/lib/python3.12/site-packages/pydantic/_internal/_fields.py:330: in collect_model_fields\n    raise PydanticUserError(\nE   pydantic.errors.PydanticUserError: bad');
+    expect(f).toEqual([
+      { path: '.venv/lib/python3.12/site-packages/pydantic/_internal/_fields.py', line: 330, fn: 'collect_model_fields' },
+      { path: 'tests/test_m.py', line: 12, fn: 'test_model' },
+    ]);
+  });
+
   it('reads a frame whose spaces a copy doubled', () => {
     expect(frames('  File  "/usr/lib/python3.12/site-packages/pkg/mod.py",  line 42, in  check\nValueError: bad')).toEqual([{ path: '/usr/lib/python3.12/site-packages/pkg/mod.py', line: 42, fn: 'check' }]);
   });

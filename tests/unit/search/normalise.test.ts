@@ -346,6 +346,29 @@ describe('the pieces', () => {
     expect(panic.messages.some((m) => m.text.includes('\n'))).toBe(false);
   });
 
+  it("reads pytest's long report: the error after its `E` marks, its frames, and no rule or empty mark joined to a line", () => {
+    const report = [
+      '    def test_model():',
+      '>       class M(BaseModel):',
+      '',
+      'tests/test_m.py:12: ',
+      '_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _',
+      '.venv/lib/python3.12/site-packages/pydantic/_internal/_fields.py:330: in collect_model_fields',
+      '    raise PydanticUserError(',
+      "E   pydantic.errors.PydanticUserError: To define root models, use `pydantic.RootModel` rather than a field called '__root__'",
+      'E   ',
+      'E   For further information visit https://errors.pydantic.dev/2.9/u/root-model',
+    ].join('\n');
+    const read = normalisePaste(report);
+    expect(read.messages[0]).toEqual({
+      text: "To define root models, use `pydantic.RootModel` rather than a field called '__root__'",
+      errorClass: 'pydantic.errors.PydanticUserError',
+      withPrefix: "pydantic.errors.PydanticUserError: To define root models, use `pydantic.RootModel` rather than a field called '__root__'",
+    });
+    expect(read.messages.some((m) => /__'E|12: ?_ _/.test(m.text))).toBe(false);
+    expect(read.frames.map((f) => f.path)).toEqual(['.venv/lib/python3.12/site-packages/pydantic/_internal/_fields.py', 'tests/test_m.py']);
+  });
+
   it("reads a message's indented lines after its class, even below a notebook's header lines", () => {
     const notebook = [
       '---------------------------------------------------------------------------',
