@@ -1,8 +1,9 @@
 /**
- * Stack frames of a pasted trace (Python, JavaScript/TypeScript, Rust panics and backtraces, Go,
- * Java/Kotlin, Ruby) and how well a record's raise site (raise-site.ts) fits them: the matcher
- * uses it to order records that share one message, so the record raised where the trace says
- * comes first.
+ * Stack frames of a pasted trace (Python with IPython's and pytest's forms, JavaScript/TypeScript,
+ * Rust panics and backtraces, Go, Java/Kotlin, Ruby) and how well a record's raise site
+ * (raise-site.ts) fits them: the matcher uses it to order records that share one message, so the
+ * record raised where the trace says comes first, and to tell a trace that never went through a
+ * record's raise site (`siteMissed`).
  *
  * Paths in a trace are installed paths (`…/site-packages/pkg/mod.py`, `node_modules/pkg/lib/x.js`
  * built from `packages/pkg/src/x.ts`), not repository paths: they are compared by their longest

@@ -74,6 +74,9 @@ export function cleanText(text: string): string {
 const NEW_LINE_START =
   /^(?:\s*(?:File "|at |from |Caused by:|Traceback |During handling|The above exception|goroutine |panic:|thread '|Exception in |Error:|error(?:\[E\d+\])?:|(?:note|help|hint|warning): |Aborted \(core dumped\)|Segmentation fault|\.\.\. \d+ more|\d+: )|\S+\.\w{1,5}:\d+:in )/;
 
+/** A rule drawn across the terminal (pytest's `_ _ _`, `-----`, `=====`): no wrapped line's rest. */
+const RULE = /^\s*(?:[-_=~*+#] ?){3,}\s*$/;
+
 /**
  * Joins lines a terminal wrapped at a fixed width. A wrapped line is exactly as long as the widest
  * line of the paste, and the next line does not start a new frame, cause or log entry. With only
@@ -81,8 +84,6 @@ const NEW_LINE_START =
  * `loose` also takes a break between any two printed characters (`10.0.8` and `.93:8000`), which
  * a wrap can make too but two separate lines can as well: the paste is then read both ways.
  */
-const RULE = /^\s*(?:[-_=~*+#] ?){3,}\s*$/;
-
 export function joinWrappedLines(lines: string[], loose = false): string[] {
   if (lines.length < 2) return lines;
   let width = 0;
@@ -94,8 +95,8 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
   const several = lines.slice(0, -1).filter((l) => l.length === width).length > 1;
   const continues = (line: string, next: string): boolean => {
     if (next.trim() === '' || NEW_LINE_START.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
-    // A rule (pytest's `_ _ _`, `-----`), or the prefix of the line before and nothing else (pytest's
-    // `E` on an empty line of the message): never the rest of a line.
+    // A rule, or the prefix of the line before and nothing else (pytest's `E` on an empty line of the
+    // message): never the rest of a line.
     if (RULE.test(next) || splitLogPrefix(line).prefix.trim() === next.trim()) return false;
     // An exception line (`ValueError: …`) starts the report: the widest line before it (a traceback's
     // last frame, `File "…", line 694, in set_xfer_…`) ends where it ends, even inside a word.
