@@ -35,6 +35,8 @@ const FORMATS: { re: RegExp; read: (m: RegExpExecArray) => Frame; innermostLast?
   { re: /^\s*File "([^"]{1,500})", line (\d+)(?:, in ([\w<>.]+))?/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3] && !m[3].startsWith('<') ? m[3] : null }), innermostLast: true },
   // IPython and Jupyter: File ~/venv/lib/python3.11/site-packages/x/y.py:753, in Class.name(self, url)
   { re: /^File (\S{1,500}\.pyx?):(\d+), in ([\w<>.]{1,200})/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3]!.startsWith('<') ? null : lastName(m[3]!) }), innermostLast: true },
+  // A notebook's cell: Cell In[3], line 5 (IPython 8); older IPython names it File "<ipython-input-3-…>", above
+  { re: /^Cell (In\[\d+\]), line (\d+)/, read: (m) => ({ path: `Cell ${m[1]!}`, line: Number(m[2]), fn: null }), innermostLast: true },
   // pytest's short tracebacks: .venv/lib/python3.12/site-packages/x/y.py:330: in name
   { re: /^(\S{1,500}\.py):(\d+): in ([\w<>.]{1,200})\s*$/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3]!.startsWith('<') ? null : m[3]! }), innermostLast: true },
   // JavaScript (V8): at name (/x/y.js:12:3), at async name (file:///x/y.mjs:1:2), at /x/y.js:12:3
@@ -142,16 +144,19 @@ export function siteFit(site: Pick<RaiseSite, 'file' | 'line' | 'scope'>, frames
  * frames are where an error value was unwrapped, not where it was made).
  */
 const RAISED_WHERE_TRACED = /\.(?:py|rb|java|kt|scala)$/;
+/** A notebook's cell, as IPython names it in a frame: Python code too. */
+const NOTEBOOK_CELL = /^(?:Cell In\[\d+\]|<ipython-input-[\w-]+>)$/;
+const traced = (f: Frame): boolean => RAISED_WHERE_TRACED.test(f.path) || NOTEBOOK_CELL.test(f.path);
 
 /**
  * True when the paste's frames show where its error went and none of them is in the record's raise
- * site: the frames are of a traced language (RAISED_WHERE_TRACED), as the site's file is, and no
+ * site: the frames are of a traced language (RAISED_WHERE_TRACED, or a notebook's cell), as the site's file is, and no
  * frame is in the site's function or in its file and folder (the file name alone is no evidence:
  * `app/main.py` is not `pydantic/main.py`). The error was then raised somewhere else: by the
  * language itself (`'str' object has no attribute 'decode'`) or by other code printing the same words.
  */
 export function siteMissed(site: Pick<RaiseSite, 'file' | 'scope'>, frames: readonly Frame[]): boolean {
-  if (!RAISED_WHERE_TRACED.test(site.file) || !frames.some((f) => RAISED_WHERE_TRACED.test(f.path))) return false;
+  if (!RAISED_WHERE_TRACED.test(site.file) || !frames.some(traced)) return false;
   const file = pathParts(site.file);
   const enough = Math.min(2, file.length);
   const fn = site.scope ? lastName(site.scope) : null;

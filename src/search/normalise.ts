@@ -72,9 +72,9 @@ export function cleanText(text: string): string {
 
 /** Lines that begin something new: they are never the continuation of a wrapped line. */
 const NEW_LINE_START =
-  /^(?:\s*(?:File "|at |from |Caused by:|Traceback |During handling|The above exception|goroutine |panic:|thread '|Exception in |Error:|error(?:\[E\d+\])?:|(?:note|help|hint|warning): |Aborted \(core dumped\)|Segmentation fault|\.\.\. \d+ more|\d+: )|\S+\.\w{1,5}:\d+:in )/;
+  /^(?:\s*(?:File "|Cell In\[|at |from |Caused by:|Traceback |During handling|The above exception|goroutine |panic:|thread '|Exception in |Error:|error(?:\[E\d+\])?:|(?:note|help|hint|warning): |Aborted \(core dumped\)|Segmentation fault|\.\.\. \d+ more|\d+: )|\S+\.\w{1,5}:\d+:in )/;
 
-/** A rule drawn across the terminal (pytest's `_ _ _`, `-----`, `=====`): no wrapped line's rest. */
+/** A rule drawn across the terminal (pytest's `_ _ _`, IPython's `-----`, `=====`): never a wrapped line. */
 const RULE = /^\s*(?:[-_=~*+#] ?){3,}\s*$/;
 
 /**
@@ -95,9 +95,9 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
   const several = lines.slice(0, -1).filter((l) => l.length === width).length > 1;
   const continues = (line: string, next: string): boolean => {
     if (next.trim() === '' || NEW_LINE_START.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
-    // A rule, or the prefix of the line before and nothing else (pytest's `E` on an empty line of the
-    // message): never the rest of a line.
-    if (RULE.test(next) || splitLogPrefix(line).prefix.trim() === next.trim()) return false;
+    // A rule is no wrapped line, nor its rest; nor is the prefix of the line before and nothing else
+    // (pytest's `E` on an empty line of the message).
+    if (RULE.test(next) || RULE.test(line) || splitLogPrefix(line).prefix.trim() === next.trim()) return false;
     // An exception line (`ValueError: …`) starts the report: the widest line before it (a traceback's
     // last frame, `File "…", line 694, in set_xfer_…`) ends where it ends, even inside a word.
     if (splitClassPrefix(next).errorClass !== null) return false;
@@ -127,6 +127,7 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
 const FRAME =
   /^\s*(?:File "[^"]*", line \d+|File \S+:\d+, in |Cell In\[\d+\], line \d+|at (?:async )?[\w$.<>[\]/@:\\ -]*(?:\(.*\))?$|from \S+:\d+:in|\.\.\. \d+ (?:more|common frames omitted)|\d+: 0x[0-9a-f]+ - |at \S+:\d+(?::\d+)?$|[\w./-]+\.go:\d+ \+0x[0-9a-f]+$|goroutine \d+ \[|created by |(?:[\w.-]+\/)*[\w-]+\.[\w.*()]+\((?:0x[0-9a-f]+|\.\.\.|, )*\)$)/;
 const PY_TRACEBACK = /^\s*Traceback \(most recent call last\):\s*$/;
+const IPYTHON_HEADER = /^([A-Za-z_][\w.]{0,200}) {2,}Traceback \(most recent call last\)\s*$/;
 // Python 3.11's exception groups (asyncio's TaskGroup, anyio, trio): each traceback drawn in a box
 // of `|` and `+`, one level deeper per group; `+-+---- 1 ----` and `+----` lines separate them.
 const GROUP_TITLE = /^\s*Exception Group Traceback \(most recent call last\):\s*$/;
@@ -166,6 +167,7 @@ function tracebackMessages(lines: string[]): PastedMessage[] | null {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const next = lines[i + 1];
+    let m: RegExpExecArray | null;
 
     // Python: the exception line is the first line after the frames that is not indented.
     if (PY_TRACEBACK.test(line)) {
@@ -180,6 +182,20 @@ function tracebackMessages(lines: string[]): PastedMessage[] | null {
       }
       continue;
     }
+    // IPython and Jupyter: a header `ValueError    Traceback (most recent call last)`, frames that are
+    // not indented (`Cell In[3], line 5`, `----> 5 …`), then the exception's line, which names that class.
+    m = IPYTHON_HEADER.exec(line);
+    if (m) {
+      isTrace = true;
+      const cls = m[1]!;
+      let j = i + 1;
+      while (j < lines.length && !(lines[j]!.startsWith(`${cls}: `) || lines[j]!.trim() === cls)) j++;
+      if (j < lines.length) {
+        add(lines[j]!, 3, j);
+        i = j;
+      }
+      continue;
+    }
     if (PY_CHAIN.test(line)) {
       isTrace = true;
       // The exception the chain begins with, when the paste starts at it, past its own Traceback.
@@ -189,7 +205,7 @@ function tracebackMessages(lines: string[]): PastedMessage[] | null {
       continue;
     }
     // Rust panics: `thread 'main' panicked at src/x.rs:2:5:` then the message; or the older one-line form.
-    let m = /^\s*thread '[^']*' panicked at (?:'(.*)', \S+:\d+:\d+|(\S+:\d+:\d+):?)\s*$/.exec(line);
+    m = /^\s*thread '[^']*' panicked at (?:'(.*)', \S+:\d+:\d+|(\S+:\d+:\d+):?)\s*$/.exec(line);
     if (m) {
       isTrace = true;
       if (m[1] !== undefined) add(m[1], 3, i, 'panic');

@@ -22,6 +22,8 @@ const POOL_TRACEBACK = [
   'Traceback (most recent call last):',
   '  File "/srv/app/worker.py", line 88, in run',
   '    conn = engine.connect()',
+  '  File "/usr/local/lib/python3.12/site-packages/dbkit/pool/impl.py", line 11, in _do_get',
+  '    raise exc.TimeoutError(',
   'sqlalchemy.exc.TimeoutError: QueuePool limit of size 5 overflow 10 reached, connection timed out, timeout 30.00',
 ].join('\n');
 // Raised in three places, none of which the paste picks: its message page.

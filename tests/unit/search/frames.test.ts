@@ -16,6 +16,7 @@ describe('stack frames of a paste, innermost first', () => {
     expect(f).toEqual([
       { path: '~/venv/lib/python3.11/site-packages/pkg/b.py', line: 42, fn: 'check' },
       { path: '~/venv/lib/python3.11/site-packages/pkg/a.py', line: 10, fn: 'run' },
+      { path: 'Cell In[3]', line: 5, fn: null },
     ]);
   });
 
@@ -92,5 +93,8 @@ describe('raise sites against frames', () => {
     expect(siteMissed({ file: 'tokio/src/time/sleep.rs', scope: null }, frames("thread 'main' panicked at src/main.rs:12:10:\nbad"))).toBe(false);
     expect(siteMissed({ file: 'pydantic-core/src/errors.rs', scope: null }, user)).toBe(false);
     expect(siteMissed(site, [])).toBe(false);
+    // A notebook's cell is Python code: Python's own error raised in it is not the record's.
+    expect(siteMissed(site, frames("Cell In[3], line 2\n      1 raw = 'x'\n----> 2 raw.decode()\n\nAttributeError: 'str' object has no attribute 'decode'"))).toBe(true);
+    expect(siteMissed(site, frames('  File "<ipython-input-3-5f2c>", line 2, in <module>\n    raw.decode()\nAttributeError: bad'))).toBe(true);
   });
 });

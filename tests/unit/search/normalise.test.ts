@@ -387,6 +387,10 @@ describe('the pieces', () => {
     const read = normalisePaste(notebook);
     expect(read.messages.map((m) => m.text)).toContain('Invalid SQLite URL: sqlite:/foo.db\nValid SQLite URL forms are:\n sqlite:///:memory: (or, sqlite://)\n sqlite:///relative/path/to/file.db');
     expect(read.frames[0]).toEqual({ path: '~/venv/lib/python3.11/site-packages/sqlalchemy/dialects/sqlite/pysqlite.py', line: 753, fn: 'create_connect_args' });
+    // Its header names the class the traceback ends in: that line is the error, not the header.
+    const cell = normalisePaste(['-'.repeat(75), `AttributeError${' '.repeat(28)}Traceback (most recent call last)`, 'Cell In[3], line 2', "      1 raw = 'x'", '----> 2 raw.decode()', '', "AttributeError: 'str' object has no attribute 'decode'"].join('\n'));
+    expect(cell.messages[0]).toMatchObject({ errorClass: 'AttributeError', text: "'str' object has no attribute 'decode'" });
+    expect(cell.frames).toEqual([{ path: 'Cell In[3]', line: 2, fn: null }]);
     // Without a class before it, an indented line still ends a block (it is code, or a frame's source).
     expect(normalisePaste('Could not build the plan\nfor the job\n    plan = build()').messages.map((m) => m.text)).toContain('Could not build the plan\nfor the job');
   });
