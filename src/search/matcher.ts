@@ -21,7 +21,7 @@ import { orderBySite, siteFit, siteMissed } from './frames.ts';
 import { classClash, nameFinder } from './class-prefix.ts';
 import { alignTemplate, MARK_EDIT } from './align.ts';
 import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
-import { noConfidentMatch, possiblyRelated } from './confidence.ts';
+import { isConfident, noConfidentMatch, possiblyRelated } from './confidence.ts';
 import { holdsLiterals, mayMatch } from './literals.ts';
 import { firstMatch, fullMatch, parseHolePattern, readable } from './hole-pattern.ts';
 import { classKey, isClassKey, isKeyWord, isPrefixPart, keyWords, leadingWord, MAX_QUERY_KEYS, prefixKeys, shardOf, templateLeadingWord, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
@@ -171,11 +171,26 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   const pool = paste.frames.length > 0 ? Math.max(limit, SITE_POOL) : limit;
   const ranked = firstOfEachRecord(orderBySite(rankByMessage(paste, candidates, pool, common), paste.frames)).slice(0, limit);
   const named = nameFinder(() => paste.lines.join('\n'));
-  return ranked.map((r) => ({
-    ...r,
-    classClash: classClash(r.entry.errorClass, r.pastedClass, named),
-    ...(paste.frames.length > 0 && { siteFit: siteFit(r.entry, paste.frames), siteMissed: siteMissed(r.entry, paste.frames) }),
-  }));
+  return belowConfident(
+    ranked.map((r) => ({
+      ...r,
+      classClash: classClash(r.entry.errorClass, r.pastedClass, named),
+      ...(paste.frames.length > 0 && { siteFit: siteFit(r.entry, paste.frames), siteMissed: siteMissed(r.entry, paste.frames) }),
+    })),
+  );
+}
+
+/**
+ * Results the paste rules out (it names another class, or its frames miss the raise site), moved
+ * below the first confident result when one ranks under them: the page and `errdex lookup` open the
+ * first result, and a template that fits the words of another error is not it.
+ */
+function belowConfident(results: MatchResult[]): MatchResult[] {
+  const first = results.findIndex(isConfident);
+  const ruledOut = (r: MatchResult) => r.classClash === true || r.siteMissed === true;
+  if (first <= 0 || !results.slice(0, first).some(ruledOut)) return results;
+  const above = results.slice(0, first);
+  return [...above.filter((r) => !ruledOut(r)), results[first]!, ...above.filter(ruledOut), ...results.slice(first + 1)];
 }
 
 /** A record's best result only: a record is in the index once per wording of its message (message-index.ts `wordings`). */

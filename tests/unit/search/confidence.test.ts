@@ -90,6 +90,18 @@ describe('no confident match', () => {
     expect(noConfidentMatch(await find("AttributeError: 'str' object has no attribute 'decode'"))).toBe(false);
   });
 
+  it('puts a template the paste rules out below the confident one its frames confirm', async () => {
+    const generic = { ...record('Unknown type: {t}', 'Unknown type: (.+?)'), errorClass: 'ValueError', filePath: 'pkg/a.py', lineNumber: 10 };
+    // Fits the line too, with less literal text: ranked below the other before the frames are read.
+    const raised = { ...record('Unknown {kind}: {t}', 'Unknown (.+?): (.+?)'), errorClass: 'ValueError', filePath: 'pkg/b.py', lineNumber: 20 };
+    const index = buildMessageIndex([...records, generic, raised], { targetShardBytes: 300 });
+    const paste = 'Traceback (most recent call last):\n  File "/venv/lib/python3.12/site-packages/pkg/b.py", line 20, in g\n    raise ValueError(x)\nValueError: Unknown type: 3';
+    const results = (await matchPaste(paste, index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    expect(results.find((r) => r.entry.id === generic.id)).toMatchObject({ kind: 'exact', siteMissed: true });
+    expect(results[0]?.entry.id).toBe(raised.id);
+    expect(isConfident(results[0]!)).toBe(true);
+  });
+
   it("is not confident of a template the line fits when the paste names another error than the record's, and nowhere the record's", async () => {
     const invalid = { ...record("Invalid value for '{name}': {arg!r}", "Invalid value for '(.+?)': (.+?)"), errorClass: 'ArgumentError' };
     const index = buildMessageIndex([...records, invalid], { targetShardBytes: 300 });
