@@ -128,6 +128,8 @@ const FRAME =
   /^\s*(?:File "[^"]*", line \d+|File \S+:\d+, in |Cell In\[\d+\], line \d+|at (?:async )?[\w$.<>[\]/@:\\ -]*(?:\(.*\))?$|from \S+:\d+:in|\.\.\. \d+ (?:more|common frames omitted)|\d+: 0x[0-9a-f]+ - |at \S+:\d+(?::\d+)?$|[\w./-]+\.go:\d+ \+0x[0-9a-f]+$|goroutine \d+ \[|created by |(?:[\w.-]+\/)*[\w-]+\.[\w.*()]+\((?:0x[0-9a-f]+|\.\.\.|, )*\)$)/;
 const PY_TRACEBACK = /^\s*Traceback \(most recent call last\):\s*$/;
 const IPYTHON_HEADER = /^([A-Za-z_][\w.]{0,200}) {2,}Traceback \(most recent call last\)\s*$/;
+/** Lines after an IPython header its error line is looked for in (it folds repeated frames: `[... skipping similar frames …]`). */
+const IPYTHON_REACH = 500;
 // Python 3.11's exception groups (asyncio's TaskGroup, anyio, trio): each traceback drawn in a box
 // of `|` and `+`, one level deeper per group; `+-+---- 1 ----` and `+----` lines separate them.
 const GROUP_TITLE = /^\s*Exception Group Traceback \(most recent call last\):\s*$/;
@@ -188,9 +190,11 @@ function tracebackMessages(lines: string[]): PastedMessage[] | null {
     if (m) {
       isTrace = true;
       const cls = m[1]!;
+      // Looked for within a notebook traceback's reach, so that many headers cost each a bounded scan.
+      const end = Math.min(lines.length, i + 1 + IPYTHON_REACH);
       let j = i + 1;
-      while (j < lines.length && !(lines[j]!.startsWith(`${cls}: `) || lines[j]!.trim() === cls)) j++;
-      if (j < lines.length) {
+      while (j < end && !(lines[j]!.startsWith(`${cls}: `) || lines[j]!.trim() === cls)) j++;
+      if (j < end) {
         add(lines[j]!, 3, j);
         i = j;
       }
