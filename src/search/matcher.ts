@@ -169,15 +169,26 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   // With frames, ranked beyond the limit first: records sharing the top message are then ordered by
   // them. Without, only as far as shown (close matches past it cost the most time).
   const pool = paste.frames.length > 0 ? Math.max(limit, SITE_POOL) : limit;
-  const ranked = firstOfEachRecord(orderBySite(rankByMessage(paste, candidates, pool, common), paste.frames)).slice(0, limit);
   const named = nameFinder(() => paste.lines.join('\n'));
-  return belowConfident(
-    ranked.map((r) => ({
-      ...r,
-      classClash: classClash(r.entry.errorClass, r.pastedClass, named),
-      ...(paste.frames.length > 0 && { siteFit: siteFit(r.entry, paste.frames), siteMissed: siteMissed(r.entry, paste.frames) }),
-    })),
-  );
+  const rank = (entries: readonly IndexEntry[]): MatchResult[] =>
+    firstOfEachRecord(orderBySite(rankByMessage(paste, entries, pool, common), paste.frames))
+      .slice(0, limit)
+      .map((r) => ({
+        ...r,
+        classClash: classClash(r.entry.errorClass, r.pastedClass, named),
+        ...(paste.frames.length > 0 && { siteFit: siteFit(r.entry, paste.frames), siteMissed: siteMissed(r.entry, paste.frames) }),
+      }));
+  const results = rank(candidates);
+  // Near misses are looked for only when no template fits the line whole. When the ones that fit were
+  // raised where the frames do not go, the near misses are looked for without them: one raised where
+  // the frames go (its message reworded since) is the answer.
+  const missed = paste.frames.length > 0 && !results.some(isConfident) ? results.filter((r) => r.siteMissed && r.kind !== 'close') : [];
+  if (missed.length > 0) {
+    const ids = new Set(missed.map((r) => r.entry.id));
+    const again = rank(candidates.filter((e) => !ids.has(e.id)));
+    if (again.some(isConfident)) return [...again, ...missed].slice(0, limit);
+  }
+  return belowConfident(results);
 }
 
 /**

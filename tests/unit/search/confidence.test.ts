@@ -102,6 +102,23 @@ describe('no confident match', () => {
     expect(isConfident(results[0]!)).toBe(true);
   });
 
+  it('looks for near misses when the templates that fit the line were raised where the frames do not go', async () => {
+    const generic = { ...record('Unknown type: {t}', 'Unknown type: (.+?)'), errorClass: 'ValueError', filePath: 'pkg/a.py', lineNumber: 10 };
+    // The record raised where the frames go, its message reworded since the paste's version.
+    const reworded = { ...record('Unknown type: {t} (unsupported)', 'Unknown type: (.+?) \\(unsupported\\)'), errorClass: 'ValueError', filePath: 'pkg/b.py', lineNumber: 20 };
+    const index = buildMessageIndex([...records, generic, reworded], { targetShardBytes: 300 });
+    const find = async (paste: string) => (await matchPaste(paste, index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    const trace = (file: string) => `Traceback (most recent call last):\n  File "/venv/lib/python3.12/site-packages/${file}", line 20, in g\n    raise ValueError(x)\nValueError: Unknown type: 3`;
+    const through = await find(trace('pkg/b.py'));
+    expect(through[0]).toMatchObject({ kind: 'close', entry: { id: reworded.id } });
+    expect(isConfident(through[0]!)).toBe(true);
+    expect(through.find((r) => r.entry.id === generic.id)).toMatchObject({ siteMissed: true });
+    // Frames that go through neither: no second look finds an answer, and the template that fits is first.
+    const neither = await find(trace('other/c.py'));
+    expect(neither[0]).toMatchObject({ kind: 'exact', siteMissed: true, entry: { id: generic.id } });
+    expect(noConfidentMatch(neither)).toBe(true);
+  });
+
   it("is not confident of a template the line fits when the paste names another error than the record's, and nowhere the record's", async () => {
     const invalid = { ...record("Invalid value for '{name}': {arg!r}", "Invalid value for '(.+?)': (.+?)"), errorClass: 'ArgumentError' };
     const index = buildMessageIndex([...records, invalid], { targetShardBytes: 300 });
