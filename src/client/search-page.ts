@@ -19,6 +19,7 @@ import {
   mergeHits,
   siteLabel,
   valueLabel,
+  whyNoMatch,
   type SearchHit,
 } from '../search/results.ts';
 import { parseTemplate } from '../schema/message-template.ts';
@@ -249,23 +250,19 @@ function setUp(root: HTMLElement): void {
       meta.append(' · ', site);
     }
     a.append(message, meta);
-    if (unsure && hit.otherClass && hit.errorClass) {
-      // Why a row whose template fits the line is not a match: the paste names another error.
+    // Why a row whose template fits the line is not a match: the paste names another error, or its trace shows it raised elsewhere.
+    const why = unsure ? whyNoMatch({ errorClass: hit.errorClass, otherClass: hit.otherClass, missedFile: hit.siteMissed ? hit.site?.file : undefined }) : null;
+    if (why) {
       const note = document.createElement('span');
       note.className = 'result-note';
-      const pasted = document.createElement('code');
-      pasted.textContent = hit.otherClass;
-      const raised = document.createElement('code');
-      raised.textContent = hit.errorClass;
-      note.append('The same words, but your paste names ', pasted, ' and this entry raises ', raised, '.');
-      a.append(note);
-    } else if (unsure && hit.siteMissed && hit.site) {
-      // Why a row whose template fits the line is not a match: the paste's trace shows the error raised elsewhere.
-      const note = document.createElement('span');
-      note.className = 'result-note';
-      const file = document.createElement('code');
-      file.textContent = hit.site.file;
-      note.append("The same words, but your paste's traceback does not go through ", file, ', where this entry raises it.');
+      for (const part of why) {
+        if (typeof part === 'string') note.append(part);
+        else {
+          const code = document.createElement('code');
+          code.textContent = part.code;
+          note.append(code);
+        }
+      }
       a.append(note);
     }
     if (hit.values && hit.values.length > 0) {

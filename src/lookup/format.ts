@@ -3,7 +3,7 @@
  * error is raised, what it means and the first solution, as the error page's first screen has them;
  * or, plainly, that the catalog has no entry for the error. `--json` prints the answer object itself.
  */
-import { valueLabel } from '../search/results.ts';
+import { valueLabel, whyNoMatch } from '../search/results.ts';
 import type { FoundAnswer, LookupAnswer, NoEntryAnswer, PageRef, Place } from './lookup.ts';
 
 const address = (p: PageRef): string => p.url ?? p.pageFile ?? p.path;
@@ -49,8 +49,10 @@ function noEntry(a: NoEntryAnswer, site: string): string {
     lines.push('', 'Possibly related (not matches):');
     for (const r of a.related) {
       lines.push(`  ${r.message.length > 100 ? `${r.message.slice(0, 99)}…` : r.message}  (${r.repo})`, `    ${address(r)}`);
-      if (r.otherClass) lines.push(`    the same words, but your paste names ${r.otherClass} and this entry raises ${r.errorClass}`);
-      else if (r.missedFile) lines.push(`    the same words, but your paste's traceback does not go through ${r.missedFile}, where this entry raises it`);
+      const why = whyNoMatch(r);
+      // The page's sentence, as a line under the row's address: lower case, without its full stop.
+      const text = why?.map((part) => (typeof part === 'string' ? part : part.code)).join('');
+      if (text) lines.push(`    ${text.charAt(0).toLowerCase()}${text.slice(1).replace(/\.$/, '')}`);
     }
   }
   return lines.join('\n');

@@ -101,7 +101,10 @@ export function possiblyRelated(results: readonly MatchResult[], common: Readonl
  * the nearest thing to a match, listed first whatever its words (the matcher may rank a near miss
  * above a template whose placeholder took most of the line), with the reason on its row.
  */
-const fitsButElsewhere = (r: MatchResult): boolean => r.kind !== 'close' && (r.classClash === true || r.siteMissed === true);
+const fitsButElsewhere = (r: MatchResult): boolean => r.kind !== 'close' && ruledOut(r);
+
+/** The paste rules the result out: it names another error (`classClash`), or its frames miss the raise site (`siteMissed`). */
+export const ruledOut = (r: MatchResult): boolean => r.classClash === true || r.siteMissed === true;
 
 /**
  * A raise site fitting the paste's frames this well (frames.ts `siteFit`: the file and its line, or
@@ -114,7 +117,7 @@ export const CONFIDENT_SITE_FIT = 2.5;
 export function isConfident(r: MatchResult): boolean {
   if ((r.siteFit ?? 0) >= CONFIDENT_SITE_FIT && (r.kind !== 'close' || r.score <= CONFIDENT_SITE_CLOSE_SCORE)) return true;
   // The text fits, but the paste says it is another error (one the catalog may not hold), or shows it raised elsewhere.
-  if (r.classClash || r.siteMissed) return false;
+  if (ruledOut(r)) return false;
   const e = evidence(r);
   if (r.kind !== 'close') return literalLength(r.entry.template) >= CONFIDENT_EXACT_LITERAL || e.literalShare >= CONFIDENT_EXACT_SHARE;
   // Text after the whole template (a hint a later version added) counts against it only when some of the template is missing too.

@@ -21,7 +21,7 @@ import { orderBySite, siteFit, siteMissed } from './frames.ts';
 import { classClash, nameFinder } from './class-prefix.ts';
 import { alignTemplate, MARK_EDIT } from './align.ts';
 import { closeMatches, cmp, literalText, sameClass, variants } from './close-matches.ts';
-import { isConfident, noConfidentMatch, possiblyRelated } from './confidence.ts';
+import { isConfident, noConfidentMatch, possiblyRelated, ruledOut } from './confidence.ts';
 import { holdsLiterals, mayMatch } from './literals.ts';
 import { firstMatch, fullMatch, parseHolePattern, readable } from './hole-pattern.ts';
 import { classKey, isClassKey, isKeyWord, isPrefixPart, keyWords, leadingWord, MAX_QUERY_KEYS, prefixKeys, shardOf, templateLeadingWord, textKeys, withoutValues, wordKey, wordsWithoutValues } from './keys.ts';
@@ -198,7 +198,6 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
  */
 function belowConfident(results: MatchResult[]): MatchResult[] {
   const first = results.findIndex(isConfident);
-  const ruledOut = (r: MatchResult) => r.classClash === true || r.siteMissed === true;
   if (first <= 0 || !results.slice(0, first).some(ruledOut)) return results;
   const above = results.slice(0, first);
   return [...above.filter((r) => !ruledOut(r)), results[first]!, ...above.filter(ruledOut), ...results.slice(first + 1)];

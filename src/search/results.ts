@@ -85,6 +85,22 @@ export function hitFromMatch(m: MatchResult): SearchHit {
   };
 }
 
+/** What a possibly related row whose template fits the line says of itself: the page and `errdex lookup` word it alike. */
+export interface WhyNoMatch {
+  errorClass: string | null;
+  /** The class the paste names (`SearchHit.otherClass`). */
+  otherClass?: string;
+  /** The file the entry raises it in, which the paste's traceback does not go through (`SearchHit.siteMissed`). */
+  missedFile?: string;
+}
+
+/** Why such a row is no match, as a sentence of text and code parts; null when it does not say (class-prefix.ts `classClash`, frames.ts `siteMissed`). */
+export function whyNoMatch(row: WhyNoMatch): (string | { code: string })[] | null {
+  if (row.otherClass && row.errorClass) return ['The same words, but your paste names ', { code: row.otherClass }, ' and this entry raises ', { code: row.errorClass }, '.'];
+  if (row.missedFile) return ["The same words, but your paste's traceback does not go through ", { code: row.missedFile }, ', where this entry raises it.'];
+  return null;
+}
+
 /** Pagefind's result URL without the base path and without `index.html`. */
 export function pathFromPagefindUrl(url: string, base: string): string {
   let path = url.replace(/[?#].*$/, '');
