@@ -15,12 +15,16 @@ export interface PageHead {
   redirect: boolean;
 }
 
-/** A page's head from its text (a page's start suffices when it holds `</head>`). */
+/**
+ * A page's head from its text (a page's start suffices when it holds `</head>`). The title is a copy,
+ * not V8's slice of the page: heads are kept by the hundred thousand, and a slice keeps its whole page.
+ */
 export function headOf(html: string): PageHead {
   const end = html.indexOf('</head>');
   const head = end === -1 ? html : html.slice(0, end);
+  const title = /<title>([^<]*)<\/title>/.exec(head)?.[1];
   return {
-    title: /<title>([^<]*)<\/title>/.exec(head)?.[1] ?? null,
+    title: title === undefined ? null : (JSON.parse(JSON.stringify(title)) as string),
     noindex: /<meta name="robots" content="[^"]*noindex/.test(head),
     redirect: /<meta http-equiv="refresh"/.test(head),
   };

@@ -35,9 +35,19 @@ export type ShortLinkValues = {
   description: string;
 };
 
+/**
+ * What a record's short link needs of it besides its title parts, which take the whole catalog to work
+ * out: the record files stage holds this much of every record meanwhile, not its prose.
+ */
+export type ShortLinkRecord = Pick<ErrorRecord, 'id' | 'repo' | 'slug' | 'errorClass' | 'errorMessage'> & { description: string };
+
+export function shortLinkRecord(r: ErrorRecord): ShortLinkRecord {
+  return { id: r.id, repo: r.repo, slug: r.slug, errorClass: r.errorClass, errorMessage: r.errorMessage, description: pageDescription(r) };
+}
+
 /** A record's short-link values: its page's path, title (as its page's: the same title parts) and description. */
-export function shortLinkValues(r: ErrorRecord, title: TitleParts): ShortLinkValues {
-  return { id: r.id, to: errorPath(r), title: pageTitle(r, title), description: pageDescription(r) };
+export function shortLinkValues(r: ShortLinkRecord, title: TitleParts): ShortLinkValues {
+  return { id: r.id, to: errorPath(r), title: pageTitle(r, title), description: r.description };
 }
 
 /** What a value may hold where a marker of a path or id stands: the schema's ids, owners, repositories and slugs. */

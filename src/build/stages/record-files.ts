@@ -23,7 +23,7 @@ import { readHead } from '../../catalog/snapshot.ts';
 import { placeLabels } from '../../catalog/derive/message-groups.ts';
 import { titleHeadlines } from '../../catalog/derive/titles.ts';
 import type { ErrorRecord } from '../../schema/record.ts';
-import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, shortLinkValues, stampShortLink } from '../../views/short-link.ts';
+import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, shortLinkRecord, type ShortLinkRecord, shortLinkValues, stampShortLink } from '../../views/short-link.ts';
 import { jsonPath, shortPath } from '../../util/urls.ts';
 import { formatCount } from '../progress.ts';
 import { headOf, pageFileOf, type PageHead } from '../rendered-pages.ts';
@@ -95,7 +95,8 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   mkdirSync(join(outDir, 'api/errors'), { recursive: true });
   mkdirSync(join(outDir, 'e'), { recursive: true });
   const files = unchangedFiles(outDir, options.published ?? null);
-  const records: ErrorRecord[] = [];
+  // Of every record, what its title, place and short link take (the titles are the whole catalog's).
+  const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'>)[] = [];
   const own = options.shardIds ? new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]) : null;
   let bytes = 0;
   // The code is not needed: its fields are left out (the pages' titles and descriptions are prose and places).
@@ -106,7 +107,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
         files.write(pageFileOf(jsonPath(record.id)), sourceText);
         bytes += Buffer.byteLength(sourceText);
       }
-      records.push(record);
+      records.push({ ...shortLinkRecord(record), filePath: record.filePath, lineNumber: record.lineNumber });
       // Half the work per record: the short link is the other half.
       if (records.length % 1000 === 0) onRecord?.(records.length / 2);
     },
