@@ -43,9 +43,11 @@ async function highlight(options: HighlightOptions, send: (m: ChildMessage) => v
   let early: { keys: ReadonlySet<string>; workers: number; bytes: number } = { keys: new Set(), workers: 0, bytes: 0 };
   let blocks;
   if (options.catalogRoot && snapshotReady) {
-    // The snapshot's blocks are gathered as soon as it is written, while the workers highlight.
-    const fromSnapshot = snapshotReady.then(() => catalogBlocksSliced(snapshotEntries(options.snapshot, { text: false })));
-    const raw = await preHighlight(rawCatalogBlocks(options.catalogRoot), { file: options.file, workers: options.workers, refresh: options.refresh, prune: false, ...progress });
+    const rawBlocks = rawCatalogBlocks(options.catalogRoot);
+    // The snapshot's blocks are gathered as soon as it is written, while the workers highlight, and
+    // share the files' blocks (the same code, unless the schema changed a block).
+    const fromSnapshot = snapshotReady.then(() => catalogBlocksSliced(snapshotEntries(options.snapshot, { text: false }), rawBlocks.blocks));
+    const raw = await preHighlight(rawBlocks, { file: options.file, workers: options.workers, refresh: options.refresh, prune: false, ...progress });
     early = { keys: new Set(raw.highlightedKeys), workers: raw.workers, bytes: raw.bytes };
     blocks = await fromSnapshot;
   } else if (options.shardIds) {
