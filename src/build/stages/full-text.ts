@@ -11,6 +11,7 @@ import type { ErrorRecord } from '../../schema/record.ts';
 import { describeFragments, largeBundleWarning, PAGEFIND_DIR } from '../pagefind-bundle.ts';
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
+import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { BuildState } from '../state.ts';
 import type { PagefindIndexOptions, PagefindIndexResult } from '../search-index.ts';
@@ -60,8 +61,8 @@ export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void
   // Only the parts' keys: the child gets its options on its command line.
   const previous = published ? { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) } : undefined;
   const options: FullTextOptions = { snapshot: s.snapshot, count: s.plan.facts.records!, outDir: s.dirs.fullText, maxFragments: settings.maxFragments, partRecords: settings.pagefindPartRecords, previous, shard: settings.shard };
-  const priority = s.plan.stages.find((st) => st.name === 'full-text')!.priority;
-  const child = startStageChild<PagefindIndexResult>(import.meta.url, options, () => {}, 'the full-text index (Pagefind)', { priority });
+  const processOptions = stageProcess(s.plan, 'full-text');
+  const child = startStageChild<PagefindIndexResult>(import.meta.url, options, () => {}, 'the full-text index (Pagefind)', processOptions);
   ctx.onCancel(child.kill);
   const result = await child.result;
   s.fullText = result;

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { highlightCacheFile } from '../../highlight/cache.ts';
 import { childMain, gateOpened, startStageChild, type ChildMessage, type StageSummary } from '../protocol.ts';
 import { formatCount } from '../progress.ts';
+import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { BuildState } from '../state.ts';
 
@@ -99,7 +100,7 @@ export async function highlightStage(ctx: StageContext<BuildState>): Promise<voi
     ...(s.settings.shard ? { shardIds: s.shardIds } : {}),
   };
   const board = s.board.stage('highlight');
-  const priority = s.plan.stages.find((st) => st.name === 'highlight')!.priority;
+  const { priority, nodeFlags } = stageProcess(s.plan, 'highlight');
   const child = startStageChild<StageSummary>(
     import.meta.url,
     options,
@@ -109,7 +110,7 @@ export async function highlightStage(ctx: StageContext<BuildState>): Promise<voi
       else if (m.type === 'warn') s.board.warn(m.text);
     },
     'the highlight stage',
-    { priority, nodeFlags: HIGHLIGHT_NODE_FLAGS },
+    { priority, nodeFlags: [...HIGHLIGHT_NODE_FLAGS, ...nodeFlags] },
   );
   ctx.onCancel(child.kill);
   // Begun from the files: the snapshot's blocks are gathered once the plan's stage has ended

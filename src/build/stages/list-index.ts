@@ -25,6 +25,7 @@ import type { SnapshotHead } from '../../catalog/snapshot.ts';
 import type { IndexFacet, ListIndexRecord, ListKind } from '../../views/list-index.ts';
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
+import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import { readShardFile, snapshotKey } from '../shard-reuse.ts';
 import type { BuildState, ListIndexResult, MadeListing } from '../state.ts';
@@ -200,8 +201,8 @@ export async function listIndexStage(ctx: StageContext<BuildState>): Promise<voi
     share: shard,
     fromShards: fit,
   };
-  const priority = s.plan.stages.find((st) => st.name === 'list-index')!.priority;
-  const child = startStageChild<ListIndexResult>(import.meta.url, options, () => {}, 'the list-index stage', { priority });
+  const processOptions = stageProcess(s.plan, 'list-index');
+  const child = startStageChild<ListIndexResult>(import.meta.url, options, () => {}, 'the list-index stage', processOptions);
   ctx.onCancel(child.kill);
   const r = await child.result;
   s.listIndex = { ...r, key };

@@ -17,6 +17,7 @@ import { SHARD_MESSAGE_INDEX, shardMessageIndexResult } from '../merge.ts';
 import { readShardFile, snapshotKey } from '../shard-reuse.ts';
 import { linkReused } from '../page-reuse.ts';
 import { childMain, startStageChild } from '../protocol.ts';
+import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { BuildSettings, BuildState, MessageIndexResult } from '../state.ts';
 import { publishedFiles, type PublishedFiles } from '../unchanged-files.ts';
@@ -109,8 +110,8 @@ export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<
   const taken = result !== null;
   if (!result) {
     const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: messageIndexPublished(s.settings) };
-    const priority = s.plan.stages.find((st) => st.name === 'message-index')!.priority;
-    const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', { priority });
+    const processOptions = stageProcess(s.plan, 'message-index');
+    const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', processOptions);
     ctx.onCancel(child.kill);
     result = await child.result;
   }

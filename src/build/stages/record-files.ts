@@ -29,7 +29,7 @@ import { formatCount } from '../progress.ts';
 import { headOf, pageFileOf, type PageHead } from '../rendered-pages.ts';
 import { titleFigures } from '../summary.ts';
 import { childMain, startStageChild } from '../protocol.ts';
-import type { Priority } from '../plan.ts';
+import { stageProcess, type Priority } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
@@ -175,8 +175,8 @@ interface EarlyLink {
 
 const earlyLinks = new WeakMap<BuildSettings, EarlyLink>();
 
-const startChild = (options: RecordFilesOptions | LinkOptions, onRecord: (done: number) => void, priority: Priority) =>
-  startStageChild<RecordFilesResult>(import.meta.url, options, (m) => m.type === 'update' && onRecord(m.done), 'the record files stage', { priority });
+const startChild = (options: RecordFilesOptions | LinkOptions, onRecord: (done: number) => void, how: { priority: Priority; nodeFlags?: readonly string[] }) =>
+  startStageChild<RecordFilesResult>(import.meta.url, options, (m) => m.type === 'update' && onRecord(m.done), 'the record files stage', how);
 
 /**
  * A merge whose shards made their record files from one snapshot links them from its start, beside
@@ -194,7 +194,7 @@ export function beginShardRecords(settings: BuildSettings, outDir: string): () =
     done = n;
   };
   // The stage's priority in every plan (src/build/plan.ts), which is made after this begins.
-  const started = startChild({ link: dirs, outDir }, (n) => update(n), 'low');
+  const started = startChild({ link: dirs, outDir }, (n) => update(n), { priority: 'low' });
   started.result.catch(() => {});
   earlyLinks.set(settings, {
     made,
@@ -295,11 +295,10 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
       early.kill();
       await early.result.catch(() => {});
     }
-    const priority = s.plan.stages.find((st) => st.name === 'record-files')!.priority;
     const options: RecordFilesOptions | LinkOptions = linked
       ? { link: linked, outDir: s.dirs.recordFiles }
       : { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: recordFilesPublished(s.settings), shardIds: shard ? s.shardIds : null };
-    child = startChild(options, onRecord, priority);
+    child = startChild(options, onRecord, stageProcess(s.plan, 'record-files'));
   }
   ctx.onCancel(child.kill);
   const result = await child.result;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EARLY_HIGHLIGHT_BYTES, partitionCount, plan, REUSING_ONE_PROCESS_RECORDS, STAGES, type Plan, type StageName } from '../../../src/build/plan.ts';
+import { EARLY_HIGHLIGHT_BYTES, LEAN_HEAP_FLAGS, partitionCount, plan, REUSING_ONE_PROCESS_RECORDS, STAGES, stageProcess, type Plan, type StageName } from '../../../src/build/plan.ts';
 
 const machine = { cores: 2 };
 const defaults = { workers: null, partitionRecords: null, earlyHighlightBytes: null };
@@ -59,6 +59,9 @@ describe('plan', () => {
     expect(p.render.lanes).toEqual([[]]);
     expect(needs(p, 'publish').sort()).toEqual(['full-text', 'list-index', 'message-index', 'record-files', 'render']);
     expect(needs(p, 'ledger')).toEqual(['publish']);
+    // Memory is no constraint: V8's own heap growth, the least CPU.
+    expect(p.leanHeaps).toBe(false);
+    expect(stageProcess(p, 'highlight')).toEqual({ priority: 'normal', nodeFlags: [] });
   });
 
   it('one partition from large files: highlighting from the files at the start, gathering the snapshot after validation', () => {
@@ -67,6 +70,8 @@ describe('plan', () => {
     expect(needs(p, 'highlight')).toEqual([]);
     expect(priority(p, 'highlight')).toBe('low');
     expect(needs(p, 'full-text')).toEqual(['validate']);
+    // A large catalog by its files: its processes keep their heaps lean from the start.
+    expect(p.leanHeaps).toBe(true);
   });
 
   it('several partitions: the full-text index first at normal priority, then the message index and record files; the second lane waits for both indexes', () => {
@@ -81,6 +86,10 @@ describe('plan', () => {
     expect(needs(p, 'record-files')).toEqual(['full-text']);
     expect(priority(p, 'record-files')).toBe('low');
     expect(p.render.lanes).toEqual([[{ stage: 'message-index', ifStarted: true }], [{ stage: 'message-index', ifStarted: false }]]);
+    // Their processes run at once: each keeps its heap close to what it holds.
+    expect(p.leanHeaps).toBe(true);
+    expect(stageProcess(p, 'message-index')).toEqual({ priority: 'normal', nodeFlags: LEAN_HEAP_FLAGS });
+    expect(stageProcess(p, 'record-files')).toEqual({ priority: 'low', nodeFlags: LEAN_HEAP_FLAGS });
   });
 
   it('several partitions from large files: the full-text index waits for validation\'s process to end', () => {
