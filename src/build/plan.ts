@@ -84,8 +84,9 @@ export interface Plan {
   facts: CatalogFacts;
   /**
    * The stages' processes keep their heaps close to what they hold (LEAN_HEAP_FLAGS): a catalog too
-   * large to render in one process, or highlighted from its files, where the build's memory is the
-   * sum of the processes that run at once.
+   * large to render in one process (whatever this build renders of it: the stages beside the render
+   * read the whole catalog), or highlighted from its files, where the build's memory is the sum of
+   * the processes that run at once.
    */
   leanHeaps: boolean;
   workers: number;
@@ -129,9 +130,9 @@ export const REUSING_ONE_PROCESS_RECORDS = PARTITION_RECORDS;
 export const EARLY_HIGHLIGHT_BYTES = 128 * 2 ** 20;
 
 /**
- * V8 grows a heap by up to four times what its last full collection kept, so a process that makes
- * much garbage (highlighting, the message index) holds far more than it needs. At 25 % growth the
- * message index at 100,000 records peaked at 1.38 GB against 1.86 GB, for 2 CPU-seconds more of 15.
+ * V8 grows a heap to several times what its last full collection kept, so a process that makes much
+ * garbage (highlighting, the message index) holds far more than it needs. 25 % growth costs a few
+ * per cent of CPU for a quarter less memory (docs/benchmarks.md, "Memory at 100,000 rich records").
  */
 export const LEAN_HEAP_FLAGS = ['--heap-growing-percent=25'] as const;
 
@@ -207,7 +208,7 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
   ];
   return {
     facts,
-    leanHeaps: !one || early,
+    leanHeaps: early || (facts.records ?? 0) > single,
     workers,
     partitions,
     highlight: { fromCatalogFiles: early, snapshotAfter: one ? 'validate' : 'derive' },

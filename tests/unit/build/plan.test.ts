@@ -129,6 +129,9 @@ describe('plan', () => {
     const edit = plan({ bytes: 1e6, records: 40_000, changed: 3 }, machine, defaults, reusing);
     expect(edit.partitions).toBe(1);
     expect(needs(edit, 'record-files')).toEqual(['validate']);
+    // Its stages beside the render still read the whole catalog, all at once: lean heaps.
+    expect(edit.leanHeaps).toBe(true);
+    expect(plan({ bytes: 1e6, records: 20_000, changed: 3 }, machine, defaults, reusing).leanHeaps).toBe(false);
     expect(plan({ bytes: 1e6, records: 40_000, changed: 0 }, machine, defaults, reusing).partitions).toBe(1);
     // Most entries changed, or nothing known of them: the catalog's partitions, as a cold build.
     expect(plan({ bytes: 1e6, records: 40_000, changed: 30_000 }, machine, defaults, reusing).partitions).toBe(2);
