@@ -61,8 +61,7 @@ export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void
   // Only the parts' keys: the child gets its options on its command line.
   const previous = published ? { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) } : undefined;
   const options: FullTextOptions = { snapshot: s.snapshot, count: s.plan.facts.records!, outDir: s.dirs.fullText, maxFragments: settings.maxFragments, partRecords: settings.pagefindPartRecords, previous, shard: settings.shard };
-  const processOptions = stageProcess(s.plan, 'full-text');
-  const child = startStageChild<PagefindIndexResult>(import.meta.url, options, () => {}, 'the full-text index (Pagefind)', processOptions);
+  const child = startStageChild<PagefindIndexResult>(import.meta.url, options, () => {}, 'the full-text index (Pagefind)', stageProcess(s.plan, 'full-text'));
   ctx.onCancel(child.kill);
   const result = await child.result;
   s.fullText = result;

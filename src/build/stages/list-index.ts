@@ -201,8 +201,7 @@ export async function listIndexStage(ctx: StageContext<BuildState>): Promise<voi
     share: shard,
     fromShards: fit,
   };
-  const processOptions = stageProcess(s.plan, 'list-index');
-  const child = startStageChild<ListIndexResult>(import.meta.url, options, () => {}, 'the list-index stage', processOptions);
+  const child = startStageChild<ListIndexResult>(import.meta.url, options, () => {}, 'the list-index stage', stageProcess(s.plan, 'list-index'));
   ctx.onCancel(child.kill);
   const r = await child.result;
   s.listIndex = { ...r, key };

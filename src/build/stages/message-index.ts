@@ -110,8 +110,7 @@ export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<
   const taken = result !== null;
   if (!result) {
     const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: messageIndexPublished(s.settings) };
-    const processOptions = stageProcess(s.plan, 'message-index');
-    const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', processOptions);
+    const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', stageProcess(s.plan, 'message-index'));
     ctx.onCancel(child.kill);
     result = await child.result;
   }

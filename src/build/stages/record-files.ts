@@ -28,8 +28,8 @@ import { jsonPath, shortPath } from '../../util/urls.ts';
 import { formatCount } from '../progress.ts';
 import { headOf, pageFileOf, type PageHead } from '../rendered-pages.ts';
 import { titleFigures } from '../summary.ts';
-import { childMain, startStageChild } from '../protocol.ts';
-import { stageProcess, type Priority } from '../plan.ts';
+import { childMain, startStageChild, type ChildOptions } from '../protocol.ts';
+import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
@@ -175,7 +175,7 @@ interface EarlyLink {
 
 const earlyLinks = new WeakMap<BuildSettings, EarlyLink>();
 
-const startChild = (options: RecordFilesOptions | LinkOptions, onRecord: (done: number) => void, how: { priority: Priority; nodeFlags?: readonly string[] }) =>
+const startChild = (options: RecordFilesOptions | LinkOptions, onRecord: (done: number) => void, how: Pick<ChildOptions, 'priority' | 'nodeFlags'>) =>
   startStageChild<RecordFilesResult>(import.meta.url, options, (m) => m.type === 'update' && onRecord(m.done), 'the record files stage', how);
 
 /**
