@@ -63,13 +63,17 @@ export interface PagefindIndexOptions {
 }
 
 /**
- * Records per Pagefind index, at most. Pagefind holds a whole index in memory while it writes it:
- * about 6 GB for 100,000 of our documents, measured here. A larger catalog is indexed in parts, one
- * after the other (each Pagefind process ends before the next starts); the search page merges them at
- * query time (Pagefind's `mergeIndex`; src/client/pagefind-client.ts). The ERRDEX_PAGEFIND_PART_RECORDS
- * setting changes the size (tests use it to make parts of a small catalog; src/build/settings.ts).
+ * Records per Pagefind index, at most. Pagefind holds a whole index in memory while it writes it,
+ * and more than in proportion: 1.3 GB for 12,500 of our documents, 2.3 GB for 25,000, about 6 GB for
+ * 100,000. A larger catalog is indexed in parts, one after the other (each Pagefind process ends
+ * before the next starts); the search page merges them at query time (Pagefind's `mergeIndex`;
+ * src/client/pagefind-client.ts). Parts of 8,000 to 16,000 records keep Pagefind's process under the
+ * highlight stage's beside it at 100k records, for a few per cent more bytes per first query than
+ * parts of up to 25,000 (docs/benchmarks.md, "Full-text parts that stay put"). The
+ * ERRDEX_PAGEFIND_PART_RECORDS setting changes the size (tests use it to make parts of a small
+ * catalog; src/build/settings.ts).
  */
-export const PAGEFIND_PART_RECORDS = 25_000;
+export const PAGEFIND_PART_RECORDS = 16_000;
 /**
  * A catalog of about 8,000 records or more is indexed in at least 4 parts (a part of the first two
  * levels of the tree below splits when it holds 4,000 records or more, about 2,000 in each half), so

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { idHash, inPart, MESSAGE_INDEX_DIR, PAGEFIND_PARTS_FILE, pagefindPartOf, pagefindParts, writeMessageIndex, writePagefindIndex, type PagefindPart } from '../../../src/build/search-index.ts';
+import { idHash, inPart, MESSAGE_INDEX_DIR, PAGEFIND_PART_RECORDS, PAGEFIND_PARTS_FILE, pagefindPartOf, pagefindParts, writeMessageIndex, writePagefindIndex, type PagefindPart } from '../../../src/build/search-index.ts';
 import { listFilesBelow } from '../../../src/util/files.ts';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
@@ -24,22 +24,22 @@ describe('full-text index parts', () => {
   const ids = (n: number, from = 0): string[] => Array.from({ length: n }, (_, i) => `e${(from + i).toString(16).padStart(15, '0')}`);
   const sizes = (parts: readonly PagefindPart[]) => parts.map((p) => p.records);
 
-  it('splits a catalog in parts of at most 25,000 records, and in at least 4 from about 8,000 records', () => {
-    const count = (n: number) => pagefindParts(ids(n), 25_000).length;
+  it('splits a catalog in parts of at most 16,000 records, and in at least 4 from about 8,000 records', () => {
+    const count = (n: number) => pagefindParts(ids(n)).length;
     expect([0, 1, 3_999].map(count)).toEqual([1, 1, 1]);
-    expect([10_000, 25_000, 50_000, 90_000].map(count)).toEqual([4, 4, 4, 4]);
+    expect([10_000, 25_000, 50_000, 70_000, 100_000].map(count)).toEqual([4, 4, 4, 8, 8]);
     for (const n of [10_000, 100_000, 300_000]) {
-      const parts = pagefindParts(ids(n), 25_000);
+      const parts = pagefindParts(ids(n));
       expect(sizes(parts).reduce((a, b) => a + b, 0), `${n}`).toBe(n);
-      expect(Math.max(...sizes(parts)), `${n}`).toBeLessThanOrEqual(25_000);
+      expect(Math.max(...sizes(parts)), `${n}`).toBeLessThanOrEqual(PAGEFIND_PART_RECORDS);
       // The parts' prefixes cover every hash once: no prefix begins another, and their shares add up to the whole.
       expect(parts.reduce((share, p) => share + 2 ** -p.prefix.length, 0), `${n}`).toBe(1);
       for (const a of parts) for (const b of parts) if (a !== b) expect(b.prefix.startsWith(a.prefix), `${a.prefix} ${b.prefix}`).toBe(false);
     }
-    // 300,000 records fill 2^4 parts of about 18,750 or more.
-    expect(pagefindParts(ids(300_000), 25_000).length).toBeGreaterThanOrEqual(16);
+    // 300,000 records fill 2^5 parts of about 9,400.
+    expect(pagefindParts(ids(300_000)).length).toBeGreaterThanOrEqual(32);
     // The first part is at pagefind/ itself; the others are named by their prefix.
-    const parts = pagefindParts(ids(10_000), 25_000);
+    const parts = pagefindParts(ids(10_000));
     expect(parts.map((p) => p.dir)).toEqual(['', 'part-01/', 'part-10/', 'part-11/']);
     // The setting sets the size: 3 here.
     expect(Math.max(...sizes(pagefindParts(ids(12), 3)))).toBeLessThanOrEqual(3);
@@ -47,10 +47,10 @@ describe('full-text index parts', () => {
 
   it('deals each record to a part by its id alone, evenly', () => {
     const all = ids(10_000);
-    const parts = pagefindParts(all, 25_000);
+    const parts = pagefindParts(all);
     for (const c of sizes(parts)) expect(Math.abs(c - 2500)).toBeLessThan(250);
     for (const id of all) expect(inPart(idHash(id), pagefindPartOf(id, parts).prefix)).toBe(true);
-    const reversed = pagefindParts([...all].reverse(), 25_000);
+    const reversed = pagefindParts([...all].reverse());
     expect(all.map((id) => pagefindPartOf(id, parts).prefix)).toEqual(all.map((id) => pagefindPartOf(id, reversed).prefix));
   });
 
