@@ -101,6 +101,12 @@ export interface MessageIndexOptions {
    * repository raises too.
    */
   messagePage?: (r: Pick<ErrorRecord, 'repo' | 'errorMessage'>) => string;
+  /**
+   * Each record's raise site (`raiseSites` over the catalog, in its order), when the caller read them
+   * apart: the records may then come without their code, which at 100,000 rich records is most of
+   * what they hold.
+   */
+  sites?: readonly RaiseSite[];
 }
 
 export const SUMMARY_MAX = 110;
@@ -252,7 +258,8 @@ export function buildMessageIndex(catalog: readonly ErrorRecord[], options: Mess
   const classDf = new Map<string, number>();
   for (const k of classKeys) if (k) classDf.set(k, (classDf.get(k) ?? 0) + 1);
 
-  const sites = raiseSites(catalog);
+  if (options.sites && options.sites.length !== catalog.length) throw new Error(`${options.sites.length} raise sites for ${catalog.length} records`);
+  const sites = options.sites ?? raiseSites(catalog);
   const pageOf = messagePages(catalog, options.messagePage);
   const entries = items.map((w, i) => {
     const r = records[i]!;

@@ -37,16 +37,34 @@ interface MessageIndexOptions {
 
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [{ readHead, readSnapshot }, { ledgerPath, ledgerReport, serializeLedger }, { redirectsFile }, { errorPath, shortPath }, { writeMessageIndex }] = await Promise.all([
+  const [
+    { forEachSnapshotEntry, readHead, readSnapshot },
+    { ledgerPath, ledgerReport, serializeLedger },
+    { redirectsFile },
+    { errorPath, shortPath },
+    { writeMessageIndex },
+    { raiseSites },
+  ] = await Promise.all([
     import('../../catalog/snapshot.ts'),
     import('../../catalog/ledger.ts'),
     import('../../views/redirects.ts'),
     import('../../util/urls.ts'),
     import('../search-index.ts'),
+    import('../../search/raise-site.ts'),
   ]);
-  // The records, without their text (the JSON twins), to save memory; with their code, whose
-  // excerpts show the function raising each error (the message index's raise sites, src/search/raise-site.ts).
-  const entries = readSnapshot(options.snapshot, { text: false, code: () => true });
+  // The excerpts show the function raising each error (the message index's raise sites,
+  // src/search/raise-site.ts): read first, in a pass that keeps only them, so that the records the
+  // index is made from are held without their code or their text (the JSON twins), to save memory.
+  const excerpts: Parameters<typeof raiseSites>[0][number][] = [];
+  forEachSnapshotEntry(
+    options.snapshot,
+    ({ record: r }) =>
+      excerpts.push({ repo: r.repo, filePath: r.filePath, lineNumber: r.lineNumber, sourceCode: r.sourceCode, sourceCodeStart: r.sourceCodeStart }),
+    { text: false, prose: () => false },
+  );
+  const sites = raiseSites(excerpts);
+  excerpts.length = 0;
+  const entries = readSnapshot(options.snapshot, { text: false, code: () => false });
   const head = readHead(options.head);
   const plan = head.ledgerPlan;
   rmSync(options.outDir, { recursive: true, force: true });
@@ -61,7 +79,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     ),
   );
   const records = entries.map((e) => e.record);
-  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles }, options.published);
+  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles, sites }, options.published);
   return {
     summary: `message index in ${built.manifest.shards} files`,
     records: records.length,
@@ -117,7 +135,13 @@ export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<
   s.messageIndex = { ...result, key };
   for (const line of result.ledger.report) s.board.note(line);
   for (const w of result.warnings) s.board.warn(w);
-  const whose = taken ? " (shard 1's: made from the same snapshot)" : s.settings.shard ? ', for the merge' : s.settings.fromShards ? ' (made here: no shard made it from the same snapshot)' : '';
+  const whose = taken
+    ? " (shard 1's: made from the same snapshot)"
+    : s.settings.shard
+      ? ', for the merge'
+      : s.settings.fromShards
+        ? ' (made here: no shard made it from the same snapshot)'
+        : '';
   s.board.stage('message-index').end({ summary: `${result.summary}, _redirects${whose}`, items: result.records, unit: 'records' });
 }
 

@@ -3,6 +3,7 @@ import { classKey, fileableKeys, isKeyWord, leadingWord, MAX_QUERY_KEYS, prefixK
 import { buildMessageIndex, chooseKeys, fromTuple, MAX_CLASS_SHARED, type EntryTuple } from '../../../src/search/message-index.ts';
 import { matchPaste, queryKeys, rankCandidates } from '../../../src/search/matcher.ts';
 import { normalisePaste } from '../../../src/search/normalise.ts';
+import { raiseSites } from '../../../src/search/raise-site.ts';
 import { sampleWrapped } from '../../support/records.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
 
@@ -203,6 +204,24 @@ describe('buildMessageIndex', () => {
     const again = buildMessageIndex(records, { keysPerRecord: 2, targetShardBytes: 200 });
     expect(again.manifest).toEqual(built.manifest);
     expect(again.shards).toEqual(built.shards);
+  });
+
+  it('makes the same index from records without their code, given their raise sites read apart', () => {
+    // Two records of one file: the second's excerpt starts below its function, which the first's shows.
+    const code = 'class Loader:\n    def load(self, path):\n        if not path:\n            raise ValueError("no path")\n        if path.endswith("/"):\n            raise ValueError(f"{path} is a folder")';
+    const full = [
+      { ...record('00000000000000a1', 'no path'), filePath: 'pkg/loader.py', sourceCode: code, sourceCodeStart: 10, lineNumber: 13 },
+      { ...record('00000000000000a2', '{path} is a folder'), filePath: 'pkg/loader.py', sourceCode: code.split('\n').slice(4).join('\n'), sourceCodeStart: 14, lineNumber: 15 },
+    ];
+    const codeless = full.map((r) => ({ ...r, sourceCode: null, exampleFix: null, validationCode: null, typeGuard: null, tryCatchPattern: null }));
+    const whole = buildMessageIndex(full);
+    // Not vacuous: some raise site's scope comes from an excerpt, which the codeless records lack.
+    expect(whole.shards.flatMap((sh) => (JSON.parse(sh) as EntryTuple[]).map((t) => fromTuple(t).scope)).some((scope) => scope !== null)).toBe(true);
+    expect(buildMessageIndex(codeless).shards).not.toEqual(whole.shards);
+    const apart = buildMessageIndex(codeless, { sites: raiseSites(full) });
+    expect(apart.shards).toEqual(whole.shards);
+    expect(apart.manifest).toEqual(whole.manifest);
+    expect(() => buildMessageIndex(codeless, { sites: raiseSites(full).slice(1) })).toThrow(/raise sites for/);
   });
 
   it('entries carry what results and filters show', () => {
