@@ -12,7 +12,7 @@
  * records) leaves a core beside its one render process: the full-text index, the message index and
  * the record files start with the snapshot, at the low priority, and highlighting beside derive. A
  * larger one cannot hold everything at once (at 100k records validation's process 1.7 GB, a render
- * partition of 50,000 records 1.4 GB, Pagefind 2 GB, the message index 1.5 GB): the full-text index
+ * partition of 50,000 records 1.6 GB, Pagefind 1.3 GB, the message index 1.5 GB): the full-text index
  * comes first, then the message index and the record files, and the second render process waits for
  * both indexes. Catalog files above EARLY_HIGHLIGHT_BYTES are highlighted as they are from the start.
  */
