@@ -72,7 +72,8 @@ export function scopeAt(lines: ReadonlyMap<number, string>, line: number): strin
   return fn;
 }
 
-type SiteFields = { repo: string; filePath: string; lineNumber: number | null; sourceCode: string | null; sourceCodeStart: number | null };
+/** What a record's raise site is read from. */
+export type SiteFields = { repo: string; filePath: string; lineNumber: number | null; sourceCode: string | null; sourceCodeStart: number | null };
 
 /**
  * Each record's raise site, the scope read from the excerpts of every record of the same file put

@@ -19,6 +19,7 @@ import { linkReused } from '../page-reuse.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
+import type { SiteFields } from '../../search/raise-site.ts';
 import type { BuildSettings, BuildState, MessageIndexResult } from '../state.ts';
 import { publishedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
@@ -55,7 +56,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   // The excerpts show the function raising each error (the message index's raise sites,
   // src/search/raise-site.ts): read first, in a pass that keeps only them, so that the records the
   // index is made from are held without their code or their text (the JSON twins), to save memory.
-  const excerpts: Parameters<typeof raiseSites>[0][number][] = [];
+  const excerpts: SiteFields[] = [];
   forEachSnapshotEntry(
     options.snapshot,
     ({ record: r }) =>
@@ -135,13 +136,7 @@ export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<
   s.messageIndex = { ...result, key };
   for (const line of result.ledger.report) s.board.note(line);
   for (const w of result.warnings) s.board.warn(w);
-  const whose = taken
-    ? " (shard 1's: made from the same snapshot)"
-    : s.settings.shard
-      ? ', for the merge'
-      : s.settings.fromShards
-        ? ' (made here: no shard made it from the same snapshot)'
-        : '';
+  const whose = taken ? " (shard 1's: made from the same snapshot)" : s.settings.shard ? ', for the merge' : s.settings.fromShards ? ' (made here: no shard made it from the same snapshot)' : '';
   s.board.stage('message-index').end({ summary: `${result.summary}, _redirects${whose}`, items: result.records, unit: 'records' });
 }
 
