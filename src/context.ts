@@ -18,7 +18,7 @@ import { catalogPath } from './catalog/load.ts';
 import { buildDatasetVersion } from './catalog/validate.ts';
 import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
 import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
-import { readHead, readRelated, type SnapshotHead } from './catalog/snapshot.ts';
+import { completeEntries, readHead, readRelated, type SnapshotHead } from './catalog/snapshot.ts';
 import { CONTEXT_ENV } from './context-env.ts';
 import { buildCacheDir, highlightCacheFile } from './highlight/cache.ts';
 import { recordScopes } from './views/places.ts';
@@ -34,8 +34,6 @@ export const RenderContext = z.strictObject({
    * array, written by validation) and nothing else; the merge renders the site-wide pages.
    */
   shard: z.strictObject({ index: z.int().min(0), count: z.int().min(1), ids: z.string() }).nullable(),
-  /** The manifest's checksum of all JSON twins, computed once by the build when there are several partitions. */
-  twinsSha256: z.string().optional(),
   /** Astro's output folder and cache folder for this process. */
   outDir: z.string(),
   astroCacheDir: z.string(),
@@ -89,8 +87,8 @@ let ledgerPlan: LedgerPlan | undefined;
 
 /**
  * The catalog. In a render process, from the snapshot: the code, the prose and the JSON twin of its
- * own partition's records only; of the others what listings and related errors show, and their text's
- * hash (page keys). Outside the build, loaded and validated; a catalog with problems throws a
+ * own partition's records only (none, reusing the published pages: readInFull); of the others what
+ * listings and related errors show, and their text's hash (page keys). Outside the build, loaded and validated; a catalog with problems throws a
  * CatalogError listing them all.
  */
 export function getCatalog(): Catalog {
@@ -103,9 +101,20 @@ export function getCatalog(): Catalog {
     return (catalog = loaded);
   }
   const own = (id: string) => inPartition(id, ctx.partition) && inShard(id);
-  const c = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }, { code: own, prose: own, text: own });
-  if (ctx.twinsSha256) c.twinsSha256 = ctx.twinsSha256;
-  return (catalog = c);
+  // Reusing the published pages, a process renders few of its records' pages: it reads its records as
+  // it reads the others', and reads in full those whose pages it renders, once it knows them (readInFull).
+  const whole = ctx.reuse ? () => false : own;
+  return (catalog = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }, { code: whole, prose: whole, text: whole }));
+}
+
+/**
+ * Reads in full the entries a page about to be rendered shows whole (its code, prose and text): those
+ * of the pages a process reusing the published ones renders, and any other partition's record a page
+ * shows whole (a redirect's target). Outside the build every entry is whole already.
+ */
+export function readInFull(entries: Iterable<CatalogEntry>): void {
+  const ctx = buildContext();
+  if (ctx) completeEntries(ctx.snapshot.entries, entries);
 }
 
 /**

@@ -29,11 +29,6 @@ export interface RenderPartition extends Partition {
   head: string;
   /** The related errors of the snapshot's entries. */
   related: string;
-  /**
-   * The manifest's checksum of all JSON twins (src/views/api.ts), computed once when there are several
-   * partitions: each render process then holds only its own partition's texts.
-   */
-  twinsSha256?: string;
 }
 
 export interface RenderOptions {
@@ -243,7 +238,6 @@ export class RenderProcesses {
       snapshot: { entries: p.snapshot, head: p.head, related: p.related },
       partition: { index: p.index, count: p.count },
       shard: this.options.shard,
-      ...(p.twinsSha256 ? { twinsSha256: p.twinsSha256 } : {}),
       outDir: renderSiteDir(p),
       astroCacheDir: join(this.options.cacheDir, 'astro', `partition-${p.index}-of-${p.count}`),
       highlightCache: highlightCacheFile(this.options.cacheDir),

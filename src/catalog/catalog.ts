@@ -43,7 +43,7 @@ export interface Catalog {
   total: number;
   /**
    * The manifest's checksum of all JSON twins (src/views/api.ts), when the build computed it before the
-   * render: a render process of a catalog in several partitions holds only its own partition's texts.
+   * render (the snapshot's head): a render process holds few of the texts.
    */
   twinsSha256?: string;
   /** When loaded with `known`: the text hashes of the entries sound alone, for the next load's (src/catalog/validate.ts). */
@@ -143,5 +143,5 @@ export function catalogReport(c: Catalog): string {
 export function catalogFromSnapshot(files: { snapshot: string; head: string }, keep?: SnapshotKeep): Catalog {
   const entries = readSnapshot(files.snapshot, keep);
   const head = readHead(files.head);
-  return assemble(head.root, entries, head, head.ledger, { files: [], problems: [], warnings: [], skipped: [], total: entries.length });
+  return { ...assemble(head.root, entries, head, head.ledger, { files: [], problems: [], warnings: [], skipped: [], total: entries.length }), twinsSha256: head.twinsSha256 };
 }

@@ -63,7 +63,8 @@ const SITE_CONFIG_TEXT = JSON.stringify(siteConfig);
  * see in the code. A build renders the page again when its key or the code changes (src/catalog/page-cache.ts).
  * A page that comes to show data from other records (related errors) must add that data here.
  */
-export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText'>, shown: unknown = null): string {
+export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText' | 'textKey'>, shown: unknown = null): string {
   const shownText = JSON.stringify(shown, (key, value) => (key === 'entry' && value && typeof value === 'object' && 'sourceText' in value ? textKey(value as CatalogEntry) : value));
-  return hash('sha1', `${SITE_CONFIG_TEXT}\0${entry.sourceText}\0${shownText}`);
+  // The record's own text by its hash too: a process reusing the published pages has not read the text of those it reuses (src/context.ts).
+  return hash('sha1', `${SITE_CONFIG_TEXT}\0${textKey(entry)}\0${shownText}`);
 }

@@ -34,6 +34,8 @@ export interface SnapshotHead {
   ledgerPlan: LedgerPlan;
   /** The enclosing function of each record whose page title needs it (src/catalog/derive/message-groups.ts). */
   scopes: Scopes;
+  /** The manifest's checksum of all JSON twins (src/views/api.ts): a render process reads few of the texts. */
+  twinsSha256: string;
 }
 
 export function writeHead(path: string, head: SnapshotHead): void {
@@ -116,6 +118,29 @@ export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generat
     if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textHash(sourceText), datasetVersion, ...from, origin };
     else yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, ...from, origin };
   }
+}
+
+/**
+ * Gives the entries read without their text (`keep.text` turned them down, and their code and prose
+ * with it) what was left out, from the snapshot they were read from. In place, so that all that holds
+ * them (the catalog, what was derived from it) sees the whole record.
+ */
+export function completeEntries(path: string, entries: Iterable<CatalogEntry>): void {
+  const partial = new Map<string, CatalogEntry>();
+  for (const e of entries) if (e.textKey !== undefined && e.sourceText === '') partial.set(e.record.id, e);
+  if (partial.size === 0) return;
+  forEachSnapshotEntry(
+    path,
+    (whole) => {
+      const e = partial.get(whole.record.id)!;
+      // Leaving out set the fields a record may lack: it is made the record it was again, keys in their order.
+      const record = e.record as unknown as Record<string, unknown>;
+      for (const key of Object.keys(record)) if (!Object.hasOwn(whole.record, key)) delete record[key];
+      Object.assign(record, whole.record);
+      e.sourceText = whole.sourceText;
+    },
+    { entry: (id) => partial.has(id) },
+  );
 }
 
 /** Each entry's record id and text (its JSON twin), in order, the text not parsed. */

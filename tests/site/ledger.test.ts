@@ -51,6 +51,16 @@ describe('the URL ledger across two versions of a catalog', () => {
     expect(readText(join(second.dist, '_redirects'))).toContain(`/sub${OLD} /sub${NEW} 301`);
   });
 
+  it("gives the redirect its target's description, whichever render process renders it", () => {
+    const page = html(second, OLD.slice(1));
+    expect(page).toMatch(/<meta name="description" content="[^"]+">/);
+    // One record per render process: the redirect and its target are rendered by different processes.
+    const split = buildSite('ledger-partitions', catalog, { args: ['--no-cache'], env: { ERRDEX_BASE_PATH: '/sub', ERRDEX_PARTITION_RECORDS: '1' } });
+    expect(split.status, split.stderr).toBe(0);
+    expect(split.stdout).toMatch(/unchanged \([2-9] processes/);
+    expect(html(split, OLD.slice(1))).toBe(page);
+  });
+
   it('shows at both old URLs of a removed record that it was removed, and in which dataset version', () => {
     for (const path of [GONE, '/e/3333000000000002/']) {
       const page = html(second, path.slice(1));

@@ -25,7 +25,7 @@ function write(value: unknown): string {
 describe('the render context', () => {
   it('reads what the build wrote', () => {
     expect(readRenderContext(write(good))).toEqual(good);
-    expect(readRenderContext(write({ ...good, twinsSha256: 'abc', reuse: { site: '/dist', keys: '/k.json' } })).reuse).toEqual({ site: '/dist', keys: '/k.json' });
+    expect(readRenderContext(write({ ...good, reuse: { site: '/dist', keys: '/k.json' } })).reuse).toEqual({ site: '/dist', keys: '/k.json' });
   });
 
   it('refuses a file that is not one, saying which field is wrong', () => {

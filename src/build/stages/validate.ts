@@ -188,7 +188,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   // Where records sharing a title are raised, read while every excerpt is at hand (src/views/places.ts).
   const { recordScopes } = await import('../../views/places.ts');
   const scopes = recordScopes(catalog.entries.map((e) => e.record));
-  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: catalog.ledger, ledgerPlan: ledgerPlanFor(catalog), scopes });
+  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: catalog.ledger, ledgerPlan: ledgerPlanFor(catalog), scopes, twinsSha256: twinsSha256(catalog.entries) });
   let shard: ShardRecords | null = null;
   if (options.shard) {
     const { shardIds } = await import('../../catalog/shard.ts');
@@ -211,8 +211,7 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
     if (memo && key) keepRelated(memo, key, options.related, { sha1, linked });
   }
   const count = await chosen;
-  const twins = count > 1 ? { twinsSha256: twinsSha256(catalog.entries) } : {};
-  const partitions: RenderPartition[] = Array.from({ length: count }, (_, index) => ({ index, count, snapshot: options.snapshot, head: options.head, related: options.related, ...twins }));
+  const partitions: RenderPartition[] = Array.from({ length: count }, (_, index) => ({ index, count, snapshot: options.snapshot, head: options.head, related: options.related }));
   send({
     type: 'summary',
     stage: 'derive',

@@ -7,10 +7,10 @@ import { mergeInto } from '../../../src/build/site-folders.ts';
 import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../../src/build/highlight-pool.ts';
 import { loadCatalog, type CatalogEntry } from '../../../src/catalog/catalog.ts';
 import { entriesIn, partitionOfId, routesIn } from '../../../src/catalog/partition.ts';
-import { textKey } from '../../../src/catalog/entry.ts';
+import { textHash, textKey } from '../../../src/catalog/entry.ts';
 import { recordCacheKey } from '../../../src/catalog/page-cache.ts';
 import { twinsSha256 } from '../../../src/views/api.ts';
-import { readRelated, readSnapshot, snapshotIds, snapshotTexts, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
+import { completeEntries, readRelated, readSnapshot, snapshotIds, snapshotTexts, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../../src/catalog/derive/related.ts';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
@@ -165,6 +165,9 @@ describe('render partitions', () => {
     expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).toBe(recordCacheKey(page, shown('{"b":1}', 'same file')));
     expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).not.toBe(recordCacheKey(page, shown('{"b":2}', 'same file')));
     expect(recordCacheKey(page, shown('{"b":1}', 'same file'))).not.toBe(recordCacheKey(page, shown('{"b":1}', 'same class')));
+    // A record read without its text (only its hash, as a render process reusing pages reads it) keys the same.
+    expect(recordCacheKey({ sourceText: '', textKey: textHash('{"a":1}') })).toBe(recordCacheKey({ sourceText: '{"a":1}' }));
+    expect(recordCacheKey({ sourceText: '', textKey: textHash('{"a": 1}') })).not.toBe(recordCacheKey({ sourceText: '{"a":1}' }));
   });
 
   it('merges a partition into the site: its own folders moved, shared files kept once', () => {
@@ -244,8 +247,20 @@ describe('catalog snapshots', () => {
     expect(recordCacheKey(entries[1]!, { related: [{ entry: partition[other] }] })).toBe(recordCacheKey(entries[1]!, { related: [{ entry: entries[other] }] }));
     expect(recordCacheKey(entries[1]!, { related: [{ entry: partition[other] }] })).not.toBe(recordCacheKey(entries[1]!, { related: [{ entry: entries[other + 1] }] }));
     // The manifest's checksum of the twins needs every text: a partition's read cannot make it up.
-    expect(() => twinsSha256(partition)).toThrow(/was not read .*the render context/);
+    expect(() => twinsSha256(partition)).toThrow(/was not read .*the snapshot's head/);
     expect(twinsSha256(readSnapshot(file, { code: own, prose: own }))).toBe(twinsSha256(entries));
+    // A process reusing the published pages reads none whole, then completes those it renders, in place.
+    const none = readSnapshot(file, { code: () => false, prose: () => false, text: () => false });
+    const [a, b, c] = [none[3]!, none[40]!, none[41]!];
+    const record = b.record;
+    completeEntries(file, [a, b]);
+    expect([a, b]).toEqual([{ ...entries[3]!, textKey: textKey(entries[3]!) }, { ...entries[40]!, textKey: textKey(entries[40]!) }]);
+    expect(b.record).toBe(record);
+    expect(JSON.stringify(a.record)).toBe(JSON.stringify(entries[3]!.record));
+    expect(c.sourceText).toBe('');
+    expect(c.record.sourceCode).toBeNull();
+    // Pages keyed from the partial read and from the whole one are the same pages.
+    expect(recordCacheKey(none[41]!)).toBe(recordCacheKey(entries[41]!));
   });
 
   it('read back a line longer than the block the file is read in, and the lines after it', async () => {
