@@ -18,7 +18,7 @@ import { catalogPath } from './catalog/load.ts';
 import { buildDatasetVersion } from './catalog/validate.ts';
 import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
 import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
-import { completeEntries, readHead, readRelated, type SnapshotHead } from './catalog/snapshot.ts';
+import { readHead, readRelated, wholeEntry as wholeSnapshotEntry, type SnapshotHead } from './catalog/snapshot.ts';
 import { CONTEXT_ENV } from './context-env.ts';
 import { buildCacheDir, highlightCacheFile } from './highlight/cache.ts';
 import { recordScopes } from './views/places.ts';
@@ -86,9 +86,9 @@ let derived: Derived | undefined;
 let ledgerPlan: LedgerPlan | undefined;
 
 /**
- * The catalog. In a render process, from the snapshot: the code, the prose and the JSON twin of its
- * own partition's records only (none, reusing the published pages: readInFull); of the others what
- * listings and related errors show, and their text's hash (page keys). Outside the build, loaded and validated; a catalog with problems throws a
+ * The catalog. In a render process, from the snapshot: of every record what listings and related
+ * errors show, and its text's hash (page keys); not its code, prose and JSON twin, which a page reads
+ * when it is rendered (wholeEntry). Outside the build, loaded and validated; a catalog with problems throws a
  * CatalogError listing them all.
  */
 export function getCatalog(): Catalog {
@@ -100,21 +100,20 @@ export function getCatalog(): Catalog {
     if (loaded.problems.length > 0) throw new CatalogError(catalogReport(loaded), loaded.problems);
     return (catalog = loaded);
   }
-  const own = (id: string) => inPartition(id, ctx.partition) && inShard(id);
-  // Reusing the published pages, a process renders few of its records' pages: it reads its records as
-  // it reads the others', and reads in full those whose pages it renders, once it knows them (readInFull).
-  const whole = ctx.reuse ? () => false : own;
-  return (catalog = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }, { code: whole, prose: whole, text: whole }));
+  // No record whole: a page reads its own when it is rendered (wholeEntry).
+  const none = () => false;
+  return (catalog = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }, { code: none, prose: none, text: none }));
 }
 
 /**
- * Reads in full the entries a page about to be rendered shows whole (its code, prose and text): those
- * of the pages a process reusing the published ones renders, and any other partition's record a page
- * shows whole (a redirect's target). Outside the build every entry is whole already.
+ * The entry whole (its code, prose and text), for the page being rendered that shows it so: an error
+ * page its own record, a redirect its target's description. Read again from the snapshot, and let go
+ * with the page, so that a render process's memory does not grow with the pages it renders. Outside
+ * the build every entry is whole already.
  */
-export function readInFull(entries: Iterable<CatalogEntry>): void {
+export function wholeEntry(entry: CatalogEntry): CatalogEntry {
   const ctx = buildContext();
-  if (ctx) completeEntries(ctx.snapshot.entries, entries);
+  return ctx ? wholeSnapshotEntry(ctx.snapshot.entries, entry) : entry;
 }
 
 /**

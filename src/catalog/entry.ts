@@ -12,6 +12,8 @@ export interface CatalogEntry {
   sourceText: string;
   /** The hash of the text, when a process read the entry without it (src/catalog/snapshot.ts, SnapshotKeep). */
   textKey?: string;
+  /** Where the entry's line is in the snapshot, when read without its text: read whole from there (snapshot.ts `wholeEntry`). */
+  snapshotLine?: { offset: number; bytes: number };
   datasetVersion: string;
   /** Where the dataset version comes from when not from the record's own wrapper (a bare record: src/schema/input-forms.ts). */
   datasetVersionFrom?: Exclude<DatasetVersionFrom, 'record'>;

@@ -101,51 +101,61 @@ function lineHead(bytes: Buffer): { head: LineHead; tab: number } {
 
 /** The entries one at a time, read as they are asked for (an async consumer may await between them). */
 export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generator<CatalogEntry> {
-  for (const bytes of lines(path)) {
-    // The head alone is decoded first: an entry not asked for costs no more.
-    const { head, tab } = lineHead(bytes);
-    const [file, lineNo, datasetVersion, id, escapedText] = head;
-    if (keep.entry && !keep.entry(id)) continue;
-    const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
-    const { record, datasetVersionFrom } = readTwin(sourceText);
-    if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
-    if (keep.prose && !keep.prose(id)) {
-      for (const field of PROSE_FIELDS) record[field] = '';
-      for (const field of PROSE_LIST_FIELDS) record[field] = [];
-    }
-    const origin = { file, line: lineNo };
-    const from = datasetVersionFrom === 'record' ? {} : { datasetVersionFrom };
-    if (typeof keep.text === 'function' && !keep.text(id)) yield { record, sourceText: '', textKey: textHash(sourceText), datasetVersion, ...from, origin };
-    else yield { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, ...from, origin };
+  for (const [bytes, offset] of lines(path)) {
+    const entry = entryOf(bytes, offset, keep);
+    if (entry) yield entry;
   }
 }
 
+/** A snapshot line's entry (what `keep` asks for of it; null: not asked for); `offset`: where the line is in the file. */
+function entryOf(bytes: Buffer, offset: number, keep: SnapshotKeep): CatalogEntry | null {
+  // The head alone is decoded first: an entry not asked for costs no more.
+  const { head, tab } = lineHead(bytes);
+  const [file, lineNo, datasetVersion, id, escapedText] = head;
+  if (keep.entry && !keep.entry(id)) return null;
+  const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
+  const { record, datasetVersionFrom } = readTwin(sourceText);
+  if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
+  if (keep.prose && !keep.prose(id)) {
+    for (const field of PROSE_FIELDS) record[field] = '';
+    for (const field of PROSE_LIST_FIELDS) record[field] = [];
+  }
+  const origin = { file, line: lineNo };
+  const from = datasetVersionFrom === 'record' ? {} : { datasetVersionFrom };
+  if (typeof keep.text === 'function' && !keep.text(id)) {
+    return { record, sourceText: '', textKey: textHash(sourceText), snapshotLine: { offset, bytes: bytes.length }, datasetVersion, ...from, origin };
+  }
+  return { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, ...from, origin };
+}
+
 /**
- * Gives the entries read without their text (`keep.text` turned them down, and their code and prose
- * with it) what was left out, from the snapshot they were read from. In place, so that all that holds
- * them (the catalog, what was derived from it) sees the whole record.
+ * The whole entry (record, code, prose, text) of one read without its text (`keep.text` turned it
+ * down), read again from its line in the snapshot: a render process holds every record without
+ * them, and a page reads whole the one it shows, for as long as it is rendered. An entry read whole
+ * is given back as it is.
  */
-export function completeEntries(path: string, entries: Iterable<CatalogEntry>): void {
-  const partial = new Map<string, CatalogEntry>();
-  for (const e of entries) if (e.textKey !== undefined && e.sourceText === '') partial.set(e.record.id, e);
-  if (partial.size === 0) return;
-  forEachSnapshotEntry(
-    path,
-    (whole) => {
-      const e = partial.get(whole.record.id)!;
-      // Leaving out set the fields a record may lack: it is made the record it was again, keys in their order.
-      const record = e.record as unknown as Record<string, unknown>;
-      for (const key of Object.keys(record)) if (!Object.hasOwn(whole.record, key)) delete record[key];
-      Object.assign(record, whole.record);
-      e.sourceText = whole.sourceText;
-    },
-    { entry: (id) => partial.has(id) },
-  );
+export function wholeEntry(path: string, entry: CatalogEntry): CatalogEntry {
+  const at = entry.snapshotLine;
+  if (at === undefined) return entry;
+  const bytes = Buffer.allocUnsafe(at.bytes);
+  const fd = openSync(path, 'r');
+  try {
+    for (let read = 0; read < at.bytes; ) {
+      const n = readSync(fd, bytes, read, at.bytes - read, at.offset + read);
+      if (n === 0) throw new Error(`${path}: ends before the line of ${entry.record.id} (byte ${at.offset})`);
+      read += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const whole = entryOf(bytes, at.offset, {});
+  if (whole?.record.id !== entry.record.id) throw new Error(`${path}: byte ${at.offset} is not the line of ${entry.record.id}`);
+  return whole;
 }
 
 /** Each entry's record id and text (its JSON twin), in order, the text not parsed. */
 export function* snapshotTexts(path: string): Generator<[id: string, text: string]> {
-  for (const bytes of lines(path)) {
+  for (const [bytes] of lines(path)) {
     const { head, tab } = lineHead(bytes);
     yield [head[3], tab === -1 ? head[4]! : bytes.toString('utf8', tab + 1)];
   }
@@ -154,7 +164,7 @@ export function* snapshotTexts(path: string): Generator<[id: string, text: strin
 /** The record ids of the snapshot, in order: only each line's head is decoded. */
 export function snapshotIds(path: string): string[] {
   const ids: string[] = [];
-  for (const bytes of lines(path)) ids.push(lineHead(bytes).head[3]);
+  for (const [bytes] of lines(path)) ids.push(lineHead(bytes).head[3]);
   return ids;
 }
 
@@ -174,7 +184,7 @@ export function writeRelated(path: string, links: readonly RelatedLink[][]): { l
  */
 export function readRelated(path: string, keep: (index: number) => boolean = () => true): RelatedLink[][] {
   const links: RelatedLink[][] = [];
-  for (const line of lines(path)) links.push(keep(links.length) ? (JSON.parse(line.toString('utf8')) as RelatedLink[]) : []);
+  for (const [line] of lines(path)) links.push(keep(links.length) ? (JSON.parse(line.toString('utf8')) as RelatedLink[]) : []);
   return links;
 }
 
@@ -229,12 +239,14 @@ const WRITE_CHARS = 4 * 1024 * 1024;
  * allocation is fresh memory the system must hand over page by page), and the stages beside the
  * render read the snapshot several times over.
  */
-function* lines(path: string): Generator<Buffer> {
+function* lines(path: string): Generator<[line: Buffer, offset: number]> {
   const fd = openSync(path, 'r');
   try {
     let buffer = Buffer.allocUnsafe(BLOCK_BYTES);
     // Bytes at the buffer's front that hold no line break: the start of a line cut by the last read.
     let held = 0;
+    // Where the buffer's first byte is in the file.
+    let base = 0;
     for (;;) {
       // A line longer than the buffer: a larger one, for the rest of the file.
       if (held === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
@@ -242,14 +254,15 @@ function* lines(path: string): Generator<Buffer> {
       const bytes = buffer.subarray(0, held + read);
       let start = 0;
       for (let end = bytes.indexOf(0x0a, held); end !== -1; end = bytes.indexOf(0x0a, start)) {
-        if (end > start) yield bytes.subarray(start, end);
+        if (end > start) yield [bytes.subarray(start, end), base + start];
         start = end + 1;
       }
       if (read === 0) {
-        if (start < bytes.length) yield bytes.subarray(start);
+        if (start < bytes.length) yield [bytes.subarray(start), base + start];
         break;
       }
       held = bytes.copy(buffer, 0, start);
+      base += start;
     }
   } finally {
     closeSync(fd);

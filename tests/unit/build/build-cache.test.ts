@@ -10,7 +10,7 @@ import { entriesIn, partitionOfId, routesIn } from '../../../src/catalog/partiti
 import { textHash, textKey } from '../../../src/catalog/entry.ts';
 import { recordCacheKey } from '../../../src/catalog/page-cache.ts';
 import { twinsSha256 } from '../../../src/views/api.ts';
-import { completeEntries, readRelated, readSnapshot, snapshotIds, snapshotTexts, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
+import { readRelated, readSnapshot, snapshotIds, snapshotTexts, wholeEntry, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../../src/catalog/derive/related.ts';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
@@ -214,6 +214,9 @@ describe('catalog snapshots', () => {
     expect(readSnapshot(file)).toEqual(entries);
     expect(snapshotIds(file)).toEqual(entries.map((e) => e.record.id));
     expect([...snapshotTexts(file)]).toEqual(entries.map((e) => [e.record.id, e.sourceText]));
+    // Read whole again from its line, in either form.
+    const none = readSnapshot(file, { text: () => false });
+    expect(none.map((e) => wholeEntry(file, e))).toEqual(entries);
   });
 
   it('read back whole when lines cross the blocks the file is read in (over 8 MB), and leave out what a process does not need', async () => {
@@ -249,16 +252,17 @@ describe('catalog snapshots', () => {
     // The manifest's checksum of the twins needs every text: a partition's read cannot make it up.
     expect(() => twinsSha256(partition)).toThrow(/was not read .*the snapshot's head/);
     expect(twinsSha256(readSnapshot(file, { code: own, prose: own }))).toBe(twinsSha256(entries));
-    // A process reusing the published pages reads none whole, then completes those it renders, in place.
+    // A render process reads none whole; a page reads its own whole from its line, as it was written.
     const none = readSnapshot(file, { code: () => false, prose: () => false, text: () => false });
-    const [a, b, c] = [none[3]!, none[40]!, none[41]!];
-    const record = b.record;
-    completeEntries(file, [a, b]);
-    expect([a, b]).toEqual([{ ...entries[3]!, textKey: textKey(entries[3]!) }, { ...entries[40]!, textKey: textKey(entries[40]!) }]);
-    expect(b.record).toBe(record);
-    expect(JSON.stringify(a.record)).toBe(JSON.stringify(entries[3]!.record));
-    expect(c.sourceText).toBe('');
-    expect(c.record.sourceCode).toBeNull();
+    for (const i of [0, 3, 40, entries.length - 1]) {
+      expect(none[i]!.sourceText).toBe('');
+      expect(none[i]!.record.sourceCode).toBeNull();
+      const whole = wholeEntry(file, none[i]!);
+      expect(whole).toEqual(entries[i]);
+      expect(JSON.stringify(whole.record)).toBe(JSON.stringify(entries[i]!.record));
+    }
+    expect(wholeEntry(file, entries[5]!)).toBe(entries[5]);
+    expect(() => wholeEntry(file, { ...none[3]!, snapshotLine: none[4]!.snapshotLine })).toThrow(/is not the line of id-3/);
     // Pages keyed from the partial read and from the whole one are the same pages.
     expect(recordCacheKey(none[41]!)).toBe(recordCacheKey(entries[41]!));
   });
