@@ -11,8 +11,8 @@
  * Memory and the two cores decide the order. A catalog that renders in one partition (up to 25,000
  * records) leaves a core beside its one render process: the full-text index, the message index and
  * the record files start with the snapshot, at the low priority, and highlighting beside derive. A
- * larger one cannot hold everything at once (at 100k records validation's process 1.7 GB, a render
- * partition of 50,000 records 1.6 GB, Pagefind 1.3 GB, the message index 1.5 GB): the full-text index
+ * larger one cannot hold everything at once (at 100k records validation's process 2.1 GB, a render
+ * process 1.2 GB, Pagefind 1.3 GB, the message index 1.5 GB): the full-text index
  * comes first, then the message index and the record files, and the second render process waits for
  * both indexes. Catalog files above EARLY_HIGHLIGHT_BYTES are highlighted as they are from the start.
  */
@@ -110,15 +110,15 @@ export interface Plan {
 /** A catalog of up to this many records renders in one process. */
 export const SINGLE_PARTITION_RECORDS = 25_000;
 /**
- * Above one partition, at most this many records per render process (at 100k records about 1.4 GB for
- * 50,000, two at a time). Larger partitions mean fewer processes, each of which starts up once: four
+ * Above one partition, at most this many records per render process (at 100k records about 1.2 GB
+ * each, two at a time). Larger partitions mean fewer processes, each of which starts up once: four
  * of 25,000 took 15 CPU-seconds more than two of 50,000.
  */
 export const PARTITION_RECORDS = 50_000;
 /**
  * A build reusing the published pages renders in the partitions its changed entries take (`plan`) up
- * to this many records: its render process then holds every record's code. At 100,000 records a
- * message edit's whole build peaked at 5.7 GB that way, against 4.3–4.7 GB in two processes.
+ * to this many records; above, in a cold build's. One render process is planned as a one-partition
+ * catalog is, its stages beside the render all at once, and those read the whole catalog.
  */
 export const REUSING_ONE_PROCESS_RECORDS = PARTITION_RECORDS;
 
