@@ -186,7 +186,7 @@ export function rankCandidates(paste: NormalisedPaste, candidates: readonly Inde
   if (missed.length > 0) {
     const ids = new Set(missed.map((r) => r.entry.id));
     const again = rank(candidates.filter((e) => !ids.has(e.id)));
-    if (again.some(isConfident)) return [...again, ...missed].slice(0, limit);
+    if (again.some(isConfident)) return belowConfident([...again, ...missed].slice(0, limit));
   }
   return belowConfident(results);
 }

@@ -13,17 +13,42 @@ export function escapeRegExp(s: string): string {
 export type ProseSegment = { code: boolean; text: string };
 
 /**
- * Splits prose into plain text and `backtick` spans. Only matched pairs on one line become code;
- * everything stays text to be escaped by the template, never HTML.
+ * Splits prose into plain text and `backtick` spans, as Markdown reads them: a span opens with a run
+ * of backticks and closes at the next run of as many on the same line (docstrings write
+ * ``double`` ones), one space inside each end dropped; a run left unclosed is text. Everything stays
+ * text to be escaped by the template, never HTML. Linear: each run is looked at once.
  */
 export function proseSegments(text: string): ProseSegment[] {
+  const runs: { at: number; length: number; line: number }[] = [];
+  let line = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\n') line++;
+    else if (text[i] === '`') {
+      let end = i + 1;
+      while (text[end] === '`') end++;
+      runs.push({ at: i, length: end - i, line });
+      i = end - 1;
+    }
+  }
+  // Each run's next run of the same length, found from the end.
+  const next: number[] = new Array(runs.length).fill(-1);
+  const seen = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    next[k] = seen.get(runs[k]!.length) ?? -1;
+    seen.set(runs[k]!.length, k);
+  }
   const out: ProseSegment[] = [];
-  const re = /`([^`\n]+)`/g;
   let last = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (m.index > last) out.push({ code: false, text: text.slice(last, m.index) });
-    out.push({ code: true, text: m[1]! });
-    last = m.index + m[0].length;
+  for (let k = 0; k < runs.length; k++) {
+    const open = runs[k]!;
+    const close = runs[next[k]!];
+    if (!close || close.line !== open.line) continue;
+    let code = text.slice(open.at + open.length, close.at);
+    if (code.length > 1 && code.startsWith(' ') && code.endsWith(' ') && code.trim() !== '') code = code.slice(1, -1);
+    if (open.at > last) out.push({ code: false, text: text.slice(last, open.at) });
+    out.push({ code: true, text: code });
+    last = close.at + close.length;
+    k = next[k]!;
   }
   if (last < text.length) out.push({ code: false, text: text.slice(last) });
   return out;

@@ -119,6 +119,19 @@ describe('no confident match', () => {
     expect(noConfidentMatch(neither)).toBe(true);
   });
 
+  it('puts a near miss the frames rule out below the one they confirm, on the second look too', async () => {
+    const generic = { ...record('Unknown type: {t}', 'Unknown type: (.+?)'), errorClass: 'ValueError', filePath: 'pkg/a.py', lineNumber: 10 };
+    // Nearer the line than the reworded record, but raised where the frames do not go.
+    const dotted = { ...record('Unknown type: {t}.', 'Unknown type: (.+?)\\.'), errorClass: 'ValueError', filePath: 'pkg/c.py', lineNumber: 30 };
+    const reworded = { ...record('Unknown type: {t} (unsupported)', 'Unknown type: (.+?) \\(unsupported\\)'), errorClass: 'ValueError', filePath: 'pkg/b.py', lineNumber: 20 };
+    const index = buildMessageIndex([...records, generic, dotted, reworded], { targetShardBytes: 300 });
+    const paste = 'Traceback (most recent call last):\n  File "/venv/lib/python3.12/site-packages/pkg/b.py", line 20, in g\n    raise ValueError(x)\nValueError: Unknown type: 3';
+    const results = (await matchPaste(paste, index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    expect(results[0]).toMatchObject({ kind: 'close', entry: { id: reworded.id } });
+    expect(isConfident(results[0]!)).toBe(true);
+    expect(results.find((r) => r.entry.id === dotted.id)).toMatchObject({ kind: 'close', siteMissed: true });
+  });
+
   it("is not confident of a template the line fits when the paste names another error than the record's, and nowhere the record's", async () => {
     const invalid = { ...record("Invalid value for '{name}': {arg!r}", "Invalid value for '(.+?)': (.+?)"), errorClass: 'ArgumentError' };
     const index = buildMessageIndex([...records, invalid], { targetShardBytes: 300 });

@@ -32,6 +32,29 @@ describe('text helpers', () => {
     ]);
   });
 
+  it('reads ``double`` backticks as one span, as Markdown does, and leaves unmatched runs as text', () => {
+    // A Python docstring (a real record's): RST's double backticks, not four empty spans.
+    expect(proseSegments("figure out if it's ``Mapped[something]`` and if so, return the ``something`` part.")).toEqual([
+      { code: false, text: "figure out if it's " },
+      { code: true, text: 'Mapped[something]' },
+      { code: false, text: ' and if so, return the ' },
+      { code: true, text: 'something' },
+      { code: false, text: ' part.' },
+    ]);
+    // A span holding a backtick, one space inside each end dropped; a run closes only a run of its length.
+    expect(proseSegments('use `` a`b `` or ```x`` then `y`')).toEqual([
+      { code: false, text: 'use ' },
+      { code: true, text: 'a`b' },
+      { code: false, text: ' or ```x`` then ' },
+      { code: true, text: 'y' },
+    ]);
+    // Not across lines.
+    expect(proseSegments('a ``b\nc`` d')).toEqual([{ code: false, text: 'a ``b\nc`` d' }]);
+    // Runs of every length up to 1,500, none closed (over a million characters): all text, read in one pass.
+    const runs = Array.from({ length: 1_500 }, (_, i) => '`'.repeat(i + 1)).join('x');
+    expect(proseSegments(runs)).toEqual([{ code: false, text: runs }]);
+  });
+
   it('cuts descriptions on a word boundary', () => {
     const d = describeText('word '.repeat(100), 40);
     expect(d.length).toBeLessThanOrEqual(40);
