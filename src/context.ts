@@ -88,8 +88,8 @@ let ledgerPlan: LedgerPlan | undefined;
 /**
  * The catalog. In a render process, from the snapshot: of every record what listings and related
  * errors show, and its text's hash (page keys); not its code, prose and JSON twin, which a page reads
- * when it is rendered (wholeEntry). Outside the build, loaded and validated; a catalog with problems throws a
- * CatalogError listing them all.
+ * when it is rendered (wholeEntry). Outside the build, loaded and validated; a catalog with problems
+ * throws a CatalogError listing them all.
  */
 export function getCatalog(): Catalog {
   if (catalog) return catalog;

@@ -43,7 +43,7 @@ export interface Catalog {
   total: number;
   /**
    * The manifest's checksum of all JSON twins (src/views/api.ts), when the build computed it before the
-   * render (the snapshot's head): a render process holds few of the texts.
+   * render (the snapshot's head): a render process holds no record's text.
    */
   twinsSha256?: string;
   /** When loaded with `known`: the text hashes of the entries sound alone, for the next load's (src/catalog/validate.ts). */

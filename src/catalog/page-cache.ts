@@ -65,6 +65,6 @@ const SITE_CONFIG_TEXT = JSON.stringify(siteConfig);
  */
 export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText' | 'textKey'>, shown: unknown = null): string {
   const shownText = JSON.stringify(shown, (key, value) => (key === 'entry' && value && typeof value === 'object' && 'sourceText' in value ? textKey(value as CatalogEntry) : value));
-  // The record's own text by its hash too: a process reusing the published pages has not read the text of those it reuses (src/context.ts).
+  // The record's own text by its hash too: a render process holds no record's text (src/context.ts).
   return hash('sha1', `${SITE_CONFIG_TEXT}\0${textKey(entry)}\0${shownText}`);
 }

@@ -35,7 +35,7 @@ export interface SnapshotHead {
   ledgerPlan: LedgerPlan;
   /** The enclosing function of each record whose page title needs it (src/catalog/derive/message-groups.ts). */
   scopes: Scopes;
-  /** The manifest's checksum of all JSON twins (src/views/api.ts): a render process reads few of the texts. */
+  /** The manifest's checksum of all JSON twins (src/views/api.ts): a render process holds no record's text. */
   twinsSha256: string;
 }
 

@@ -59,7 +59,7 @@ export const twinsSha256 = (entries: readonly CatalogEntry[]): string => hashTwi
 function hashTwins(twins: readonly CatalogEntry[]): string {
   const hash = createHash('sha256');
   for (const e of twins) {
-    if (e.textKey !== undefined) throw new Error(`the JSON twin of ${e.record.id} was not read (a render process reads few of the texts): the build hands the twins' checksum over in the snapshot's head`);
+    if (e.textKey !== undefined) throw new Error(`the JSON twin of ${e.record.id} was not read (a render process holds no record's text): the build hands the twins' checksum over in the snapshot's head`);
     hash.update(e.sourceText, 'utf8').update('\n');
   }
   return hash.digest('hex');
