@@ -14,7 +14,8 @@
  * larger one cannot hold everything at once (at 100k records validation's process 2.1 GB, a render
  * process 1.2 GB, Pagefind 1.3 GB, the message index 1.5 GB): the full-text index
  * comes first, then the message index and the record files, and the second render process waits for
- * both indexes. Catalog files above EARLY_HIGHLIGHT_BYTES are highlighted as they are from the start.
+ * both indexes; so too beside the one render process of an edit of a large catalog.
+ * Catalog files above EARLY_HIGHLIGHT_BYTES are highlighted as they are from the start.
  */
 
 /** The stages, in the order the progress shows them. */
@@ -115,12 +116,6 @@ export const SINGLE_PARTITION_RECORDS = 25_000;
  * of 25,000 took 15 CPU-seconds more than two of 50,000.
  */
 export const PARTITION_RECORDS = 50_000;
-/**
- * A build reusing the published pages renders in the partitions its changed entries take (`plan`) up
- * to this many records; above, in a cold build's. One render process is planned as a one-partition
- * catalog is, its stages beside the render all at once, and those read the whole catalog.
- */
-export const REUSING_ONE_PROCESS_RECORDS = PARTITION_RECORDS;
 
 /**
  * Catalog files of more than this many bytes are highlighted from the build's start, beside
@@ -167,15 +162,19 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
   const size = settings.partitionRecords ?? PARTITION_RECORDS;
   const single = Math.min(size, SINGLE_PARTITION_RECORDS);
   // A build that reuses the published pages renders the pages of changed entries, and those whose
-  // related errors, titles or places changed with them: an edit's few, none of a merge of shards. Up
-  // to REUSING_ONE_PROCESS_RECORDS it renders them in the partitions their count takes, not the
-  // catalog's; more than that, it renders in fewer processes than a cold build, the output the same.
+  // related errors, titles or places changed with them: an edit's few, none of a merge of shards. It
+  // renders them in the partitions their count takes, not the catalog's.
   const all = facts.rendered ?? facts.records;
-  const rendered = kind.reusing && facts.changed != null && all !== null && all <= REUSING_ONE_PROCESS_RECORDS ? Math.min(all, facts.changed) : all;
+  const rendered = kind.reusing && facts.changed != null && all !== null ? Math.min(all, facts.changed) : all;
   const partitions = rendered === null ? null : partitionCount(rendered, workers, { explicit: settings.workers !== null, single, size });
   // Until the records are counted, what starts with the build assumes one partition: the early
   // render process is ended if there turn out to be more.
   const one = partitions === null || partitions === 1;
+  // The stages beside the render start all at once with one render process, as long as the catalog
+  // would fit one render partition: each of them reads the whole catalog, whatever the render renders.
+  // An edit of a larger catalog renders in one process (which holds no record whole) but keeps a
+  // large catalog's order beside it: the full-text index first, then the others.
+  const together = one && !(all !== null && all > size);
   // From the catalog's files, which hold every record, not a shard's.
   const early = !kind.reusing && !kind.shard && facts.bytes > (settings.earlyHighlightBytes ?? EARLY_HIGHLIGHT_BYTES);
   const skips: Partial<Record<StageName, string>> = {
@@ -189,19 +188,19 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
   const stages: StagePlan[] = [
     stage('validate', [], ['catalog files', 'classes', 'ledger'], ['snapshot', 'skipped-records report']),
     stage('derive', ['validate'], ['snapshot'], ['related errors']),
-    // Beside derive on one partition; after it otherwise (derive's process then holds too much to share).
+    // Beside derive when the stages run together; after it otherwise (derive's process then holds too much to share).
     // From the files as they are: from the start, at the low priority, so validation keeps its core.
     early
       ? stage('highlight', [], ['catalog files', 'snapshot'], ['highlight cache'], 'low')
-      : stage('highlight', [one ? 'validate' : 'derive'], ['snapshot'], ['highlight cache']),
+      : stage('highlight', [together ? 'validate' : 'derive'], ['snapshot'], ['highlight cache']),
     stage('render', ['derive', 'highlight'], ['render context', 'snapshot', 'related errors', 'highlight cache', 'published site'], ['staging site', 'page keys']),
-    stage('record-files', [one ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
-    stage('message-index', [one ? 'validate' : 'full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], one ? 'low' : 'normal'),
+    stage('record-files', [together ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
+    stage('message-index', [together ? 'validate' : 'full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], together ? 'low' : 'normal'),
     // Each listing's filter index (repositories, classes, tags): read from the snapshot like the message index.
-    stage('list-index', [one ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
-    // Beside a one-partition render it takes what the others leave; above, it must end before the
-    // second render process starts, and waits for validation's process when highlighting began early.
-    stage('full-text', [!one && early ? 'derive' : 'validate'], ['snapshot', 'published site'], ['Pagefind parts'], one ? 'low' : 'normal'),
+    stage('list-index', [together ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
+    // Together, it takes what the others leave; otherwise it comes first, ends before a second render
+    // process starts, and waits for validation's process when highlighting began early.
+    stage('full-text', [!together && early ? 'derive' : 'validate'], ['snapshot', 'published site'], ['Pagefind parts'], together ? 'low' : 'normal'),
     // The site and the ledger in one step (src/build/publish-step.ts); the ledger stage says what became of it.
     stage('publish', ['render', 'record-files', 'message-index', 'list-index', 'full-text'], ['staging site', 'published site', 'ledger plan'], ['site', 'ledger', 'page keys']),
     stage('ledger', ['publish'], ['ledger plan'], []),
@@ -211,11 +210,11 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     leanHeaps: early || (facts.records ?? 0) > single,
     workers,
     partitions,
-    highlight: { fromCatalogFiles: early, snapshotAfter: one ? 'validate' : 'derive' },
+    highlight: { fromCatalogFiles: early, snapshotAfter: together ? 'validate' : 'derive' },
     render: {
       earlyProcess: one,
       lanes: Array.from({ length: Math.min(workers, partitions ?? 1) }, (_, lane) =>
-        one ? [] : lane === 0 ? [{ stage: 'message-index', ifStarted: true }] : [{ stage: 'message-index', ifStarted: false }],
+        together ? [] : lane === 0 ? [{ stage: 'message-index', ifStarted: true }] : [{ stage: 'message-index', ifStarted: false }],
       ),
     },
     stages,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EARLY_HIGHLIGHT_BYTES, LEAN_HEAP_FLAGS, partitionCount, plan, REUSING_ONE_PROCESS_RECORDS, STAGES, stageProcess, type Plan, type StageName } from '../../../src/build/plan.ts';
+import { EARLY_HIGHLIGHT_BYTES, LEAN_HEAP_FLAGS, partitionCount, plan, PARTITION_RECORDS, STAGES, stageProcess, type Plan, type StageName } from '../../../src/build/plan.ts';
 
 const machine = { cores: 2 };
 const defaults = { workers: null, partitionRecords: null, earlyHighlightBytes: null };
@@ -138,8 +138,20 @@ describe('plan', () => {
     expect(plan({ bytes: 1e6, records: 40_000, changed: null }, machine, defaults, reusing).partitions).toBe(2);
     // Not reusing: the changed count does not matter.
     expect(plan({ bytes: 1e6, records: 40_000, changed: 3 }, machine, defaults).partitions).toBe(2);
-    // Above REUSING_ONE_PROCESS_RECORDS one process would hold too much code: the catalog's partitions.
-    expect(plan({ bytes: 1e6, records: REUSING_ONE_PROCESS_RECORDS + 1, changed: 3 }, machine, defaults, reusing).partitions).toBe(2);
+    // Above one partition's records: still one render process, but the stages beside it in a large catalog's
+    // order (the full-text index first, then the others), as they each read the whole catalog.
+    const large = plan({ bytes: 1e6, records: PARTITION_RECORDS + 1, changed: 3 }, machine, defaults, reusing);
+    expect(large.partitions).toBe(1);
+    expect(large.render.earlyProcess).toBe(true);
+    for (const s of ['message-index', 'record-files', 'list-index'] as const) expect(needs(large, s)).toEqual(['full-text']);
+    expect(needs(large, 'full-text')).toEqual(['validate']);
+    expect(priority(large, 'full-text')).toBe('normal');
+    expect(large.render.lanes).toEqual([[{ stage: 'message-index', ifStarted: true }]]);
+    // The same by the ERRDEX_PARTITION_RECORDS setting (the site tests' small catalogs).
+    const small = plan({ bytes: 10, records: 12, changed: 1 }, machine, { ...defaults, partitionRecords: 4 }, reusing);
+    expect([small.partitions, needs(small, 'record-files')]).toEqual([1, ['full-text']]);
+    // Many changed: the partitions their count takes, the large catalog's order.
+    expect(plan({ bytes: 1e6, records: 100_000, changed: 60_000 }, machine, defaults, reusing).partitions).toBe(2);
     // A shard reusing its pages: by its own records.
     expect(plan({ bytes: 1e6, records: 100_000, rendered: 40_000, changed: 3 }, machine, defaults, { reusing: true, shard: true }).partitions).toBe(1);
     expect(plan({ bytes: 1e6, records: 100_000, rendered: 40_000, changed: 70_000 }, machine, defaults, { reusing: true, shard: true }).partitions).toBe(2);
