@@ -7,6 +7,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { siteConfig } from '../../errdex.config.mjs';
+import { snapshotLedgerFile } from '../catalog/snapshot.ts';
 import type { BuildState } from './state.ts';
 
 /** What a JSON file of a shard's folder says; null when it cannot be read (the merge then makes that part itself). */
@@ -30,8 +31,8 @@ function hashFile(hash: Hash, file: string): void {
 }
 
 /**
- * The hash of what the stages beside the render read (the validated snapshot and its head: the
- * records, the URL ledger and its plan, the catalog's folder), of the settings every page carries and
+ * The hash of what the stages beside the render read (the validated snapshot, its head and ledger:
+ * the records, the URL ledger's plan, the catalog's folder), of the settings every page carries and
  * of errdex's code. Every shard validates the whole catalog, so a shard's and the merge's are the same
  * when they validated the same catalog the same way: what a shard made from it (its record files, shard
  * 1's message index) is then what the merge would make. Taken once per build; undefined for a build
@@ -41,7 +42,7 @@ export function snapshotKey(s: BuildState): string | undefined {
   if (s.settings.shard === null && s.settings.fromShards === undefined) return undefined;
   if (s.snapshotKey === undefined) {
     const hash = createHash('sha256').update(JSON.stringify([s.code, s.settings.datasetVersion, siteConfig]));
-    for (const file of [s.head, s.snapshot]) hashFile(hash, file);
+    for (const file of [s.head, snapshotLedgerFile(s.head), s.snapshot]) hashFile(hash, file);
     s.snapshotKey = hash.digest('hex');
   }
   return s.snapshotKey;

@@ -30,8 +30,11 @@ export interface Catalog {
   entries: CatalogEntry[];
   byId: Map<string, CatalogEntry>;
   classes: FailureClass[];
-  /** The URL ledger of earlier builds (empty before the first one). */
-  ledger: { file: string; exists: boolean; ledger: Ledger };
+  /**
+   * The URL ledger of earlier builds (empty before the first one). Its entries are null in a catalog
+   * read from a build's snapshot, which holds the ledger's plan instead (src/catalog/snapshot.ts).
+   */
+  ledger: { file: string; exists: boolean; ledger: Ledger | null };
   /** The newest `datasetVersion` among the records. */
   datasetVersion: string;
   /** The errors: each keeps a record (or the whole build, without --skip-invalid) from being built. */
@@ -137,11 +140,12 @@ export function catalogReport(c: Catalog): string {
 
 /**
  * The valid catalog as the build wrote it after validating (src/catalog/snapshot.ts): its entries
- * (what `keep` asks for of each), and its head, which holds the failure classes and the URL ledger as
- * validation read them, so no later process reads or checks those files again.
+ * (what `keep` asks for of each), and its head, which holds the failure classes as validation read
+ * them, so no later process reads or checks that file again. The ledger's entries are not read: its
+ * plan for this catalog is the snapshot's (`readSnapshotLedger`).
  */
 export function catalogFromSnapshot(files: { snapshot: string; head: string }, keep?: SnapshotKeep): Catalog {
   const entries = readSnapshot(files.snapshot, keep);
   const head = readHead(files.head);
-  return { ...assemble(head.root, entries, head, head.ledger, { files: [], problems: [], warnings: [], skipped: [], total: entries.length }), twinsSha256: head.twinsSha256 };
+  return { ...assemble(head.root, entries, head, { ...head.ledger, ledger: null }, { files: [], problems: [], warnings: [], skipped: [], total: entries.length }), twinsSha256: head.twinsSha256 };
 }

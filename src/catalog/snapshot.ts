@@ -17,34 +17,51 @@ import { closeSync, openSync, readFileSync, readSync, rmSync, writeFileSync, wri
 import type { FailureClass } from '../schema/failure-class.ts';
 import { readTwin } from '../schema/input-forms.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import type { Ledger, LedgerPlan } from './ledger.ts';
+import type { LedgerPlan } from './ledger.ts';
 import { textHash, type CatalogEntry } from './entry.ts';
 import type { RelatedLink } from './derive/related.ts';
 import type { Scopes } from './derive/message-groups.ts';
 
 /**
  * What the snapshot's processes need of the catalog besides its entries, as validation read it: the
- * failure classes, the URL ledger and its plan for this catalog (src/catalog/derive/index.ts,
- * ledgerPlanFor). Written once, beside the entries, so that no later process reads, checks or plans them again.
+ * failure classes, the scopes of shared titles, and where the URL ledger is. Written once, beside the
+ * entries, so that no later process reads, checks or plans them again. The ledger itself and its plan
+ * for this catalog (src/catalog/derive/index.ts, ledgerPlanFor) are a file of their own
+ * (`SnapshotLedger`): an entry for every record ever published, which most readers of the head do not need.
  */
 export interface SnapshotHead {
   /** The catalog folder. */
   root: string;
   classes: FailureClass[];
-  ledger: { file: string; exists: boolean; ledger: Ledger };
-  ledgerPlan: LedgerPlan;
+  /** The URL ledger's file, and whether it was there (its entries: `SnapshotLedger`). */
+  ledger: { file: string; exists: boolean };
   /** The enclosing function of each record whose page title needs it (src/catalog/derive/message-groups.ts). */
   scopes: Scopes;
   /** The manifest's checksum of all JSON twins (src/views/api.ts): a render process holds no record's text. */
   twinsSha256: string;
 }
 
-export function writeHead(path: string, head: SnapshotHead): void {
+/** The URL ledger's plan for this catalog, and how many records the ledger had as published before it. */
+export interface SnapshotLedger {
+  plan: LedgerPlan;
+  published: number;
+}
+
+/** Where the snapshot's ledger is, beside its head. */
+export const snapshotLedgerFile = (headPath: string): string => headPath.replace(/(\.json)?$/, '-ledger.json');
+
+export function writeHead(path: string, head: SnapshotHead, ledger: SnapshotLedger): void {
   writeFileSync(path, JSON.stringify(head));
+  writeFileSync(snapshotLedgerFile(path), JSON.stringify(ledger));
 }
 
 export function readHead(path: string): SnapshotHead {
   return JSON.parse(readFileSync(path, 'utf8')) as SnapshotHead;
+}
+
+/** The ledger written beside the head at `headPath`. */
+export function readSnapshotLedger(headPath: string): SnapshotLedger {
+  return JSON.parse(readFileSync(snapshotLedgerFile(headPath), 'utf8')) as SnapshotLedger;
 }
 
 export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): number {

@@ -188,7 +188,9 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   // Where records sharing a title are raised, read while every excerpt is at hand (src/views/places.ts).
   const { recordScopes } = await import('../../views/places.ts');
   const scopes = recordScopes(catalog.entries.map((e) => e.record));
-  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: catalog.ledger, ledgerPlan: ledgerPlanFor(catalog), scopes, twinsSha256: twinsSha256(catalog.entries) });
+  const { file, exists, ledger } = catalog.ledger;
+  const published = ledger?.entries.filter((e) => e.removedIn === null).length ?? 0;
+  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: { file, exists }, scopes, twinsSha256: twinsSha256(catalog.entries) }, { plan: ledgerPlanFor(catalog), published });
   let shard: ShardRecords | null = null;
   if (options.shard) {
     const { shardIds } = await import('../../catalog/shard.ts');

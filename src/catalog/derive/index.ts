@@ -158,8 +158,10 @@ export function ledgerPlanFor(catalog: Catalog): LedgerPlan {
     title: shortenOnWord(errorHeadline(e.record), LEDGER_TITLE_MAX),
     path: errorPath(e.record),
   }));
-  const plan = planLedger(catalog.ledger.ledger, published, catalog.datasetVersion);
-  const messages = planMessagePages(catalog.ledger.ledger.messages ?? [], messageGroups(catalog.entries), catalog.entries, catalog.datasetVersion);
+  const previous = catalog.ledger.ledger;
+  if (previous === null) throw new Error(`${catalog.ledger.file}: a catalog read from a build's snapshot has no ledger entries; its plan is the snapshot's`);
+  const plan = planLedger(previous, published, catalog.datasetVersion);
+  const messages = planMessagePages(previous.messages ?? [], messageGroups(catalog.entries), catalog.entries, catalog.datasetVersion);
   if (messages.entries.length > 0) plan.ledger.messages = messages.entries;
   return { ...plan, messages };
 }
