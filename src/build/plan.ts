@@ -14,7 +14,8 @@
  * larger one cannot hold everything at once (at 100k records validation's process 2.1 GB, a render
  * process 1.2 GB, Pagefind 1.3 GB, the message index 1.5 GB): the full-text index
  * comes first, then the message index and the record files, and the second render process waits for
- * both indexes; so too beside the one render process of an edit of a large catalog.
+ * both indexes; so too beside the one render process of an edit of a large catalog, where the
+ * message index also waits for the render to end.
  * Catalog files above EARLY_HIGHLIGHT_BYTES are highlighted as they are from the start.
  */
 
@@ -195,7 +196,9 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
       : stage('highlight', [together ? 'validate' : 'derive'], ['snapshot'], ['highlight cache']),
     stage('render', ['derive', 'highlight'], ['render context', 'snapshot', 'related errors', 'highlight cache', 'published site'], ['staging site', 'page keys']),
     stage('record-files', [together ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
-    stage('message-index', [together ? 'validate' : 'full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], together ? 'low' : 'normal'),
+    // The largest of them: after the one render process of an edit of a large catalog too (that process
+    // holds every record's listings and related errors, 1.1 GB at 100k), not beside it.
+    stage('message-index', together ? ['validate'] : one ? ['full-text', 'render'] : ['full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], together ? 'low' : 'normal'),
     // Each listing's filter index (repositories, classes, tags): read from the snapshot like the message index.
     stage('list-index', [together ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
     // Together, it takes what the others leave; otherwise it comes first, ends before a second render
@@ -214,7 +217,7 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     render: {
       earlyProcess: one,
       lanes: Array.from({ length: Math.min(workers, partitions ?? 1) }, (_, lane) =>
-        together ? [] : lane === 0 ? [{ stage: 'message-index', ifStarted: true }] : [{ stage: 'message-index', ifStarted: false }],
+        together || one ? [] : lane === 0 ? [{ stage: 'message-index', ifStarted: true }] : [{ stage: 'message-index', ifStarted: false }],
       ),
     },
     stages,

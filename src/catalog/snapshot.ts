@@ -25,9 +25,9 @@ import type { Scopes } from './derive/message-groups.ts';
 /**
  * What the snapshot's processes need of the catalog besides its entries, as validation read it: the
  * failure classes, the scopes of shared titles, and where the URL ledger is. Written once, beside the
- * entries, so that no later process reads, checks or plans them again. The ledger itself and its plan
- * for this catalog (src/catalog/derive/index.ts, ledgerPlanFor) are a file of their own
- * (`SnapshotLedger`): an entry for every record ever published, which most readers of the head do not need.
+ * entries, so that no later process reads, checks or plans them again. The ledger's plan for this
+ * catalog (src/catalog/derive/index.ts, ledgerPlanFor) is a file of its own (`SnapshotLedger`): it
+ * holds an entry for every record ever published, which most readers of the head do not need.
  */
 export interface SnapshotHead {
   /** The catalog folder. */

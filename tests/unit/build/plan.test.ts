@@ -143,10 +143,12 @@ describe('plan', () => {
     const large = plan({ bytes: 1e6, records: PARTITION_RECORDS + 1, changed: 3 }, machine, defaults, reusing);
     expect(large.partitions).toBe(1);
     expect(large.render.earlyProcess).toBe(true);
-    for (const s of ['message-index', 'record-files', 'list-index'] as const) expect(needs(large, s)).toEqual(['full-text']);
+    for (const s of ['record-files', 'list-index'] as const) expect(needs(large, s)).toEqual(['full-text']);
+    // The message index, the largest of them, after the render process too.
+    expect(needs(large, 'message-index')).toEqual(['full-text', 'render']);
     expect(needs(large, 'full-text')).toEqual(['validate']);
     expect(priority(large, 'full-text')).toBe('normal');
-    expect(large.render.lanes).toEqual([[{ stage: 'message-index', ifStarted: true }]]);
+    expect(large.render.lanes).toEqual([[]]);
     // The same by the ERRDEX_PARTITION_RECORDS setting (the site tests' small catalogs).
     const small = plan({ bytes: 10, records: 12, changed: 1 }, machine, { ...defaults, partitionRecords: 4 }, reusing);
     expect([small.partitions, needs(small, 'record-files')]).toEqual([1, ['full-text']]);
