@@ -196,8 +196,8 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
       : stage('highlight', [together ? 'validate' : 'derive'], ['snapshot'], ['highlight cache']),
     stage('render', ['derive', 'highlight'], ['render context', 'snapshot', 'related errors', 'highlight cache', 'published site'], ['staging site', 'page keys']),
     stage('record-files', [together ? 'validate' : 'full-text'], ['snapshot', 'short-link template'], ['JSON twins', 'short links'], 'low'),
-    // The largest of them: after the one render process of an edit of a large catalog too (that process
-    // holds every record's listings and related errors, 1.1 GB at 100k), not beside it.
+    // The largest of them: after the one render process of an edit of a large catalog too, not beside
+    // it (that process holds every record's listings and related errors).
     stage('message-index', together ? ['validate'] : one ? ['full-text', 'render'] : ['full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], together ? 'low' : 'normal'),
     // Each listing's filter index (repositories, classes, tags): read from the snapshot like the message index.
     stage('list-index', [together ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
