@@ -18,7 +18,7 @@ import { catalogPath } from './catalog/load.ts';
 import { buildDatasetVersion } from './catalog/validate.ts';
 import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
 import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
-import { readHead, readRelated, readSnapshotLedger, wholeEntry as wholeSnapshotEntry, type SnapshotHead } from './catalog/snapshot.ts';
+import { readHead, readRelated, readLedgerPlan, wholeEntry as wholeSnapshotEntry, type SnapshotHead } from './catalog/snapshot.ts';
 import { CONTEXT_ENV } from './context-env.ts';
 import { buildCacheDir, highlightCacheFile } from './highlight/cache.ts';
 import { recordScopes } from './views/places.ts';
@@ -135,7 +135,7 @@ export function getDerived(): Derived {
 export function getLedgerPlan(): LedgerPlan {
   if (ledgerPlan) return ledgerPlan;
   const ctx = buildContext();
-  return (ledgerPlan = ctx ? readSnapshotLedger(ctx.snapshot.head).plan : ledgerPlanFor(getCatalog()));
+  return (ledgerPlan = ctx ? readLedgerPlan(ctx.snapshot.head) : ledgerPlanFor(getCatalog()));
 }
 
 let head: SnapshotHead | undefined;

@@ -217,7 +217,7 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     render: {
       earlyProcess: one,
       lanes: Array.from({ length: Math.min(workers, partitions ?? 1) }, (_, lane) =>
-        together || one ? [] : lane === 0 ? [{ stage: 'message-index', ifStarted: true }] : [{ stage: 'message-index', ifStarted: false }],
+        one ? [] : lane === 0 ? [{ stage: 'message-index', ifStarted: true }] : [{ stage: 'message-index', ifStarted: false }],
       ),
     },
     stages,

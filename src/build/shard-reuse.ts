@@ -7,7 +7,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { siteConfig } from '../../errdex.config.mjs';
-import { snapshotLedgerFile } from '../catalog/snapshot.ts';
+import { ledgerPlanFile } from '../catalog/snapshot.ts';
 import type { BuildState } from './state.ts';
 
 /** What a JSON file of a shard's folder says; null when it cannot be read (the merge then makes that part itself). */
@@ -42,7 +42,7 @@ export function snapshotKey(s: BuildState): string | undefined {
   if (s.settings.shard === null && s.settings.fromShards === undefined) return undefined;
   if (s.snapshotKey === undefined) {
     const hash = createHash('sha256').update(JSON.stringify([s.code, s.settings.datasetVersion, siteConfig]));
-    for (const file of [s.head, snapshotLedgerFile(s.head), s.snapshot]) hashFile(hash, file);
+    for (const file of [s.head, ledgerPlanFile(s.head), s.snapshot]) hashFile(hash, file);
     s.snapshotKey = hash.digest('hex');
   }
   return s.snapshotKey;

@@ -142,7 +142,7 @@ export function catalogReport(c: Catalog): string {
  * The valid catalog as the build wrote it after validating (src/catalog/snapshot.ts): its entries
  * (what `keep` asks for of each), and its head, which holds the failure classes as validation read
  * them, so no later process reads or checks that file again. The ledger's entries are not read: its
- * plan for this catalog is the snapshot's (`readSnapshotLedger`).
+ * plan for this catalog is the snapshot's (`readLedgerPlan`).
  */
 export function catalogFromSnapshot(files: { snapshot: string; head: string }, keep?: SnapshotKeep): Catalog {
   const entries = readSnapshot(files.snapshot, keep);

@@ -84,6 +84,8 @@ export interface LedgerPlan {
   removed: RemovedPage[];
   /** What the message pages' old paths become (src/catalog/derive/message-ledger.ts); absent where no catalog was derived. */
   messages?: MessagePagePlan;
+  /** Records the previous ledger had as published (not removed): what this build's removals are a share of. */
+  publishedBefore: number;
   /** What this build changed, for the build report. */
   changes: {
     added: number;
@@ -157,6 +159,7 @@ export function planLedger(previous: Ledger, records: readonly PublishedRecord[]
     ledger: { entries },
     redirects: redirects.sort((a, b) => cmp(a.from, b.from)),
     removed: removedEntries.map((entry) => ({ entry, paths: removedPaths.get(entry.id)!.sort() })),
+    publishedBefore: previous.entries.filter((e) => e.removedIn === null).length,
     changes,
   };
 }

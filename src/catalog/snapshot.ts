@@ -26,14 +26,14 @@ import type { Scopes } from './derive/message-groups.ts';
  * What the snapshot's processes need of the catalog besides its entries, as validation read it: the
  * failure classes, the scopes of shared titles, and where the URL ledger is. Written once, beside the
  * entries, so that no later process reads, checks or plans them again. The ledger's plan for this
- * catalog (src/catalog/derive/index.ts, ledgerPlanFor) is a file of its own (`SnapshotLedger`): it
+ * catalog (src/catalog/derive/index.ts, ledgerPlanFor) is a file of its own (`readLedgerPlan`): it
  * holds an entry for every record ever published, which most readers of the head do not need.
  */
 export interface SnapshotHead {
   /** The catalog folder. */
   root: string;
   classes: FailureClass[];
-  /** The URL ledger's file, and whether it was there (its entries: `SnapshotLedger`). */
+  /** The URL ledger's file, and whether it was there (its plan: `readLedgerPlan`). */
   ledger: { file: string; exists: boolean };
   /** The enclosing function of each record whose page title needs it (src/catalog/derive/message-groups.ts). */
   scopes: Scopes;
@@ -41,27 +41,21 @@ export interface SnapshotHead {
   twinsSha256: string;
 }
 
-/** The URL ledger's plan for this catalog, and how many records the ledger had as published before it. */
-export interface SnapshotLedger {
-  plan: LedgerPlan;
-  published: number;
-}
+/** Where the snapshot's ledger plan is, beside its head. */
+export const ledgerPlanFile = (headPath: string): string => headPath.replace(/(\.json)?$/, '-ledger.json');
 
-/** Where the snapshot's ledger is, beside its head. */
-export const snapshotLedgerFile = (headPath: string): string => headPath.replace(/(\.json)?$/, '-ledger.json');
-
-export function writeHead(path: string, head: SnapshotHead, ledger: SnapshotLedger): void {
+export function writeHead(path: string, head: SnapshotHead, ledgerPlan: LedgerPlan): void {
   writeFileSync(path, JSON.stringify(head));
-  writeFileSync(snapshotLedgerFile(path), JSON.stringify(ledger));
+  writeFileSync(ledgerPlanFile(path), JSON.stringify(ledgerPlan));
 }
 
 export function readHead(path: string): SnapshotHead {
   return JSON.parse(readFileSync(path, 'utf8')) as SnapshotHead;
 }
 
-/** The ledger written beside the head at `headPath`. */
-export function readSnapshotLedger(headPath: string): SnapshotLedger {
-  return JSON.parse(readFileSync(snapshotLedgerFile(headPath), 'utf8')) as SnapshotLedger;
+/** The ledger plan written beside the head at `headPath`. */
+export function readLedgerPlan(headPath: string): LedgerPlan {
+  return JSON.parse(readFileSync(ledgerPlanFile(headPath), 'utf8')) as LedgerPlan;
 }
 
 export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): number {

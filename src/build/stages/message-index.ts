@@ -39,7 +39,7 @@ interface MessageIndexOptions {
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [
-    { forEachSnapshotEntry, readHead, readSnapshot, readSnapshotLedger },
+    { forEachSnapshotEntry, readHead, readSnapshot, readLedgerPlan },
     { ledgerPath, ledgerReport, serializeLedger },
     { redirectsFile },
     { errorPath, shortPath },
@@ -67,7 +67,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   excerpts.length = 0;
   const entries = readSnapshot(options.snapshot, { text: false, code: () => false });
   const head = readHead(options.head);
-  const { plan, published } = readSnapshotLedger(options.head);
+  const plan = readLedgerPlan(options.head);
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(
@@ -91,7 +91,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
       report: ledgerReport(plan, head.ledger.exists),
       file: ledgerPath(head.root),
       text: serializeLedger(plan.ledger),
-      published,
+      published: plan.publishedBefore,
       removed: plan.changes.removedNow.length,
     },
   };

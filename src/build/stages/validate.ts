@@ -188,9 +188,8 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   // Where records sharing a title are raised, read while every excerpt is at hand (src/views/places.ts).
   const { recordScopes } = await import('../../views/places.ts');
   const scopes = recordScopes(catalog.entries.map((e) => e.record));
-  const { file, exists, ledger } = catalog.ledger;
-  const published = ledger?.entries.filter((e) => e.removedIn === null).length ?? 0;
-  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: { file, exists }, scopes, twinsSha256: twinsSha256(catalog.entries) }, { plan: ledgerPlanFor(catalog), published });
+  const { file, exists } = catalog.ledger;
+  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: { file, exists }, scopes, twinsSha256: twinsSha256(catalog.entries) }, ledgerPlanFor(catalog));
   let shard: ShardRecords | null = null;
   if (options.shard) {
     const { shardIds } = await import('../../catalog/shard.ts');

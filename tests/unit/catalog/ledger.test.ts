@@ -11,6 +11,7 @@ describe('planLedger', () => {
 
   it('starts with every page, nothing to redirect', () => {
     expect(first.changes.added).toBe(2);
+    expect(first.publishedBefore).toBe(0);
     expect(first.redirects).toEqual([]);
     expect(first.ledger.entries.map((e) => [e.paths, e.since, e.removedIn])).toEqual([
       [['/o/r/old/'], V1, null],
@@ -25,12 +26,15 @@ describe('planLedger', () => {
     expect(second.removed).toEqual([{ entry: expect.objectContaining({ id: '000000000000000b', removedIn: V2 }), paths: ['/o/r/gone/'] }]);
     expect(second.changes.renamed).toHaveLength(1);
     expect(second.changes.removedNow).toHaveLength(1);
+    expect(second.publishedBefore).toBe(2);
   });
 
   it('keeps the removal version when later versions are built', () => {
     const third = planLedger(second.ledger, [rec('a', 'new')], V3);
     expect(third.removed[0]!.entry.removedIn).toBe(V2);
     expect(third.changes.removedNow).toEqual([]);
+    // The record removed before is not counted as published.
+    expect(third.publishedBefore).toBe(1);
     expect(serializeLedger(third.ledger)).toBe(serializeLedger(second.ledger));
   });
 

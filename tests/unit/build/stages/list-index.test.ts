@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../../../../bench/lib/synthetic.ts';
 import { listIndexes, shardListings, shardListingsFit, type ListIndexOptions } from '../../../../src/build/stages/list-index.ts';
 import { loadCatalog } from '../../../../src/catalog/catalog.ts';
-import { writeHead, writeSnapshot, type SnapshotHead, type SnapshotLedger } from '../../../../src/catalog/snapshot.ts';
+import { writeHead, writeSnapshot, type SnapshotHead } from '../../../../src/catalog/snapshot.ts';
+import type { LedgerPlan } from '../../../../src/catalog/ledger.ts';
 import { listFilesBelow } from '../../../../src/util/files.ts';
 
 /** A catalog with listings of several pages, its snapshot and head; `edit` changes the message of its first record. */
@@ -23,7 +24,7 @@ async function fixture(dir: string, edit = false) {
   const snapshot = join(catalogDir, 'snapshot.jsonl');
   const head = join(catalogDir, 'head.json');
   writeSnapshot(snapshot, catalog.entries);
-  writeHead(head, { classes: catalog.classes } as SnapshotHead, {} as SnapshotLedger);
+  writeHead(head, { classes: catalog.classes } as SnapshotHead, {} as LedgerPlan);
   return { snapshot, head };
 }
 
