@@ -101,7 +101,10 @@ export interface Plan {
     snapshotAfter: StageName;
   };
   render: {
-    /** The render process of a one-partition catalog starts with the build and waits for its input (src/build/render-gate.ts). */
+    /**
+     * The render process of a one-partition catalog starts with the build and waits for its input
+     * (src/build/render-gate.ts), unless its files are too large for its first heap limit (EARLY_RENDER_BYTES).
+     */
     earlyProcess: boolean;
     /** Per lane of render processes, what its first process waits for (memory). */
     lanes: LaneWait[][];
@@ -124,6 +127,16 @@ export const PARTITION_RECORDS = 50_000;
  * nearly always renders in more than one partition, which is what that order is made for.
  */
 export const EARLY_HIGHLIGHT_BYTES = 128 * 2 ** 20;
+
+/** The least heap limit of a render process, in MiB (src/build/render-processes.ts `renderHeapMb`): the early one starts with it. */
+export const MIN_RENDER_HEAP_MB = 1024;
+/**
+ * Catalog files above this many bytes start no early render process. Its heap limit is set before the
+ * snapshot exists, and a render process needs five times the snapshot's size (`renderHeapMb`), which
+ * is about the catalog files' size: it would be ended once the snapshot is written, after taking a
+ * core from validation.
+ */
+export const EARLY_RENDER_BYTES = (MIN_RENDER_HEAP_MB * 2 ** 20) / 5;
 
 /**
  * V8 grows a heap to several times what its last full collection kept, so a process that makes much
@@ -215,7 +228,7 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     partitions,
     highlight: { fromCatalogFiles: early, snapshotAfter: together ? 'validate' : 'derive' },
     render: {
-      earlyProcess: one,
+      earlyProcess: one && facts.bytes <= EARLY_RENDER_BYTES,
       lanes: Array.from({ length: Math.min(workers, partitions ?? 1) }, (_, lane) =>
         one ? [] : lane === 0 ? [{ stage: 'message-index', ifStarted: true }] : [{ stage: 'message-index', ifStarted: false }],
       ),

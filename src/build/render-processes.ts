@@ -19,6 +19,7 @@ import { linkListedPages } from './reused-pages.ts';
 import { readRenderedLogs, renderedLogOf, type RenderedPages } from './rendered-pages.ts';
 import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
 import { startChild, type Child } from './protocol.ts';
+import { MIN_RENDER_HEAP_MB } from './plan.ts';
 import type { Partition } from '../catalog/partition.ts';
 import { siblingUrl } from '../util/sibling.ts';
 
@@ -66,17 +67,14 @@ export interface RenderProcessResult {
   pages: number;
 }
 
-/** The least heap limit of a render process (see renderHeapMb). */
-const MIN_HEAP_MB = 1024;
-
 /**
  * The heap limit of a render process. Left to itself, V8 lets the heap of a process that holds a
  * large catalog grow to about twice what it keeps alive: a limit makes it collect sooner. What a
  * process keeps alive grows with the catalog (about 1.2 GB resident at 100k rich records, whose
- * snapshot is 436 MiB), so the limit is five times the snapshot's size, and at least 1 GB.
+ * snapshot is 436 MiB), so the limit is five times the snapshot's size, and at least MIN_RENDER_HEAP_MB.
  */
 export function renderHeapMb(partition: Pick<RenderPartition, 'snapshot'>): number {
-  return Math.max(MIN_HEAP_MB, Math.ceil((5 * statSync(partition.snapshot).size) / 2 ** 20));
+  return Math.max(MIN_RENDER_HEAP_MB, Math.ceil((5 * statSync(partition.snapshot).size) / 2 ** 20));
 }
 
 /**
@@ -117,7 +115,7 @@ export class RenderProcesses {
 
   /** Starts the render process of `partition` now, with the least heap limit: it bundles the site, then waits at the gates. */
   startEarly(partition: RenderPartition): void {
-    const run = this.spawn(partition, MIN_HEAP_MB, true);
+    const run = this.spawn(partition, MIN_RENDER_HEAP_MB, true);
     // Its failure is reported when the render awaits it; until then it must not go unhandled.
     run.done.catch(() => {});
     this.early = { partition, process: run };
@@ -126,7 +124,7 @@ export class RenderProcesses {
   /** The early process, when `partitions` are what it was started for and its heap limit will do. */
   private earlyFor(partitions: readonly RenderPartition[]): RenderProcess | undefined {
     const only = partitions.length === 1 ? partitions[0]! : undefined;
-    if (!this.early || !only || !samePartition(this.early.partition, only) || renderHeapMb(only) > MIN_HEAP_MB) return undefined;
+    if (!this.early || !only || !samePartition(this.early.partition, only) || renderHeapMb(only) > MIN_RENDER_HEAP_MB) return undefined;
     return this.early.process;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EARLY_HIGHLIGHT_BYTES, LEAN_HEAP_FLAGS, partitionCount, plan, PARTITION_RECORDS, STAGES, stageProcess, type Plan, type StageName } from '../../../src/build/plan.ts';
+import { EARLY_HIGHLIGHT_BYTES, EARLY_RENDER_BYTES, LEAN_HEAP_FLAGS, partitionCount, plan, PARTITION_RECORDS, STAGES, stageProcess, type Plan, type StageName } from '../../../src/build/plan.ts';
 
 const machine = { cores: 2 };
 const defaults = { workers: null, partitionRecords: null, earlyHighlightBytes: null };
@@ -143,6 +143,9 @@ describe('plan', () => {
     const large = plan({ bytes: 1e6, records: PARTITION_RECORDS + 1, changed: 3 }, machine, defaults, reusing);
     expect(large.partitions).toBe(1);
     expect(large.render.earlyProcess).toBe(true);
+    // Catalog files too large for the early process's first heap limit: it is not started, to be ended.
+    expect(plan({ bytes: EARLY_RENDER_BYTES + 1, records: null }, machine, defaults, reusing).render.earlyProcess).toBe(false);
+    expect(plan({ bytes: EARLY_RENDER_BYTES, records: null }, machine, defaults, reusing).render.earlyProcess).toBe(true);
     for (const s of ['record-files', 'list-index'] as const) expect(needs(large, s)).toEqual(['full-text']);
     // The message index, the largest of them, after the render process too.
     expect(needs(large, 'message-index')).toEqual(['full-text', 'render']);
