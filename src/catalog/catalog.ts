@@ -11,7 +11,7 @@ import { loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
 export type { CatalogEntry } from './entry.ts';
 import { readHead, readSnapshot, type SnapshotKeep } from './snapshot.ts';
-import { validateEntries } from './validate.ts';
+import { entryChecks } from './validate.ts';
 
 
 export interface SkippedRecord {
@@ -68,18 +68,23 @@ export class CatalogError extends Error {
  * `datasetVersion`: of records that carry none (default: now; the build gives SOURCE_DATE_EPOCH's, validate.ts `buildDatasetVersion`).
  * `known`: the `sound` of an earlier load by the same code, whose entries are not checked alone again.
  */
-export function loadCatalog(root: string, options: { datasetVersion?: string; known?: ReadonlySet<string> } = {}): Catalog {
-  const loaded = loadCatalogFiles(root);
-  const problems = [...loaded.problems];
-  const classes = loadClasses(root, problems);
-  const ledger = readLedger(root);
-  problems.push(...ledger.problems);
-  const validation = validateEntries(loaded.entries, {
+export function loadCatalog(root: string, options: { datasetVersion?: string; known?: ReadonlySet<string>; lean?: boolean } = {}): Catalog {
+  // The failure classes first: each entry is checked as it is read (with `lean`, its code and prose
+  // then dropped), not once every file is parsed.
+  const classProblems: Problem[] = [];
+  const classes = loadClasses(root, classProblems);
+  const checks = entryChecks({
     classIds: new Set(classes.classes.map((c) => c.id)),
     classesFile: classes.file,
     buildDatasetVersion: options.datasetVersion,
     ...(options.known ? { known: options.known } : {}),
+    ...(options.lean ? { lean: true } : {}),
   });
+  const loaded = loadCatalogFiles(root, { onEntry: (e) => checks.check(e) });
+  const problems = [...loaded.problems, ...classProblems];
+  const ledger = readLedger(root);
+  problems.push(...ledger.problems);
+  const validation = checks.finish();
   problems.push(...validation.problems);
 
   const entries: CatalogEntry[] = validation.valid.map((v) => ({

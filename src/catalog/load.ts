@@ -23,6 +23,8 @@ export const MAX_FILE_BYTES = { json: constants.MAX_STRING_LENGTH, jsonl: 2 ** 3
 export interface LoadOptions {
   /** Size limits (tests make them small). */
   maxBytes?: { json: number; jsonl: number };
+  /** Each entry as it is read, instead of kept in `entries` (which stays empty): a caller that checks entries as they come (src/catalog/catalog.ts). */
+  onEntry?: (e: RawEntry) => void;
 }
 
 export interface RawEntry {
@@ -118,7 +120,7 @@ export function loadCatalogFiles(root: string, options: LoadOptions = {}): LoadR
     return result;
   }
   const sink: ReadSink = {
-    entry: (e) => result.entries.push(e),
+    entry: options.onEntry ?? ((e) => result.entries.push(e)),
     problem: (p) => result.problems.push(p),
     unreadable: () => result.unreadable++,
   };

@@ -16,9 +16,9 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import type { FailureClass } from '../schema/failure-class.ts';
 import { readTwin } from '../schema/input-forms.ts';
-import type { ErrorRecord } from '../schema/record.ts';
 import type { LedgerPlan } from './ledger.ts';
 import { textHash, type CatalogEntry } from './entry.ts';
+import { dropCode, dropProse } from './record-fields.ts';
 import type { RelatedLink } from './derive/related.ts';
 import type { Scopes } from './derive/message-groups.ts';
 
@@ -66,11 +66,6 @@ function snapshotLine(e: CatalogEntry): string {
   const head = [e.origin.file, e.origin.line, e.datasetVersion, e.record.id];
   return e.sourceText.includes('\n') ? JSON.stringify([...head, e.sourceText]) : `${JSON.stringify(head)}\t${e.sourceText}`;
 }
-
-/** The record fields that hold code, and those that hold prose: shown only on the record's own page. */
-const CODE_FIELDS = ['sourceCode', 'exampleFix', 'validationCode', 'typeGuard', 'tryCatchPattern'] as const satisfies readonly (keyof ErrorRecord)[];
-const PROSE_FIELDS = ['documentation', 'triggerScenarios', 'commonSituations'] as const satisfies readonly (keyof ErrorRecord)[];
-const PROSE_LIST_FIELDS = ['solutions', 'preventionTips'] as const satisfies readonly (keyof ErrorRecord)[];
 
 /** What a process reads of each entry; everything when not given. */
 export interface SnapshotKeep {
@@ -127,11 +122,8 @@ function entryOf(bytes: Buffer, offset: number, keep: SnapshotKeep): CatalogEntr
   if (keep.entry && !keep.entry(id)) return null;
   const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
   const { record, datasetVersionFrom } = readTwin(sourceText);
-  if (keep.code && !keep.code(id)) for (const field of CODE_FIELDS) record[field] = null;
-  if (keep.prose && !keep.prose(id)) {
-    for (const field of PROSE_FIELDS) record[field] = '';
-    for (const field of PROSE_LIST_FIELDS) record[field] = [];
-  }
+  if (keep.code && !keep.code(id)) dropCode(record);
+  if (keep.prose && !keep.prose(id)) dropProse(record);
   const origin = { file, line: lineNo };
   const from = datasetVersionFrom === 'record' ? {} : { datasetVersionFrom };
   if (typeof keep.text === 'function' && !keep.text(id)) {

@@ -13,6 +13,7 @@ import { githubUrlProblems, recordProblems, sourceSpanProblems, type FieldProble
 import { RESERVED_OWNERS } from '../util/urls.ts';
 import { lineOfPath, locateJson, mayHaveDuplicateKeys } from './json-locate.ts';
 import { textHash } from './entry.ts';
+import { dropCode, dropProse } from './record-fields.ts';
 import type { RawEntry } from './load.ts';
 import { keyInPath, type Problem, type Severity } from './problems.ts';
 import { levenshtein } from '../util/edit-distance.ts';
@@ -52,6 +53,13 @@ export interface ValidateOptions {
    * and duplicate keys, all functions of its text), only across records. Given: `sound` is filled.
    */
   known?: ReadonlySet<string>;
+  /**
+   * Keep of each valid record what is read across records and after validation, not its code and
+   * prose (src/catalog/record-fields.ts), which its text holds whole: the build, whose later
+   * processes read the records from its snapshot, holds a large catalog in a fraction of the memory,
+   * and each record's code and prose are dropped before the next record is parsed.
+   */
+  lean?: boolean;
 }
 
 const RECORD_FIELDS = Object.keys(wrappedRecordSchema.shape.record.shape);
@@ -151,7 +159,23 @@ export function buildDatasetVersion(env: NodeJS.ProcessEnv): string {
 /** A placeholder a bare record is validated with; its real dataset version is chosen once all records are read. */
 const PENDING_VERSION = '1970-01-01T00:00:00.000Z';
 
-export function validateEntries(entries: RawEntry[], options: ValidateOptions = {}): ValidationResult {
+export function validateEntries(entries: readonly RawEntry[], options: ValidateOptions = {}): ValidationResult {
+  const checks = entryChecks(options);
+  for (const entry of entries) checks.check(entry);
+  return checks.finish();
+}
+
+/**
+ * Validation in two steps: each entry alone as it is read (`check`), then across records (`finish`).
+ * A reader of a large catalog hands each entry over as it parses it, so that, with `lean`, what it
+ * keeps of the entry is small before it parses the next one.
+ */
+export interface EntryChecks {
+  check(entry: RawEntry): void;
+  finish(): ValidationResult;
+}
+
+export function entryChecks(options: ValidateOptions = {}): EntryChecks {
   const result: ValidationResult = { valid: [], invalid: [], problems: [], warnings: [], sound: [] };
   const perEntry = new Map<RawEntry, Problem[]>();
   const fieldLines = new WeakMap<RawEntry, Map<string, number> | null>();
@@ -173,119 +197,152 @@ export function validateEntries(entries: RawEntry[], options: ValidateOptions = 
   const hasErrors = (entry: RawEntry) => perEntry.get(entry)?.some((p) => p.severity !== 'warning') ?? false;
 
   const candidates: (ValidEntry & { bare: boolean })[] = [];
-  for (const entry of entries) {
-    const v = entry.value;
-    const key = options.known ? textHash(entry.text) : null;
-    if (key !== null && options.known!.has(key)) {
-      const candidate = knownSound(entry);
-      result.sound.push(key);
-      contextProblems(candidate.record, candidate.bare, options, (f) => add(entry, f));
-      if (!hasErrors(entry)) candidates.push(candidate);
-      continue;
-    }
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-      add(entry, { field: '(record)', code: 'shape', message: `must be a record, wrapped {"record": {...}, "datasetVersion": "..."} or bare {"id": ..., ...}; got ${describeValue(v)}` });
-      continue;
-    }
-    // JSON.parse keeps the last of two equal keys without a word: the page would show one value, a reviewer may read the other.
-    if (mayHaveDuplicateKeys(entry.text, v)) {
-      const loc = locateJson(entry.text);
-      for (const d of loc.ok ? loc.duplicates : []) {
-        const message = `is given twice${entry.isJsonl ? '' : ` (first on line ${entry.line - 1 + d.firstLine})`}; JSON keeps only the last value, so one of them would silently vanish`;
-        add(entry, { field: d.path, message, code: 'duplicate-key', line: entry.isJsonl ? entry.line : entry.line - 1 + d.line });
+  const keep = (c: ValidEntry & { bare: boolean }): void => {
+    candidates.push(options.lean ? leanCandidate(c) : c);
+  };
+  return {
+    check(entry) {
+      const v = entry.value;
+      const key = options.known ? textHash(entry.text) : null;
+      if (key !== null && options.known!.has(key)) {
+        const candidate = knownSound(entry);
+        result.sound.push(key);
+        contextProblems(candidate.record, candidate.bare, options, (f) => add(entry, f));
+        if (!hasErrors(entry)) keep(candidate);
+        return;
       }
-    }
-    const obj = withoutNotes(v as Record<string, unknown>);
-    const bare = isBareRecord(obj);
-    if (!bare && !('record' in obj)) {
-      add(entry, { field: 'record', code: 'shape', message: 'is missing: give a wrapped record {"record": {...}, "datasetVersion": "..."} or a bare record {"id": ..., ...}' });
-      continue;
-    }
-    // Problems name fields as the file writes them: `record.severity` in a wrapper, `severity` in a bare record.
-    const named = (path: string) => (bare ? path.replace(/^record\./, '') : path);
-    const rawRecord = bare ? obj : obj.record;
-    const rec = rawRecord !== null && typeof rawRecord === 'object' && !Array.isArray(rawRecord) ? withoutNotes(rawRecord as Record<string, unknown>) : rawRecord;
-    const input = { ...(bare ? { datasetVersion: PENDING_VERSION } : obj), record: rec };
-    // A record of another schema version would fail field by field; say the one thing that matters.
-    if (rec && typeof rec === 'object' && 'schemaVersion' in rec && (rec as { schemaVersion: unknown }).schemaVersion !== SCHEMA_VERSION) {
-      const version = (rec as { schemaVersion: unknown }).schemaVersion;
-      add(entry, { field: named('record.schemaVersion'), code: 'schema-version', message: `unsupported schema version ${JSON.stringify(version)}; this build reads schemaVersion ${SCHEMA_VERSION}` });
-      continue;
-    }
-    const parsed = wrappedRecordSchema.safeParse(input);
-    if (!parsed.success) {
-      const badFields = new Set<string>();
-      for (const issue of parsed.error.issues) {
-        if (issue.path[0] === 'record' && issue.path.length > 1) badFields.add(String(issue.path[1]));
-        const code = issue.path[1] === 'messagePattern' && issue.code === 'custom' ? 'pattern' : 'schema';
-        for (const d of describeIssue(issue, input)) add(entry, { field: named(d.field), message: d.message, code });
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+        add(entry, {
+          field: '(record)',
+          code: 'shape',
+          message: `must be a record, wrapped {"record": {...}, "datasetVersion": "..."} or bare {"id": ..., ...}; got ${describeValue(v)}`,
+        });
+        return;
       }
-      // The cross-field checks still run where the fields they read are sound, so one pass reports everything.
-      if (rec && typeof rec === 'object' && !Array.isArray(rec)) {
-        for (const p of crossFieldProblems(rec as unknown as ErrorRecord, badFields)) add(entry, { ...p, field: named(`record.${p.field}`) });
+      // JSON.parse keeps the last of two equal keys without a word: the page would show one value, a reviewer may read the other.
+      if (mayHaveDuplicateKeys(entry.text, v)) {
+        const loc = locateJson(entry.text);
+        for (const d of loc.ok ? loc.duplicates : []) {
+          const message = `is given twice${entry.isJsonl ? '' : ` (first on line ${entry.line - 1 + d.firstLine})`}; JSON keeps only the last value, so one of them would silently vanish`;
+          add(entry, { field: d.path, message, code: 'duplicate-key', line: entry.isJsonl ? entry.line : entry.line - 1 + d.line });
+        }
       }
-      continue;
-    }
-    const record = parsed.data.record;
-    for (const p of recordProblems(record)) add(entry, { ...p, field: named(`record.${p.field}`) });
-    if (key !== null && !perEntry.has(entry)) result.sound.push(key);
-    contextProblems(record, bare, options, (f) => add(entry, f));
-    if (!hasErrors(entry)) {
-      candidates.push({ entry, wrapped: parsed.data, record, text: entry.text, datasetVersion: parsed.data.datasetVersion, datasetVersionFrom: 'record', bare });
-    }
-  }
+      const obj = withoutNotes(v as Record<string, unknown>);
+      const bare = isBareRecord(obj);
+      if (!bare && !('record' in obj)) {
+        add(entry, {
+          field: 'record',
+          code: 'shape',
+          message: 'is missing: give a wrapped record {"record": {...}, "datasetVersion": "..."} or a bare record {"id": ..., ...}',
+        });
+        return;
+      }
+      // Problems name fields as the file writes them: `record.severity` in a wrapper, `severity` in a bare record.
+      const named = (path: string) => (bare ? path.replace(/^record\./, '') : path);
+      const rawRecord = bare ? obj : obj.record;
+      const rec =
+        rawRecord !== null && typeof rawRecord === 'object' && !Array.isArray(rawRecord) ? withoutNotes(rawRecord as Record<string, unknown>) : rawRecord;
+      const input = { ...(bare ? { datasetVersion: PENDING_VERSION } : obj), record: rec };
+      // A record of another schema version would fail field by field; say the one thing that matters.
+      if (rec && typeof rec === 'object' && 'schemaVersion' in rec && (rec as { schemaVersion: unknown }).schemaVersion !== SCHEMA_VERSION) {
+        const version = (rec as { schemaVersion: unknown }).schemaVersion;
+        add(entry, {
+          field: named('record.schemaVersion'),
+          code: 'schema-version',
+          message: `unsupported schema version ${JSON.stringify(version)}; this build reads schemaVersion ${SCHEMA_VERSION}`,
+        });
+        return;
+      }
+      const parsed = wrappedRecordSchema.safeParse(input);
+      if (!parsed.success) {
+        const badFields = new Set<string>();
+        for (const issue of parsed.error.issues) {
+          if (issue.path[0] === 'record' && issue.path.length > 1) badFields.add(String(issue.path[1]));
+          const code = issue.path[1] === 'messagePattern' && issue.code === 'custom' ? 'pattern' : 'schema';
+          for (const d of describeIssue(issue, input)) add(entry, { field: named(d.field), message: d.message, code });
+        }
+        // The cross-field checks still run where the fields they read are sound, so one pass reports everything.
+        if (rec && typeof rec === 'object' && !Array.isArray(rec)) {
+          for (const p of crossFieldProblems(rec as unknown as ErrorRecord, badFields)) add(entry, { ...p, field: named(`record.${p.field}`) });
+        }
+        return;
+      }
+      const record = parsed.data.record;
+      for (const p of recordProblems(record)) add(entry, { ...p, field: named(`record.${p.field}`) });
+      if (key !== null && !perEntry.has(entry)) result.sound.push(key);
+      contextProblems(record, bare, options, (f) => add(entry, f));
+      if (!hasErrors(entry))
+        keep({ entry, wrapped: parsed.data, record, text: entry.text, datasetVersion: parsed.data.datasetVersion, datasetVersionFrom: 'record', bare });
+    },
+    finish() {
+      // Across records: the first occurrence keeps its place, every later one is reported with a pointer back.
+      const byId = new Map<string, ValidEntry>();
+      const bySlug = new Map<string, ValidEntry>();
+      // Pages live in /{owner}/{name}/: two spellings of one owner or repository would be two folders on
+      // a case-sensitive disk and one on a case-insensitive disk or host, so every record spells them alike.
+      const spelling = new Map<string, ValidEntry>();
+      for (const c of candidates) {
+        const owner = c.record.repo.slice(0, c.record.repo.indexOf('/'));
+        const firstOwner = spelling.get(owner.toLowerCase());
+        const firstRepo = spelling.get(c.record.repo.toLowerCase());
+        const repoDiffers = firstRepo !== undefined && firstRepo.record.repo !== c.record.repo;
+        const ownerDiffers = firstOwner !== undefined && !firstOwner.record.repo.startsWith(`${owner}/`);
+        const other = repoDiffers ? firstRepo : ownerDiffers ? firstOwner : null;
+        if (other) {
+          const what = repoDiffers ? `repository "${c.record.repo}"` : `owner "${owner}"`;
+          add(c.entry, {
+            field: c.bare ? 'repo' : 'record.repo',
+            code: 'repo-case',
+            message: `spells ${what} differently from "${other.record.repo}" in the record at ${other.entry.file}:${other.entry.line}; URLs that differ only in case collide on case-insensitive disks and hosts: spell it the same in every record`,
+          });
+          continue;
+        }
+        if (!firstOwner) spelling.set(owner.toLowerCase(), c);
+        if (!firstRepo) spelling.set(c.record.repo.toLowerCase(), c);
+      }
+      for (const c of candidates) {
+        const idField = c.bare ? 'id' : 'record.id';
+        const firstId = byId.get(c.record.id);
+        if (firstId)
+          add(c.entry, {
+            field: idField,
+            code: 'duplicate-id',
+            message: `duplicates id ${c.record.id} of the record at ${firstId.entry.file}:${firstId.entry.line}`,
+          });
+        else byId.set(c.record.id, c);
+        const slugKey = `${c.record.repo.toLowerCase()}/${c.record.slug}`;
+        const firstSlug = bySlug.get(slugKey);
+        if (firstSlug) {
+          add(c.entry, {
+            field: c.bare ? 'slug' : 'record.slug',
+            code: 'duplicate-slug',
+            message: `duplicates slug "${c.record.slug}" in ${c.record.repo} of the record at ${firstSlug.entry.file}:${firstSlug.entry.line}; pages would collide`,
+          });
+        } else bySlug.set(slugKey, c);
+      }
+      // A duplicate taints both sides' pages, but only the later one is rejected: the first stays valid.
+      const valid = candidates.filter((c) => !hasErrors(c.entry));
+      datasetVersionsOfBareRecords(valid, options.buildDatasetVersion ?? buildDatasetVersion({}));
+      for (const { bare: _, ...c } of valid) result.valid.push(c);
+      for (const [entry, problems] of perEntry) {
+        const errors = problems.filter((p) => p.severity !== 'warning');
+        if (errors.length > 0) result.invalid.push({ entry, problems });
+        result.problems.push(...errors);
+        result.warnings.push(...problems.filter((p) => p.severity === 'warning'));
+      }
+      return result;
+    },
+  };
+}
 
-  // Across records: the first occurrence keeps its place, every later one is reported with a pointer back.
-  const byId = new Map<string, ValidEntry>();
-  const bySlug = new Map<string, ValidEntry>();
-  // Pages live in /{owner}/{name}/: two spellings of one owner or repository would be two folders on
-  // a case-sensitive disk and one on a case-insensitive disk or host, so every record spells them alike.
-  const spelling = new Map<string, ValidEntry>();
-  for (const c of candidates) {
-    const owner = c.record.repo.slice(0, c.record.repo.indexOf('/'));
-    const firstOwner = spelling.get(owner.toLowerCase());
-    const firstRepo = spelling.get(c.record.repo.toLowerCase());
-    const repoDiffers = firstRepo !== undefined && firstRepo.record.repo !== c.record.repo;
-    const ownerDiffers = firstOwner !== undefined && !firstOwner.record.repo.startsWith(`${owner}/`);
-    const other = repoDiffers ? firstRepo : ownerDiffers ? firstOwner : null;
-    if (other) {
-      const what = repoDiffers ? `repository "${c.record.repo}"` : `owner "${owner}"`;
-      add(c.entry, {
-        field: c.bare ? 'repo' : 'record.repo',
-        code: 'repo-case',
-        message: `spells ${what} differently from "${other.record.repo}" in the record at ${other.entry.file}:${other.entry.line}; URLs that differ only in case collide on case-insensitive disks and hosts: spell it the same in every record`,
-      });
-      continue;
-    }
-    if (!firstOwner) spelling.set(owner.toLowerCase(), c);
-    if (!firstRepo) spelling.set(c.record.repo.toLowerCase(), c);
-  }
-  for (const c of candidates) {
-    const idField = c.bare ? 'id' : 'record.id';
-    const firstId = byId.get(c.record.id);
-    if (firstId) add(c.entry, { field: idField, code: 'duplicate-id', message: `duplicates id ${c.record.id} of the record at ${firstId.entry.file}:${firstId.entry.line}` });
-    else byId.set(c.record.id, c);
-    const slugKey = `${c.record.repo.toLowerCase()}/${c.record.slug}`;
-    const firstSlug = bySlug.get(slugKey);
-    if (firstSlug) {
-      add(c.entry, {
-        field: c.bare ? 'slug' : 'record.slug',
-        code: 'duplicate-slug',
-        message: `duplicates slug "${c.record.slug}" in ${c.record.repo} of the record at ${firstSlug.entry.file}:${firstSlug.entry.line}; pages would collide`,
-      });
-    } else bySlug.set(slugKey, c);
-  }
-  // A duplicate taints both sides' pages, but only the later one is rejected: the first stays valid.
-  const valid = candidates.filter((c) => !hasErrors(c.entry));
-  datasetVersionsOfBareRecords(valid, options.buildDatasetVersion ?? buildDatasetVersion({}));
-  for (const { bare: _, ...c } of valid) result.valid.push(c);
-  for (const [entry, problems] of perEntry) {
-    const errors = problems.filter((p) => p.severity !== 'warning');
-    if (errors.length > 0) result.invalid.push({ entry, problems });
-    result.problems.push(...errors);
-    result.warnings.push(...problems.filter((p) => p.severity === 'warning'));
-  }
-  return result;
+/** A valid entry without its record's code and prose, nor the parsed value it was read from (`lean`). */
+function leanCandidate(c: ValidEntry & { bare: boolean }): ValidEntry & { bare: boolean } {
+  const record = { ...c.record };
+  dropCode(record);
+  dropProse(record);
+  // The value is read again only to name a record rejected across records (src/catalog/catalog.ts).
+  c.entry.value = { record: { id: record.id } };
+  return { ...c, record, wrapped: { ...c.wrapped, record } };
 }
 
 /**

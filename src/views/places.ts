@@ -9,12 +9,16 @@ import { raiseSite, raiseSites } from '../search/raise-site.ts';
 
 type ScopeFields = Pick<ErrorRecord, 'id' | 'repo' | 'errorClass' | 'errorMessage' | 'filePath' | 'lineNumber' | 'sourceCode' | 'sourceCodeStart'>;
 
-/** The scopes of the records that need a place label; the excerpts of their files' other records help find them. */
-export function recordScopes(records: readonly ScopeFields[]): Scopes {
+/**
+ * The scopes of the records that need a place label; the excerpts of their files' other records help
+ * find them. `whole`: a record with its code, for records held without it (a lean catalog,
+ * src/catalog/validate.ts), asked only for those files' records.
+ */
+export function recordScopes(records: readonly ScopeFields[], whole: (r: ScopeFields) => ScopeFields = (r) => r): Scopes {
   const needed = sharedTitles(records);
   const fileKey = (r: ScopeFields) => `${r.repo}\u0000${r.filePath}`;
   const files = new Set(needed.map(fileKey));
-  const read = records.filter((r) => files.has(fileKey(r)));
+  const read = records.filter((r) => files.has(fileKey(r))).map(whole);
   const sites = raiseSites(read);
   const want = new Set(needed.map((r) => r.id));
   const scopes: Scopes = {};

@@ -133,7 +133,9 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
     ]);
   const memo = options.memo && { ...catalogMemo(options.memo.dir), code: options.memo.code };
   const known = memo ? readKnown({ file: memo.sound, code: memo.code }) : null;
-  const catalog = loadCatalog(options.catalog, { datasetVersion: options.datasetVersion, ...(known ? { known } : {}) });
+  // Lean: the stages after it read the records from the snapshot, so this process keeps of each only
+  // what is read across records (its code and prose are in its text).
+  const catalog = loadCatalog(options.catalog, { datasetVersion: options.datasetVersion, lean: true, ...(known ? { known } : {}) });
   const sound = catalog.sound ?? [];
   const unchanged = known && known.size > 0 ? sound.filter((h) => known.has(h)).length : 0;
   // Rewritten only when the set changed: a build after an edit of nothing, or of warnings, writes nothing here.
@@ -186,8 +188,11 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   mkdirSync(options.snapshotDir, { recursive: true });
   writeSnapshot(options.snapshot, catalog.entries);
   // Where records sharing a title are raised, read while every excerpt is at hand (src/views/places.ts).
-  const { recordScopes } = await import('../../views/places.ts');
-  const scopes = recordScopes(catalog.entries.map((e) => e.record));
+  const [{ recordScopes }, { readTwin }] = await Promise.all([import('../../views/places.ts'), import('../../schema/input-forms.ts')]);
+  const scopes = recordScopes(
+    catalog.entries.map((e) => e.record),
+    (r) => readTwin(catalog.byId.get(r.id)!.sourceText).record,
+  );
   const { file, exists } = catalog.ledger;
   writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: { file, exists }, scopes, twinsSha256: twinsSha256(catalog.entries) }, ledgerPlanFor(catalog));
   let shard: ShardRecords | null = null;

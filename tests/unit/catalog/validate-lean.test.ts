@@ -1,0 +1,72 @@
+/**
+ * A lean validation (`lean`, src/catalog/validate.ts: the build's) keeps of each valid record what is
+ * read across records, not its code and prose, and finds exactly what a whole one finds.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../../src/catalog/catalog.ts';
+import { textHash } from '../../../src/catalog/entry.ts';
+import type { RawEntry } from '../../../src/catalog/load.ts';
+import { validateEntries } from '../../../src/catalog/validate.ts';
+import { readTwin } from '../../../src/schema/input-forms.ts';
+import { SAMPLE_CLASSES, sampleWrapped, tempCatalog } from '../../support/records.ts';
+
+const entryOf = (value: unknown, index: number): RawEntry => ({ file: 'c.jsonl', line: index + 1, text: JSON.stringify(value), value, isJsonl: true });
+const VERSION = { buildDatasetVersion: '2026-01-01T00:00:00.000Z' };
+
+/** A sample set with an error of its own, a warning, and a duplicate id found across records. */
+function samples(): unknown[] {
+  const [a, b, c] = sampleWrapped();
+  const warned = sampleWrapped()[1]!;
+  warned.record.id = 'abcdefabcdefabcd';
+  warned.record.slug = 'warned-slug';
+  warned.record.analyzedSha = 'not-a-sha-but-a-branch';
+  const broken = sampleWrapped()[2]!;
+  broken.record.id = '0123456789abcdef';
+  broken.record.messagePattern = 'unexpected (frame';
+  const twin = { ...a!, record: { ...a!.record, slug: 'another-slug' } };
+  return [a, b, c, warned, broken, twin];
+}
+
+describe('lean validation', () => {
+  it('finds the same problems, warnings and sound entries, with or without known entries', () => {
+    const whole = validateEntries(samples().map(entryOf), { ...VERSION, known: new Set() });
+    const lean = validateEntries(samples().map(entryOf), { ...VERSION, known: new Set(), lean: true });
+    expect(lean.problems).toEqual(whole.problems);
+    expect(lean.warnings).toEqual(whole.warnings);
+    expect(lean.sound).toEqual(whole.sound);
+    expect(whole.problems.map((p) => p.code)).toEqual(expect.arrayContaining(['duplicate-id', 'pattern']));
+    const again = validateEntries(samples().map(entryOf), { ...VERSION, known: new Set(whole.sound), lean: true });
+    expect(again.problems).toEqual(whole.problems);
+    expect(again.valid.map((v) => v.text)).toEqual(whole.valid.map((v) => v.text));
+  });
+
+  it('keeps each record without its code and prose, and its text whole', () => {
+    const whole = validateEntries(samples().map(entryOf), VERSION);
+    const lean = validateEntries(samples().map(entryOf), { ...VERSION, lean: true });
+    expect(lean.valid.map((v) => v.text)).toEqual(whole.valid.map((v) => v.text));
+    lean.valid.forEach((v, i) => {
+      const full = whole.valid[i]!.record;
+      expect(full.sourceCode).not.toBeNull();
+      expect(full.documentation).not.toBe('');
+      expect(v.record).toMatchObject({ sourceCode: null, exampleFix: null, documentation: '', solutions: [], preventionTips: [] });
+      // Everything else as the whole record has it.
+      const { sourceCode, exampleFix, validationCode, typeGuard, tryCatchPattern, documentation, triggerScenarios, commonSituations, solutions, preventionTips, ...rest } =
+        full;
+      expect(v.record).toMatchObject(rest);
+      expect(readTwin(v.text).record).toEqual(full);
+    });
+  });
+
+  it('still names a record rejected across records in the catalog', () => {
+    const [a] = sampleWrapped();
+    const twin = { ...a!, record: { ...a!.record, slug: 'another-slug' } };
+    const root = tempCatalog({ 'classes.json': SAMPLE_CLASSES, 'x.jsonl': `${JSON.stringify(a)}\n${JSON.stringify(twin)}\n` });
+    const whole = loadCatalog(root);
+    const lean = loadCatalog(root, { lean: true });
+    expect(lean.skipped).toEqual(whole.skipped);
+    expect(lean.skipped.map((s) => s.id)).toEqual([a!.record.id]);
+    expect(lean.problems).toEqual(whole.problems);
+    expect(lean.entries.map((e) => e.sourceText)).toEqual(whole.entries.map((e) => e.sourceText));
+    expect(lean.entries.map((e) => textHash(e.sourceText))).toEqual(whole.entries.map((e) => textHash(e.sourceText)));
+  });
+});
