@@ -107,12 +107,17 @@ export interface MessageIndexOptions {
    * what they hold.
    */
   sites?: readonly RaiseSite[];
+  /** Each record's summary (`summaryOf`), when the caller read them apart: the records may then come without their prose. */
+  summaries?: readonly string[];
 }
 
 export const SUMMARY_MAX = 110;
 
+/** The start of a record's explanation, as a result shows it: plain text, `code` spans keep their text, not their backticks (as meta descriptions). */
+export const summaryOf = (r: Pick<ErrorRecord, 'documentation'>): string => describe(plainProse(r.documentation), SUMMARY_MAX);
+
 /** A record's entry; `site`: its raise site as `raiseSites` reads it over the whole catalog (else from its own excerpt). */
-export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r), messagePage: string | null = null): IndexEntry {
+export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r), messagePage: string | null = null, summary: string = summaryOf(r)): IndexEntry {
   return {
     id: r.id,
     repo: r.repo,
@@ -124,8 +129,7 @@ export function indexEntry(r: ErrorRecord, site: RaiseSite = raiseSite(r), messa
     errorType: r.errorType,
     language: languageLabel(languageForPath(r.filePath)),
     tags: r.tags,
-    // Shown as plain text in the results: `code` spans keep their text, not their backticks (as meta descriptions).
-    summary: describe(plainProse(r.documentation), SUMMARY_MAX),
+    summary,
     ...site,
     messagePage,
   };
@@ -259,13 +263,14 @@ export function buildMessageIndex(catalog: readonly ErrorRecord[], options: Mess
   for (const k of classKeys) if (k) classDf.set(k, (classDf.get(k) ?? 0) + 1);
 
   if (options.sites && options.sites.length !== catalog.length) throw new Error(`${options.sites.length} raise sites for ${catalog.length} records`);
+  if (options.summaries && options.summaries.length !== catalog.length) throw new Error(`${options.summaries.length} summaries for ${catalog.length} records`);
   const sites = options.sites ?? raiseSites(catalog);
   const pageOf = messagePages(catalog, options.messagePage);
   const entries = items.map((w, i) => {
     const r = records[i]!;
     // The message page lists the current message's sites: an earlier wording has none.
     const current = w.template === r.errorMessage;
-    return JSON.stringify(toTuple({ ...indexEntry(r, sites[w.record], current ? pageOf(r) : null), template: w.template, pattern: w.pattern }));
+    return JSON.stringify(toTuple({ ...indexEntry(r, sites[w.record], current ? pageOf(r) : null, options.summaries?.[w.record]), template: w.template, pattern: w.pattern }));
   });
   let total = 0;
   const filed: { entry: number; keys: string[] }[] = [];

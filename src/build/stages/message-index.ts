@@ -20,6 +20,7 @@ import { childMain, startStageChild } from '../protocol.ts';
 import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { SiteFields } from '../../search/raise-site.ts';
+import type { CatalogEntry } from '../../catalog/entry.ts';
 import type { BuildSettings, BuildState, MessageIndexResult } from '../state.ts';
 import { publishedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
@@ -39,12 +40,14 @@ interface MessageIndexOptions {
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [
-    { forEachSnapshotEntry, readHead, readSnapshot, readLedgerPlan },
+    { forEachSnapshotEntry, readHead, readLedgerPlan },
     { ledgerPath, ledgerReport, serializeLedger },
     { redirectsFile },
     { errorPath, shortPath },
     { writeMessageIndex },
     { raiseSites },
+    { summaryOf },
+    { dropProse },
   ] = await Promise.all([
     import('../../catalog/snapshot.ts'),
     import('../../catalog/ledger.ts'),
@@ -52,6 +55,8 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     import('../../util/urls.ts'),
     import('../search-index.ts'),
     import('../../search/raise-site.ts'),
+    import('../../search/message-index.ts'),
+    import('../../catalog/record-fields.ts'),
   ]);
   // The excerpts show the function raising each error (the message index's raise sites,
   // src/search/raise-site.ts): read first, in a pass that keeps only them, so that the records the
@@ -65,7 +70,19 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   );
   const sites = raiseSites(excerpts);
   excerpts.length = 0;
-  const entries = readSnapshot(options.snapshot, { text: false, code: () => false });
+  // Then the records without their code, and without their prose once the summary a result shows is
+  // taken: dropped as each is read, most of what a record holds is never kept.
+  const entries: CatalogEntry[] = [];
+  const summaries: string[] = [];
+  forEachSnapshotEntry(
+    options.snapshot,
+    (e) => {
+      summaries.push(summaryOf(e.record));
+      dropProse(e.record);
+      entries.push(e);
+    },
+    { text: false, code: () => false },
+  );
   const head = readHead(options.head);
   const plan = readLedgerPlan(options.head);
   rmSync(options.outDir, { recursive: true, force: true });
@@ -80,7 +97,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     ),
   );
   const records = entries.map((e) => e.record);
-  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles, sites }, options.published);
+  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles, sites, summaries }, options.published);
   return {
     summary: `message index in ${built.manifest.shards} files`,
     records: records.length,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classKey, fileableKeys, isKeyWord, leadingWord, MAX_QUERY_KEYS, prefixKeys, prefixPart, shardOf, templateKeys, templateLeadingWord, textKeys, wordKey } from '../../../src/search/keys.ts';
-import { buildMessageIndex, chooseKeys, fromTuple, MAX_CLASS_SHARED, type EntryTuple } from '../../../src/search/message-index.ts';
+import { buildMessageIndex, chooseKeys, fromTuple, MAX_CLASS_SHARED, summaryOf, type EntryTuple } from '../../../src/search/message-index.ts';
 import { matchPaste, queryKeys, rankCandidates } from '../../../src/search/matcher.ts';
 import { normalisePaste } from '../../../src/search/normalise.ts';
 import { raiseSites } from '../../../src/search/raise-site.ts';
@@ -222,6 +222,19 @@ describe('buildMessageIndex', () => {
     expect(apart.shards).toEqual(whole.shards);
     expect(apart.manifest).toEqual(whole.manifest);
     expect(() => buildMessageIndex(codeless, { sites: raiseSites(full).slice(1) })).toThrow(/raise sites for/);
+  });
+
+  it('makes the same index from records without their prose, given their summaries read apart', () => {
+    const full = [record('00000000000000b1', 'no path'), record('00000000000000b2', '{path} is a folder')].map((r, i) => ({
+      ...r,
+      documentation: `The \`path\` argument ${i === 0 ? 'was empty' : 'names a folder'}: a long explanation that goes on past what a result shows, so that the summary is cut on a word.`,
+    }));
+    const proseless = full.map((r) => ({ ...r, documentation: '', triggerScenarios: '', commonSituations: '', solutions: [], preventionTips: [] }));
+    const whole = buildMessageIndex(full);
+    expect(buildMessageIndex(proseless).shards).not.toEqual(whole.shards);
+    const apart = buildMessageIndex(proseless, { summaries: full.map(summaryOf) });
+    expect(apart.shards).toEqual(whole.shards);
+    expect(() => buildMessageIndex(proseless, { summaries: [] })).toThrow(/summaries for/);
   });
 
   it('entries carry what results and filters show', () => {
