@@ -11,8 +11,8 @@
  * Memory and the two cores decide the order. A catalog that renders in one partition (up to 25,000
  * records) leaves a core beside its one render process: the full-text index, the message index and
  * the record files start with the snapshot, at the low priority, and highlighting beside derive. A
- * larger one cannot hold everything at once (at 100k records validation's process 2.1 GB, a render
- * process 1.2 GB, Pagefind 1.3 GB, the message index 1.5 GB): the full-text index
+ * larger one cannot hold everything at once (validation's process, a render process, Pagefind and
+ * the message index each hold some gigabyte at 100k records: docs/benchmarks.md): the full-text index
  * comes first, then the message index and the record files, and the second render process waits for
  * both indexes; so too beside the one render process of an edit of a large catalog, where the
  * message index also waits for the render to end.
