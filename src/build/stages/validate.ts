@@ -187,7 +187,8 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
   writeSnapshot(options.snapshot, catalog.entries);
-  // Where records sharing a title are raised, read while every excerpt is at hand (src/views/places.ts).
+  // Where records sharing a title are raised (src/views/places.ts): the catalog is lean, so the code of
+  // their files' records is read again from their texts.
   const [{ recordScopes }, { readTwin }] = await Promise.all([import('../../views/places.ts'), import('../../schema/input-forms.ts')]);
   const scopes = recordScopes(
     catalog.entries.map((e) => e.record),
