@@ -16,6 +16,18 @@ export function sampleWrapped(): { record: Record<string, unknown>; datasetVersi
     .map((l) => JSON.parse(l));
 }
 
+/** Two sample records with a finding of their own: `warned` a warning (a branch for a commit), `broken` an error (a pattern RE2 cannot compile). */
+export function flaggedSamples(): { warned: ReturnType<typeof sampleWrapped>[number]; broken: ReturnType<typeof sampleWrapped>[number] } {
+  const warned = sampleWrapped()[1]!;
+  warned.record.id = 'abcdefabcdefabcd';
+  warned.record.slug = 'warned-slug';
+  warned.record.analyzedSha = 'not-a-sha-but-a-branch';
+  const broken = sampleWrapped()[2]!;
+  broken.record.id = '0123456789abcdef';
+  broken.record.messagePattern = 'unexpected (frame';
+  return { warned, broken };
+}
+
 /** Writes files (path -> content) into a fresh temporary folder and returns its path. */
 export function tempCatalog(files: Record<string, string | Buffer>): string {
   const root = mkdtempSync(join(tmpdir(), 'errdex-catalog-'));

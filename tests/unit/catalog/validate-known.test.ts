@@ -8,20 +8,14 @@ import { textHash } from '../../../src/catalog/entry.ts';
 import type { RawEntry } from '../../../src/catalog/load.ts';
 import { validateEntries } from '../../../src/catalog/validate.ts';
 import { readTwin } from '../../../src/schema/input-forms.ts';
-import { sampleWrapped } from '../../support/records.ts';
+import { flaggedSamples, sampleWrapped } from '../../support/records.ts';
 
 const entryOf = (value: unknown, index: number): RawEntry => ({ file: 'c.jsonl', line: index + 1, text: JSON.stringify(value), value, isJsonl: true });
 const VERSION = { buildDatasetVersion: '2026-01-01T00:00:00.000Z' };
 
 describe('validation with the entries known to be sound', () => {
   const [a, b, c] = sampleWrapped();
-  const warned = sampleWrapped()[1]!;
-  warned.record.id = 'abcdefabcdefabcd';
-  warned.record.slug = 'warned-slug';
-  warned.record.analyzedSha = 'not-a-sha-but-a-branch';
-  const broken = sampleWrapped()[2]!;
-  broken.record.id = '0123456789abcdef';
-  broken.record.messagePattern = 'unexpected (frame';
+  const { warned, broken } = flaggedSamples();
 
   it('names the sound ones only: no warning, no error of their own', () => {
     const entries = [a, b, c, warned, broken].map(entryOf);

@@ -8,7 +8,7 @@ import { textHash } from '../../../src/catalog/entry.ts';
 import type { RawEntry } from '../../../src/catalog/load.ts';
 import { validateEntries } from '../../../src/catalog/validate.ts';
 import { readTwin } from '../../../src/schema/input-forms.ts';
-import { SAMPLE_CLASSES, sampleWrapped, tempCatalog } from '../../support/records.ts';
+import { flaggedSamples, SAMPLE_CLASSES, sampleWrapped, tempCatalog } from '../../support/records.ts';
 
 const entryOf = (value: unknown, index: number): RawEntry => ({ file: 'c.jsonl', line: index + 1, text: JSON.stringify(value), value, isJsonl: true });
 const VERSION = { buildDatasetVersion: '2026-01-01T00:00:00.000Z' };
@@ -16,13 +16,7 @@ const VERSION = { buildDatasetVersion: '2026-01-01T00:00:00.000Z' };
 /** A sample set with an error of its own, a warning, and a duplicate id found across records. */
 function samples(): unknown[] {
   const [a, b, c] = sampleWrapped();
-  const warned = sampleWrapped()[1]!;
-  warned.record.id = 'abcdefabcdefabcd';
-  warned.record.slug = 'warned-slug';
-  warned.record.analyzedSha = 'not-a-sha-but-a-branch';
-  const broken = sampleWrapped()[2]!;
-  broken.record.id = '0123456789abcdef';
-  broken.record.messagePattern = 'unexpected (frame';
+  const { warned, broken } = flaggedSamples();
   const twin = { ...a!, record: { ...a!.record, slug: 'another-slug' } };
   return [a, b, c, warned, broken, twin];
 }
