@@ -130,13 +130,14 @@ export const EARLY_HIGHLIGHT_BYTES = 128 * 2 ** 20;
 
 /** The least heap limit of a render process, in MiB (src/build/render-processes.ts `renderHeapMb`): the early one starts with it. */
 export const MIN_RENDER_HEAP_MB = 1024;
+/** A render process's heap limit, as a multiple of its snapshot's size (`renderHeapMb`). */
+export const RENDER_HEAP_PER_SNAPSHOT = 5;
 /**
  * Catalog files above this many bytes start no early render process. Its heap limit is set before the
- * snapshot exists, and a render process needs five times the snapshot's size (`renderHeapMb`), which
- * is about the catalog files' size: it would be ended once the snapshot is written, after taking a
- * core from validation.
+ * snapshot exists, and the snapshot is about the catalog files' size: the process would be ended once
+ * the snapshot is written, after taking a core from validation.
  */
-export const EARLY_RENDER_BYTES = (MIN_RENDER_HEAP_MB * 2 ** 20) / 5;
+export const EARLY_RENDER_BYTES = (MIN_RENDER_HEAP_MB * 2 ** 20) / RENDER_HEAP_PER_SNAPSHOT;
 
 /**
  * V8 grows a heap to several times what its last full collection kept, so a process that makes much

@@ -19,7 +19,7 @@ import { linkListedPages } from './reused-pages.ts';
 import { readRenderedLogs, renderedLogOf, type RenderedPages } from './rendered-pages.ts';
 import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
 import { startChild, type Child } from './protocol.ts';
-import { MIN_RENDER_HEAP_MB } from './plan.ts';
+import { MIN_RENDER_HEAP_MB, RENDER_HEAP_PER_SNAPSHOT } from './plan.ts';
 import type { Partition } from '../catalog/partition.ts';
 import { siblingUrl } from '../util/sibling.ts';
 
@@ -71,10 +71,10 @@ export interface RenderProcessResult {
  * The heap limit of a render process. Left to itself, V8 lets the heap of a process that holds a
  * large catalog grow to about twice what it keeps alive: a limit makes it collect sooner. What a
  * process keeps alive grows with the catalog (about 1.2 GB resident at 100k rich records, whose
- * snapshot is 436 MiB), so the limit is five times the snapshot's size, and at least MIN_RENDER_HEAP_MB.
+ * snapshot is 436 MiB), so the limit is RENDER_HEAP_PER_SNAPSHOT times the snapshot's size, and at least MIN_RENDER_HEAP_MB.
  */
 export function renderHeapMb(partition: Pick<RenderPartition, 'snapshot'>): number {
-  return Math.max(MIN_RENDER_HEAP_MB, Math.ceil((5 * statSync(partition.snapshot).size) / 2 ** 20));
+  return Math.max(MIN_RENDER_HEAP_MB, Math.ceil((RENDER_HEAP_PER_SNAPSHOT * statSync(partition.snapshot).size) / 2 ** 20));
 }
 
 /**
