@@ -198,7 +198,8 @@ export function entryChecks(options: ValidateOptions = {}): EntryChecks {
 
   const candidates: (ValidEntry & { bare: boolean })[] = [];
   const keep = (c: ValidEntry & { bare: boolean }): void => {
-    candidates.push(options.lean ? leanCandidate(c) : c);
+    if (options.lean) makeLean(c);
+    candidates.push(c);
   };
   return {
     check(entry) {
@@ -335,14 +336,15 @@ export function entryChecks(options: ValidateOptions = {}): EntryChecks {
   };
 }
 
-/** A valid entry without its record's code and prose, nor the parsed value it was read from (`lean`). */
-function leanCandidate(c: ValidEntry & { bare: boolean }): ValidEntry & { bare: boolean } {
-  const record = { ...c.record };
-  dropCode(record);
-  dropProse(record);
+/**
+ * Drops a valid entry's code and prose, and the parsed value it was read from (`lean`), in place: its
+ * record is its wrapped form's record, and nothing else holds either.
+ */
+function makeLean(c: ValidEntry): void {
+  dropCode(c.record);
+  dropProse(c.record);
   // The value is read again only to name a record rejected across records (src/catalog/catalog.ts).
-  c.entry.value = { record: { id: record.id } };
-  return { ...c, record, wrapped: { ...c.wrapped, record } };
+  c.entry.value = { record: { id: c.record.id } };
 }
 
 /**

@@ -43,6 +43,7 @@ describe('lean validation', () => {
       expect(full.sourceCode).not.toBeNull();
       expect(full.documentation).not.toBe('');
       expect(v.record).toMatchObject({ sourceCode: null, exampleFix: null, documentation: '', solutions: [], preventionTips: [] });
+      expect(v.wrapped.record).toBe(v.record);
       // Everything else as the whole record has it.
       const { sourceCode, exampleFix, validationCode, typeGuard, tryCatchPattern, documentation, triggerScenarios, commonSituations, solutions, preventionTips, ...rest } =
         full;
