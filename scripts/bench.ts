@@ -162,6 +162,16 @@ function stageTable(r: BuildReport): string[] {
   return rows;
 }
 
+/** Each process of a build, by the script or program it runs: its CPU, its own peak memory, and when it ran. */
+function processTable(b: Built): string[] {
+  const rows = ['| process | count | CPU-seconds | own peak RSS | ran (s from the start) |', '| --- | ---: | ---: | ---: | --- |'];
+  for (const p of b.processes) {
+    if (p.cpuSeconds < 0.1) continue;
+    rows.push(`| ${p.label} | ${p.processes} | ${p.cpuSeconds.toFixed(1)} | ${mb(p.peakRssBytes)} | ${p.from.toFixed(1)}–${p.to.toFixed(1)} |`);
+  }
+  return rows;
+}
+
 function markdown(results: SizeResult[]): string {
   const lines: string[] = [];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -190,10 +200,10 @@ function markdown(results: SizeResult[]): string {
     }
   }
   for (const r of results) {
-    lines.push('', `### ${formatCount(r.records)} records, cold`, '', ...stageTable(r.cold));
+    lines.push('', `### ${formatCount(r.records)} records, cold`, '', ...stageTable(r.cold), '', ...processTable(r.cold));
     lines.push('', `Site: ${formatCount(r.cold.siteFiles)} files, ${mb(r.cold.siteBytes)}.`);
-    if (r.incremental) lines.push('', `### ${formatCount(r.records)} records, one record changed`, '', ...stageTable(r.incremental));
-    for (const e of r.edits ?? []) lines.push('', `### ${formatCount(r.records)} records, ${e.what}`, '', ...stageTable(e.build));
+    if (r.incremental) lines.push('', `### ${formatCount(r.records)} records, one record changed`, '', ...stageTable(r.incremental), '', ...processTable(r.incremental));
+    for (const e of r.edits ?? []) lines.push('', `### ${formatCount(r.records)} records, ${e.what}`, '', ...stageTable(e.build), '', ...processTable(e.build));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -10,27 +10,29 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatDuration } from '../../src/build/progress.ts';
-import { TreeCpu, treeRss, type BuildReport } from '../../src/build/measure.ts';
+import { ProcessSampler, treeRss, type BuildReport, type ProcessFigures } from '../../src/build/measure.ts';
 
 export interface Measured {
   seconds: number;
   peakRssBytes: number;
-  /** CPU time of the whole process tree (user and system), sampled (stages.ts TreeCpu). */
+  /** CPU time of the whole process tree (user and system), sampled (src/build/measure.ts ProcessSampler). */
   cpuSeconds: number;
+  /** The same, and each process's own peak memory, by process (its script or program). */
+  processes: ProcessFigures[];
   status: number;
   output: string;
 }
 
-/** Runs a command to its end, sampling the memory of its whole process tree. */
+/** Runs a command to its end, sampling the memory and CPU of its whole process tree. */
 export function runMeasured(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; echo?: boolean } = {}): Promise<Measured> {
   const started = performance.now();
   return new Promise((done, fail) => {
     const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let peak = 0;
-    const cpu = new TreeCpu(child.pid!);
+    const processes = new ProcessSampler(child.pid!, started);
     const timer = setInterval(() => {
       peak = Math.max(peak, treeRss(child.pid!));
-      cpu.sample();
+      processes.sample();
     }, 200);
     let output = '';
     const collect = (chunk: Buffer) => {
@@ -42,12 +44,12 @@ export function runMeasured(command: string, args: string[], options: { env?: No
     child.on('error', fail);
     child.on('close', (code) => {
       clearInterval(timer);
-      done({ seconds: (performance.now() - started) / 1000, peakRssBytes: peak, cpuSeconds: cpu.seconds(), status: code ?? 1, output });
+      done({ seconds: (performance.now() - started) / 1000, peakRssBytes: peak, cpuSeconds: processes.cpuSeconds(), processes: processes.figures(), status: code ?? 1, output });
     });
   });
 }
 
-export type Built = BuildReport & { wallSeconds: number; treePeakRssBytes: number; cpuSeconds: number };
+export type Built = BuildReport & { wallSeconds: number; treePeakRssBytes: number; cpuSeconds: number; processes: ProcessFigures[] };
 
 /** An errdex command (`script`: scripts/build.ts or scripts/merge.ts) with its report; throws when it fails. */
 export async function errdexBuild(catalog: string, dist: string, cache: string, report: string, args: string[] = [], script = 'scripts/build.ts', env: NodeJS.ProcessEnv = {}): Promise<Built> {
@@ -59,7 +61,7 @@ export async function errdexBuild(catalog: string, dist: string, cache: string, 
   const r = JSON.parse(readFileSync(report, 'utf8')) as BuildReport;
   // The whole process, as `npm run build` runs it (the baseline's times are its processes' too), less
   // the report's walk over the site, which is the benchmark's and not the build's.
-  return { ...r, wallSeconds: run.seconds - r.reportSeconds, treePeakRssBytes: Math.max(run.peakRssBytes, r.peakRssBytes), cpuSeconds: run.cpuSeconds };
+  return { ...r, wallSeconds: run.seconds - r.reportSeconds, treePeakRssBytes: Math.max(run.peakRssBytes, r.peakRssBytes), cpuSeconds: run.cpuSeconds, processes: run.processes };
 }
 
 /** The files of a site, by path, with a hash of each one's bytes. */

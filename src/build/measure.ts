@@ -5,7 +5,7 @@
  * that file, so a stage added to the build shows up in the benchmark without touching the bench.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export interface StageResult {
   name: string;
@@ -78,26 +78,66 @@ export function treeRss(pid: number = process.pid): number {
 }
 
 /**
- * CPU time (user and system, all threads) of each process of a tree, from /proc: call `sample` a few
- * times a second; `seconds()` sums each process's last reading. A process's time after its last sample
- * is missed (at most one interval each).
+ * What a benchmark tells processes apart by: the script a process runs (its file's name without the
+ * extension: `validate`, `render-process`, `build`), or else its program's name (`pagefind_extended`),
+ * or `node -e` for inline code (the detached delete of an old site).
  */
-export class TreeCpu {
-  private readonly ticks = new Map<number, number>();
+export function processLabel(argv: readonly string[]): string {
+  const script = argv.slice(1).find((a) => /\.[cm]?[jt]s$/.test(a));
+  if (script) return basename(script).replace(/\.[^.]+$/, '');
+  if (argv[1] === '-e') return 'node -e';
+  return basename(argv[0] ?? '') || '?';
+}
 
+/** The processes of one label in a sampled tree, together. */
+export interface ProcessFigures {
+  label: string;
+  processes: number;
+  /** CPU time, user and system, all threads. */
+  cpuSeconds: number;
+  /** The largest resident memory any one of them had. */
+  peakRssBytes: number;
+  /** Seconds from the sampler's start when the first was first seen and the last last seen. */
+  from: number;
+  to: number;
+}
+
+/**
+ * CPU time (user and system, all threads), resident memory and lifetime of each process of a tree,
+ * from /proc: call `sample` a few times a second. A process's time after its last sample is missed
+ * (at most one interval each). `cpuSeconds()` is the tree's; `figures()` is by label, so that a
+ * benchmark shows which process took the time and held the memory.
+ */
+export class ProcessSampler {
+  private readonly seen = new Map<number, { label: string; ticks: number; rss: number; from: number; to: number }>();
   private readonly root: number;
+  private readonly started: number;
 
-  constructor(root: number) {
+  constructor(root: number, started = performance.now()) {
     this.root = root;
+    this.started = started;
   }
 
   sample(): void {
+    const now = (performance.now() - this.started) / 1000;
     for (const p of treePids(this.root)) {
       try {
         // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
         const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        this.ticks.set(p, Number(f[11]) + Number(f[12]));
+        const ticks = Number(f[11]) + Number(f[12]);
+        const rss = rssOf(p) ?? 0;
+        // Read each time: a process seen between its fork and its exec has its parent's command line.
+        // An ended one (not yet waited for) has none, and keeps the label it had.
+        const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);
+        const label = processLabel(argv);
+        const known = this.seen.get(p);
+        if (known) {
+          if (argv.length > 0) known.label = label;
+          known.ticks = ticks;
+          known.rss = Math.max(known.rss, rss);
+          known.to = now;
+        } else this.seen.set(p, { label, ticks, rss, from: now, to: now });
       } catch {
         // Gone, or not Linux.
       }
@@ -105,10 +145,27 @@ export class TreeCpu {
   }
 
   /** In seconds, at Linux's 100 clock ticks per second. */
-  seconds(): number {
+  cpuSeconds(): number {
     let total = 0;
-    for (const t of this.ticks.values()) total += t;
+    for (const s of this.seen.values()) total += s.ticks;
     return total / 100;
+  }
+
+  /** By label, in the order they were first seen. */
+  figures(): ProcessFigures[] {
+    const by = new Map<string, ProcessFigures>();
+    for (const s of this.seen.values()) {
+      const f = by.get(s.label);
+      if (!f) by.set(s.label, { label: s.label, processes: 1, cpuSeconds: s.ticks / 100, peakRssBytes: s.rss, from: s.from, to: s.to });
+      else {
+        f.processes++;
+        f.cpuSeconds += s.ticks / 100;
+        f.peakRssBytes = Math.max(f.peakRssBytes, s.rss);
+        f.from = Math.min(f.from, s.from);
+        f.to = Math.max(f.to, s.to);
+      }
+    }
+    return [...by.values()].sort((a, b) => a.from - b.from);
   }
 }
 
