@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatDuration } from '../../src/build/progress.ts';
-import { ProcessSampler, treeRss, type BuildReport, type ProcessFigures } from '../../src/build/measure.ts';
+import { ProcessSampler, type BuildReport, type ProcessFigures } from '../../src/build/measure.ts';
 
 export interface Measured {
   seconds: number;
@@ -28,12 +28,8 @@ export function runMeasured(command: string, args: string[], options: { env?: No
   const started = performance.now();
   return new Promise((done, fail) => {
     const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let peak = 0;
     const processes = new ProcessSampler(child.pid!, started);
-    const timer = setInterval(() => {
-      peak = Math.max(peak, treeRss(child.pid!));
-      processes.sample();
-    }, 200);
+    const timer = setInterval(() => processes.sample(), 200);
     let output = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
@@ -44,7 +40,7 @@ export function runMeasured(command: string, args: string[], options: { env?: No
     child.on('error', fail);
     child.on('close', (code) => {
       clearInterval(timer);
-      done({ seconds: (performance.now() - started) / 1000, peakRssBytes: peak, cpuSeconds: processes.cpuSeconds(), processes: processes.figures(), status: code ?? 1, output });
+      done({ seconds: (performance.now() - started) / 1000, peakRssBytes: processes.peakRssBytes(), cpuSeconds: processes.cpuSeconds(), processes: processes.figures(), status: code ?? 1, output });
     });
   });
 }

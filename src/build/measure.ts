@@ -105,13 +105,14 @@ export interface ProcessFigures {
 /**
  * CPU time (user and system, all threads), resident memory and lifetime of each process of a tree,
  * from /proc: call `sample` a few times a second. A process's time after its last sample is missed
- * (at most one interval each). `cpuSeconds()` is the tree's; `figures()` is by label, so that a
- * benchmark shows which process took the time and held the memory.
+ * (at most one interval each). `cpuSeconds()` and `peakRssBytes()` are the tree's; `figures()` is by
+ * label, so that a benchmark shows which process took the time and held the memory.
  */
 export class ProcessSampler {
   private readonly seen = new Map<number, { label: string; ticks: number; rss: number; from: number; to: number }>();
   private readonly root: number;
   private readonly started: number;
+  private treePeak = 0;
 
   constructor(root: number, started = performance.now()) {
     this.root = root;
@@ -120,6 +121,7 @@ export class ProcessSampler {
 
   sample(): void {
     const now = (performance.now() - this.started) / 1000;
+    let tree = 0;
     for (const p of treePids(this.root)) {
       try {
         // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
@@ -127,6 +129,7 @@ export class ProcessSampler {
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const ticks = Number(f[11]) + Number(f[12]);
         const rss = rssOf(p) ?? 0;
+        tree += rss;
         // Read each time: a process seen between its fork and its exec has its parent's command line.
         // An ended one (not yet waited for) has none, and keeps the label it had.
         const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -142,6 +145,12 @@ export class ProcessSampler {
         // Gone, or not Linux.
       }
     }
+    this.treePeak = Math.max(this.treePeak, tree);
+  }
+
+  /** The most resident memory the whole tree held at one sample. */
+  peakRssBytes(): number {
+    return this.treePeak;
   }
 
   /** In seconds, at Linux's 100 clock ticks per second. */

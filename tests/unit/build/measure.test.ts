@@ -37,7 +37,8 @@ describe.runIf(existsSync('/proc/self/stat'))('ProcessSampler', () => {
     expect(node!.peakRssBytes).toBeGreaterThan(64 * 2 ** 20);
     expect(node!.to).toBeGreaterThan(node!.from);
     expect(figures.find((f) => f.label === 'sh')).toBeDefined();
-    // The tree's CPU is its processes' together.
+    // The tree's peak is at least its largest process's; its CPU is its processes' together.
+    expect(sampler.peakRssBytes()).toBeGreaterThanOrEqual(node!.peakRssBytes);
     expect(sampler.cpuSeconds()).toBeCloseTo(
       figures.reduce((t, f) => t + f.cpuSeconds, 0),
       5,
