@@ -64,4 +64,17 @@ export const NEGATIVE_PASTES: readonly string[] = [
   '##[error]The operation was canceled.',
   'TimeoutError: page.goto: Timeout 30000ms exceeded.\nCall log:\n  - navigating to "http://localhost:5173/", waiting until "load"',
   'jinja2.exceptions.UndefinedError: \'user\' is undefined',
+  // Compilers' and linters' diagnostics with the code frames they print.
+  "error[E0599]: no method named `frobnicate` found for struct `Vec<u8>` in the current scope\n --> src/main.rs:4:7\n  |\n4 |     v.frobnicate();\n  |       ^^^^^^^^^^ method not found in `Vec<u8>`\n\nFor more information about this error, try `rustc --explain E0599`.",
+  "error[E0425]: cannot find value `conn` in this scope\n  --> src/db.rs:31:9\n   |\n31 |         conn.execute(sql)?;\n   |         ^^^^ not found in this scope",
+  "error[E0433]: failed to resolve: use of undeclared crate or module `serde_json`\n --> src/config.rs:8:17\n  |\n8 |     let value = serde_json::from_str(&text)?;\n  |                 ^^^^^^^^^^ use of undeclared crate or module `serde_json`",
+  "warning: unused variable: `handle`\n  --> src/server.rs:52:13\n   |\n52 |         let handle = spawn(task);\n   |             ^^^^^^ help: if this is intentional, prefix it with an underscore: `_handle`\n   |\n   = note: `#[warn(unused_variables)]` on by default",
+  "src/parser.c:118:22: error: 'struct token' has no member named 'kind'\n  118 |     if (tok->kind == TOK_EOF)\n      |              ^~~~\nmake: *** [Makefile:20: src/parser.o] Error 1",
+  "main.cpp:9:5: error: use of undeclared identifier 'vecotr'\n    9 |     vecotr<int> values;\n      |     ^\n1 error generated.",
+  "src/routes/user.ts:27:18 - error TS2345: Argument of type 'string | undefined' is not assignable to parameter of type 'string'.\n  Type 'undefined' is not assignable to type 'string'.\n\n27   await getUser(req.params.id);\n                    ~~~~~~~~~~~~~\n\nFound 1 error in src/routes/user.ts:27",
+  "  File \"/home/me/app/settings.py\", line 14\n    DEBUG = True,,\n                 ^\nSyntaxError: invalid syntax",
+  "[plugin:vite:react-babel] /app/src/App.jsx: Unexpected token, expected \",\" (12:4)\n  10 |       <Header />\n  11 |       <Main />\n> 12 |     </div\n     |     ^\n  13 |   );",
+  "/app/src/index.js\n  3:10  error  'useState' is defined but never used  no-unused-vars\n  8:1   error  Expected indentation of 2 spaces but found 4  indent\n\n✖ 2 problems (2 errors, 0 warnings)",
+  "-- TYPE MISMATCH ---------------------------------------------------- src/Main.elm\n\nThe 1st argument to `text` is not what I expect:\n\n8|     text count\n            ^^^^^\nThis `count` value is a:\n\n    Int\n\nBut `text` needs the 1st argument to be:\n\n    String",
+  "Sources/App/main.swift:6:13: error: cannot find 'fetchUsers' in scope\n    let x = fetchUsers()\n            ^~~~~~~~~~",
 ];

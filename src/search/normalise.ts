@@ -74,6 +74,15 @@ export function cleanText(text: string): string {
 const NEW_LINE_START =
   /^(?:\s*(?:File "|Cell In\[|at |from |Caused by:|Traceback |During handling|The above exception|goroutine |panic:|thread '|Exception in |Error:|error(?:\[E\d+\])?:|(?:note|help|hint|warning): |Aborted \(core dumped\)|Segmentation fault|\.\.\. \d+ more|\d+: )|\S+\.\w{1,5}:\d+:in )/;
 
+/**
+ * A line of a compiler's or bundler's code frame (rustc, gcc, clang, Babel, Elm): a source line
+ * under a gutter of line numbers (`12 |`, `> 12 |`, `8|`), the marker line under it
+ * (`   |     ^^^^ label`), or rustc's location arrow (`--> src/main.rs:4:7`). Source, its labels
+ * and where it is, never the error's message: a label such as `method not found in \`Vec<u8>\``
+ * reads like a message of its own. (pm2's `0|api | …` has no space after its first bar.)
+ */
+const CODE_FRAME = /^\s*(?:(?:>\s*)?\d+\s*[|\u2502](?: |$)|[|\u2502]\s*[\^~-]+(?:\s|$)|--> \S+:\d+)/;
+
 /** A rule drawn across the terminal (pytest's `_ _ _`, IPython's `-----`, `=====`): never a wrapped line. */
 const RULE = /^\s*(?:[-_=~*+#] ?){3,}\s*$/;
 
@@ -94,7 +103,7 @@ export function joinWrappedLines(lines: string[], loose = false): string[] {
   // line and its message) are not a wrap.
   const several = lines.slice(0, -1).filter((l) => l.length === width).length > 1;
   const continues = (line: string, next: string): boolean => {
-    if (next.trim() === '' || NEW_LINE_START.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
+    if (next.trim() === '' || NEW_LINE_START.test(next) || CODE_FRAME.test(next) || stripLogPrefix(next) !== next.trimStart()) return false;
     // A rule is no wrapped line, nor its rest; nor is the prefix of the line before and nothing else
     // (pytest's `E` on an empty line of the message).
     if (RULE.test(next) || RULE.test(line) || splitLogPrefix(line).prefix.trim() === next.trim()) return false;
@@ -345,7 +354,10 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
   // logged whole) is read as its lines; the errors they carry are read below.
   const logs = wrapped.map(structuredLog);
   const expanded = wrapped.flatMap((l, i) => (logs[i]?.message.includes('\n') ? logs[i].message.split('\n') : [l]));
-  const joined = withoutGroupBoxes(stripLinePrefixes(expanded.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE))));
+  // A code frame's lines are left blank, as they were printed or once a log's prefix is off them.
+  const joined = withoutGroupBoxes(stripLinePrefixes(expanded.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE)))).map((l, i) =>
+    CODE_FRAME.test(l) || CODE_FRAME.test(expanded[i]!) ? '' : l,
+  );
   const lines = joined.map((l) => l.trim()).filter((l) => l !== '');
 
   // Errors a line holds inside other text: a Python repr at its end, a structured log line's error field, a quoted message, an unquoted `error=` field.

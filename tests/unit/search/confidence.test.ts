@@ -48,6 +48,17 @@ describe('no confident match', () => {
     expect(noConfidentMatch(await match('Got permission denied while trying to connect to the Docker daemon socket'))).toBe(true);
   });
 
+  it("is not confident of a template that fits only a label of a compiler's code frame", async () => {
+    const notFound = record('{name} not found in {tp}', '(.+?) not found in (.+?)');
+    const index = buildMessageIndex([...records, notFound], { targetShardBytes: 300 });
+    const find = async (paste: string) => (await matchPaste(paste, index.manifest, async (i) => JSON.parse(index.shards[i]!) as EntryTuple[])).results;
+    const label = '  |       ^^^^^^^^^^ method not found in `Vec<u8>`';
+    const rustc = `error[E0599]: no method named \`frobnicate\` found for struct \`Vec<u8>\` in the current scope\n --> src/main.rs:4:7\n  |\n4 |     v.frobnicate();\n${label}`;
+    expect(noConfidentMatch(await find(rustc))).toBe(true);
+    // The label's words alone, pasted as a message, fit the template.
+    expect(noConfidentMatch(await find(label.replace(/^[ |^]+/, '')))).toBe(false);
+  });
+
   it('is not confident of a short generic template making up little of a long line', async () => {
     const results = await match('the option --config-file-for-the-whole-workspace-and-all-of-its-packages is required');
     expect(results[0]?.kind).toBe('exact');

@@ -305,6 +305,27 @@ Node.js v24.1.0`;
     expect(first('a'.repeat(1_000_000))[0]!.length).toBeLessThanOrEqual(4_000);
   });
 
+  it("reads no message from a compiler's code frame: its source lines and the labels under them", () => {
+    const rustc = [
+      "error[E0599]: no method named `frobnicate` found for struct `Vec<u8>` in the current scope",
+      ' --> src/main.rs:4:7',
+      '  |',
+      '4 |     v.frobnicate();',
+      '  |       ^^^^^^^^^^ method not found in `Vec<u8>`',
+    ].join('\n');
+    const texts = normalisePaste(rustc).messages.map((m) => m.text);
+    // The location arrow starts a line of its own: the message is not read as wrapped into it.
+    expect(texts).toContain('no method named `frobnicate` found for struct `Vec<u8>` in the current scope');
+    expect(texts.filter((t) => /not found in|frobnicate\(\)|-->/.test(t))).toEqual([]);
+    // gcc's frame (a numbered line, then `|` and the marker) and Babel's (`>` marks the line).
+    const gcc = "src/parser.c:118:22: error: 'struct token' has no member named 'kind'\n  118 |     if (tok->kind == TOK_EOF)\n      |              ^~~~ did you mean 'kinds'?";
+    expect(normalisePaste(gcc).messages.map((m) => m.text).filter((t) => /TOK_EOF|did you mean/.test(t))).toEqual([]);
+    const babel = 'Unexpected token, expected "," (12:4)\n  11 |       <Main />\n> 12 |     </div\n     |     ^ Unexpected token';
+    expect(normalisePaste(babel).messages.map((m) => m.text)).toEqual(['Unexpected token, expected "," (12:4)']);
+    // A bar of a log's own (docker compose's service column) is no code frame.
+    expect(first('api-1  | expected 1 frame, got 3')).toEqual(['expected 1 frame, got 3', null]);
+  });
+
   it('gives nothing for a blank paste', () => {
     expect(normalisePaste('  \n\t\n').messages).toEqual([]);
   });
