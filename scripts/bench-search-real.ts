@@ -20,7 +20,7 @@ import { wrappedRecordSchema } from '../src/schema/record.ts';
 import { matchPaste, type PasteMatch } from '../src/search/matcher.ts';
 import { evidence, noConfidentMatch } from '../src/search/confidence.ts';
 import { literalLength } from '../src/schema/message-template.ts';
-import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
+import { shardFile, type EntryTuple, type MessageIndexManifest } from '../src/search/message-index.ts';
 import { NEGATIVE_PASTES } from '../bench/lib/negatives.ts';
 import { baseSite, pageOutcomes, type PageOutcome } from '../bench/lib/real-chromium.ts';
 import { coldOutcomes } from '../bench/lib/cold-queries.ts';
@@ -96,7 +96,7 @@ async function run(dir: string, queries: { file: string; q: RealQuery }[], recor
   for (const { file, q } of queries) {
     let bytes = Buffer.byteLength(manifestText);
     const load = async (n: number) => {
-      const text = readFileSync(join(root, manifest.version, `${n}.json`), 'utf8');
+      const text = readFileSync(join(root, shardFile(manifest, n)), 'utf8');
       bytes += Buffer.byteLength(text);
       return JSON.parse(text) as EntryTuple[];
     };

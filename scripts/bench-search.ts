@@ -24,7 +24,7 @@ import type { ErrorRecord } from '../src/schema/record.ts';
 import { wrappedRecordSchema } from '../src/schema/record.ts';
 import { matchPaste } from '../src/search/matcher.ts';
 import { fullTextWanted } from '../src/search/results.ts';
-import type { EntryTuple, MessageIndexManifest } from '../src/search/message-index.ts';
+import { shardFile, type EntryTuple, type MessageIndexManifest } from '../src/search/message-index.ts';
 import { benchQueries, DAMAGES, type BenchQuery, type Damage } from '../bench/lib/queries.ts';
 import { benchReal } from './bench-search-real.ts';
 import { launchChromium } from '../tests/support/browser.ts';
@@ -128,7 +128,7 @@ async function nodeOutcomes(dir: string, queries: BenchQuery[]): Promise<Outcome
     // As in a fresh page: the manifest, then the shards.
     let bytes = Buffer.byteLength(manifestText);
     const load = async (n: number) => {
-      const text = readFileSync(join(root, manifest.version, `${n}.json`), 'utf8');
+      const text = readFileSync(join(root, shardFile(manifest, n)), 'utf8');
       bytes += Buffer.byteLength(text);
       return JSON.parse(text) as EntryTuple[];
     };

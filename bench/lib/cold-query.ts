@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { matchPaste } from '../../src/search/matcher.ts';
-import type { EntryTuple, MessageIndexManifest } from '../../src/search/message-index.ts';
+import { shardFile, type EntryTuple, type MessageIndexManifest } from '../../src/search/message-index.ts';
 import { warmUpFully } from '../../src/search/warm-up.ts';
 
 const { root, query } = workerData as { root: string; query: string };
 const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as MessageIndexManifest;
 await warmUpFully();
-const r = await matchPaste(query, manifest, async (n) => JSON.parse(readFileSync(join(root, manifest.version, `${n}.json`), 'utf8')) as EntryTuple[], 20);
+const r = await matchPaste(query, manifest, async (n) => JSON.parse(readFileSync(join(root, shardFile(manifest, n)), 'utf8')) as EntryTuple[], 20);
 parentPort!.postMessage({ normaliseMs: r.timings.normaliseMs, rankMs: r.timings.rankMs, candidates: r.candidates, shards: r.shards.length });

@@ -3,7 +3,7 @@
  * `Name: value` lines) for hosts that read one; other hosts serve it as a plain file. Every page
  * already carries its Content-Security-Policy in a <meta> tag; the header adds what only a header can
  * (`frame-ancestors`). Files whose names are a hash of their content (Astro's `_astro/`, Pagefind's
- * fragments, index and filter chunks, the message index's versioned folder) are cached for good.
+ * fragments, index and filter chunks, the message index's shard folders) are cached for good.
  *
  * Pages get no Cache-Control of ours: both hosts' default is already short (revalidate on every
  * request), and a `/*` rule would be merged into the immutable rules' value (Cloudflare Pages joins
@@ -12,7 +12,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY_HEADER } from '../util/csp.ts';
-import { withBase } from '../util/urls.ts';
+import { MESSAGE_INDEX_PATH, withBase } from '../util/urls.ts';
+import { SHARD_DIR } from '../search/message-index.ts';
 import { PAGEFIND_DIR, PART_DIR } from './pagefind-bundle.ts';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -24,9 +25,8 @@ export function hashedFolders(site: string): string[] {
   const parts = existsSync(join(site, PAGEFIND_DIR)) ? readdirSync(join(site, PAGEFIND_DIR)).filter((n) => PART_DIR.test(n)).sort() : [];
   const pagefindParts = [PAGEFIND_DIR, ...parts.map((n) => `${PAGEFIND_DIR}/${n}`)];
   for (const part of pagefindParts) for (const chunk of ['fragment', 'index', 'filter']) if (existsSync(join(site, part, chunk))) folders.push(`/${part}/${chunk}/`);
-  // The message index's shards live in a folder named by their content hash; its manifest does not.
-  const index = join(site, 'search-index');
-  if (existsSync(index)) for (const entry of readdirSync(index, { withFileTypes: true })) if (entry.isDirectory()) folders.push(`/search-index/${entry.name}/`);
+  // The message index's shards live in folders named by their content hash; its manifest does not.
+  if (existsSync(join(site, MESSAGE_INDEX_PATH, SHARD_DIR))) folders.push(`${MESSAGE_INDEX_PATH}${SHARD_DIR}/`);
   return folders;
 }
 

@@ -11,7 +11,7 @@ import * as pagefind from 'pagefind';
 import { messagePath } from '../catalog/derive/message-groups.ts';
 import { fnv1a } from '../catalog/partition.ts';
 import type { ErrorRecord } from '../schema/record.ts';
-import { buildMessageIndex, type BuiltMessageIndex, type MessageIndexOptions } from '../search/message-index.ts';
+import { buildMessageIndex, INDEX_FORMAT, SHARD_DIR, shardFile, type BuiltMessageIndex, type MessageIndexManifest, type MessageIndexOptions } from '../search/message-index.ts';
 import { pagefindDocument, type PagefindDocument } from '../search/pagefind-document.ts';
 import { listFilesBelow } from '../util/files.ts';
 import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, type FragmentFiles } from './pagefind-bundle.ts';
@@ -20,11 +20,12 @@ import { unchangedFiles, type PublishedFiles } from './unchanged-files.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
 
-/** The version of the published site's message index (its files' folder), or null. */
-function publishedVersion(published: string | null): string | null {
+/** The published site's message index manifest, when this errdex reads its format; else null. */
+function publishedManifest(published: string | null): MessageIndexManifest | null {
   if (published === null) return null;
   try {
-    return (JSON.parse(readFileSync(join(published, MESSAGE_INDEX_DIR, 'manifest.json'), 'utf8')) as { version?: unknown }).version?.toString() ?? null;
+    const m = JSON.parse(readFileSync(join(published, MESSAGE_INDEX_DIR, 'manifest.json'), 'utf8')) as MessageIndexManifest;
+    return m.format === INDEX_FORMAT && Array.isArray(m.folders) ? m : null;
   } catch {
     return null;
   }
@@ -33,16 +34,17 @@ function publishedVersion(published: string | null): string | null {
 /**
  * Writes the message index into `outDir`. With the published site (`published`), a shard file the
  * same as the published index's shard of that number is linked to it (src/build/unchanged-files.ts):
- * an edit changes a few shards, and the version in the folder's name changes with any of them.
+ * an edit changes a few shards, and the names of their folders.
  */
 export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions, published: PublishedFiles | null = null): BuiltMessageIndex {
   const built = buildMessageIndex(records, { messagePage: messagePath, ...options });
   rmSync(join(outDir, MESSAGE_INDEX_DIR), { recursive: true, force: true });
-  const dir = `${MESSAGE_INDEX_DIR}/${built.manifest.version}`;
-  mkdirSync(join(outDir, dir), { recursive: true });
+  for (const folder of new Set(built.manifest.folders)) mkdirSync(join(outDir, MESSAGE_INDEX_DIR, SHARD_DIR, folder), { recursive: true });
   const files = unchangedFiles(outDir, published);
-  const previous = publishedVersion(published?.site ?? null);
-  built.shards.forEach((text, i) => files.write(`${dir}/${i}.json`, text, previous === null ? undefined : `${MESSAGE_INDEX_DIR}/${previous}/${i}.json`));
+  const previous = publishedManifest(published?.site ?? null);
+  built.shards.forEach((text, i) =>
+    files.write(`${MESSAGE_INDEX_DIR}/${shardFile(built.manifest, i)}`, text, previous && i < previous.shards ? `${MESSAGE_INDEX_DIR}/${shardFile(previous, i)}` : undefined),
+  );
   files.write(`${MESSAGE_INDEX_DIR}/manifest.json`, `${JSON.stringify(built.manifest)}\n`);
   files.save();
   return built;

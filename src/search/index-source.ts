@@ -7,9 +7,9 @@
  * may have replaced the shards it names.
  */
 import { matchPaste, type PasteMatch } from './matcher.ts';
-import type { EntryTuple, MessageIndexManifest } from './message-index.ts';
+import { shardFile, type EntryTuple, type MessageIndexManifest } from './message-index.ts';
 
-/** Reads one JSON file of the index by its path below `search-index/`: `manifest.json`, `<version>/<n>.json`. */
+/** Reads one JSON file of the index by its path below `search-index/`: `manifest.json`, `shards/<folder>/<n>.json` (message-index.ts `shardFile`). */
 export type ReadIndexFile = (path: string) => Promise<unknown>;
 
 export interface IndexSource {
@@ -20,7 +20,6 @@ export interface IndexSource {
 }
 
 export const MANIFEST_FILE = 'manifest.json';
-export const shardFile = (version: string, shard: number): string => `${version}/${shard}.json`;
 
 export function indexSource(read: ReadIndexFile): IndexSource {
   let manifest: Promise<MessageIndexManifest> | null = null;
@@ -37,8 +36,8 @@ export function indexSource(read: ReadIndexFile): IndexSource {
     return manifest;
   }
 
-  function loadShard(version: string, n: number): Promise<EntryTuple[]> {
-    const path = shardFile(version, n);
+  function loadShard(m: MessageIndexManifest, n: number): Promise<EntryTuple[]> {
+    const path = shardFile(m, n);
     let p = shards.get(path);
     if (!p) {
       p = read(path) as Promise<EntryTuple[]>;
@@ -53,7 +52,7 @@ export function indexSource(read: ReadIndexFile): IndexSource {
     async match(query, limit = 20, whileFetching) {
       const m = await loadManifest();
       try {
-        return await matchPaste(query, m, (n) => loadShard(m.version, n), limit, whileFetching);
+        return await matchPaste(query, m, (n) => loadShard(m, n), limit, whileFetching);
       } catch (e) {
         manifest = null;
         throw e;

@@ -6,8 +6,11 @@
  * text, and its class with the first letters of its message; see keys.ts); a key's shard is a stable hash of the key. A paste fetches the shards of its
  * own keys only, so a query loads a few kilobytes per key however large the catalog is.
  *
- * Built at build time into `/search-index/<version>/<shard>.json` with a small manifest at
- * `/search-index/manifest.json`; the version in the path keeps a cached manifest and its shards together.
+ * Built at build time into `/search-index/shards/<folder>/<shard>.json` with a small manifest at
+ * `/search-index/manifest.json`. Each folder holds SHARDS_PER_FOLDER shards and is named by their
+ * content hash, which the manifest lists: a cached manifest and its shards stay together, and an
+ * edit moves only the folders of the shards it changed (every file of a host or a bucket would be
+ * new if one version named them all).
  */
 import { languageForPath, languageLabel } from '../highlight/languages.ts';
 import { describe, plainProse } from '../util/text.ts';
@@ -15,7 +18,12 @@ import type { ErrorRecord } from '../schema/record.ts';
 import { raiseSite, raiseSites, type RaiseSite } from './raise-site.ts';
 import { classKey, fileableKeys, hashKey, isPrefixPart, keyWords, shardOf, templateKeys, templateLeadingWord } from './keys.ts';
 
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
+
+/** Shards per folder: the manifest lists a hash per folder, and an edit's changed shard moves its folder's. */
+export const SHARDS_PER_FOLDER = 256;
+/** The shards' folders' parent, below `search-index/`: all its files are named by their content. */
+export const SHARD_DIR = 'shards';
 
 /** A record as the matcher sees it. */
 export interface IndexEntry {
@@ -59,8 +67,10 @@ export function fromTuple(t: EntryTuple): IndexEntry {
 
 export interface MessageIndexManifest {
   format: number;
-  /** Content hash of the shards: the folder they live in. */
+  /** Content hash of all the shards. */
   version: string;
+  /** The content hash of each folder's shards (SHARDS_PER_FOLDER of them, in order): the folder's name (`shardFile`). */
+  folders: string[];
   shards: number;
   seed: number;
   records: number;
@@ -241,6 +251,24 @@ function wordings(records: readonly ErrorRecord[]): { record: number; template: 
   });
 }
 
+const hex = (hash: number): string => hash.toString(16).padStart(8, '0');
+
+/** Where shard `n` of an index lives, below `search-index/`. */
+export const shardFile = (manifest: Pick<MessageIndexManifest, 'folders'>, n: number): string => `${SHARD_DIR}/${manifest.folders[Math.floor(n / SHARDS_PER_FOLDER)]}/${n}.json`;
+
+/**
+ * The number of shards for a catalog that needs `needed`: the next step of a ladder about 6 % apart.
+ * Each key's shard is its hash modulo the count, so a count that changed would change every shard,
+ * every file of the index: one more record now seldom crosses a step (with the count `needed`
+ * itself, one record added to 100,000 took it from 48,180 shards to 48,181). Shards are then up to
+ * 6 % under the target size on average.
+ */
+export function shardCountFor(needed: number): number {
+  let n = 1;
+  while (n < needed) n += Math.max(1, n >> 4);
+  return n;
+}
+
 export function buildMessageIndex(catalog: readonly ErrorRecord[], options: MessageIndexOptions = {}): BuiltMessageIndex {
   const keysPerRecord = options.keysPerRecord ?? 4;
   const target = options.targetShardBytes ?? 3_072;
@@ -294,7 +322,7 @@ export function buildMessageIndex(catalog: readonly ErrorRecord[], options: Mess
   // As many shards as make them `target` bytes on average (at most 65,536 files): what a paste pays
   // per key it looks up. (Not a power of two: that made a shard between one and two targets, and a
   // catalog a little larger than another pay half as much per key.)
-  const shardCount = Math.min(1 << 16, options.maxShards ?? Infinity, Math.max(1, Math.ceil(total / target)));
+  const shardCount = Math.min(1 << 16, options.maxShards ?? Infinity, shardCountFor(Math.ceil(total / target)));
 
   const members: number[][] = Array.from({ length: shardCount }, () => []);
   for (const { entry, keys } of filed) {
@@ -307,16 +335,21 @@ export function buildMessageIndex(catalog: readonly ErrorRecord[], options: Mess
     }
   }
   const shards = members.map((m) => `[${m.map((i) => entries[i]).join(',')}]`);
-  let version = 0;
+  const folders: string[] = [];
   let largestShard = 0;
-  for (const s of shards) {
-    version = hashKey(s, version);
-    largestShard = Math.max(largestShard, s.length);
+  for (let first = 0; first < shards.length; first += SHARDS_PER_FOLDER) {
+    let hash = 0;
+    for (const s of shards.slice(first, first + SHARDS_PER_FOLDER)) {
+      hash = hashKey(s, hash);
+      largestShard = Math.max(largestShard, s.length);
+    }
+    folders.push(hex(hash));
   }
   return {
     manifest: {
       format: INDEX_FORMAT,
-      version: version.toString(16).padStart(8, '0'),
+      version: hex(hashKey(folders.join(','), 0)),
+      folders,
       shards: shardCount,
       seed,
       records: catalog.length,

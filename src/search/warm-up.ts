@@ -42,7 +42,7 @@ const PASTES = [
   'failed to open sock',
 ];
 
-const MANIFEST: MessageIndexManifest = { format: INDEX_FORMAT, version: 'warm', shards: 1, seed: 0, records: ENTRIES.length, keysPerRecord: 1, common: [] };
+const MANIFEST: MessageIndexManifest = { format: INDEX_FORMAT, version: 'warm', folders: ['warm'], shards: 1, seed: 0, records: ENTRIES.length, keysPerRecord: 1, common: [] };
 const TUPLES = ENTRIES.map(toTuple);
 
 /** Runs the built-in pastes through the matcher; returns what it found (for tests). */

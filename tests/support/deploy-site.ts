@@ -22,7 +22,7 @@ export const SITE_FILES: Record<string, string> = {
   '_astro/search.Cw81k.js': 'export const x = 1;',
   'pagefind/pagefind-entry.json': '{"version":"1.6.0"}',
   'pagefind/fragment/en_4f2a1c.pf_fragment': 'fragment-bytes',
-  'search-index/a1b2c3d4/shard-fr.json': '{"fr":[1]}',
+  'search-index/shards/a1b2c3d4/0.json': '{"fr":[1]}',
   'search-index/manifest.json': '{"version":"a1b2c3d4"}',
   'list-index/acme/ledger/words-f.gz': 'gzip-bytes',
   'sitemap.xml': '<?xml version="1.0"?><urlset/>',

@@ -8,7 +8,7 @@ import { CONTENT_SECURITY_POLICY_HEADER } from '../../../src/util/csp.ts';
 
 const site = mkdtempSync(join(tmpdir(), 'errdex-headers-'));
 afterAll(() => rmSync(site, { recursive: true, force: true }));
-for (const dir of ['_astro', 'pagefind/fragment', 'pagefind/index', 'pagefind/filter', 'pagefind/part-1/fragment', 'pagefind/part-01/index', 'pagefind/part-001/filter', 'pagefind/part-x/index', 'search-index/44be01ef', 'acme/widgets/x']) mkdirSync(join(site, dir), { recursive: true });
+for (const dir of ['_astro', 'pagefind/fragment', 'pagefind/index', 'pagefind/filter', 'pagefind/part-1/fragment', 'pagefind/part-01/index', 'pagefind/part-001/filter', 'pagefind/part-x/index', 'search-index/shards/44be01ef', 'acme/widgets/x']) mkdirSync(join(site, dir), { recursive: true });
 writeFileSync(join(site, 'search-index/manifest.json'), '{}');
 
 /** The rules of a `_headers` text: pattern -> its header lines. */
@@ -34,7 +34,7 @@ describe('_headers', () => {
       '/pagefind/part-001/filter/',
       '/pagefind/part-01/index/',
       '/pagefind/part-1/fragment/',
-      '/search-index/44be01ef/',
+      '/search-index/shards/',
     ]);
   });
 

@@ -12,6 +12,7 @@ import { idHash, inPart, MESSAGE_INDEX_DIR, PAGEFIND_PART_RECORDS, PAGEFIND_PART
 import { listFilesBelow } from '../../../src/util/files.ts';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
+import { shardFile, type MessageIndexManifest } from '../../../src/search/message-index.ts';
 
 // Parts of at most 3 records (the ERRDEX_PAGEFIND_PART_RECORDS setting), so that 12 records make several.
 const PARTS = { partRecords: 3 };
@@ -165,7 +166,7 @@ describe('full-text index parts', () => {
 });
 
 describe('the message index written again', () => {
-  it('links each shard the published index holds byte for byte, under the version it had', () => {
+  it('links each shard the published index holds byte for byte, under the folder it had', () => {
     const published = tempSite();
     const first = writeMessageIndex(records(), published, { maxShards: 4 });
     const changed = records();
@@ -173,13 +174,13 @@ describe('the message index written again', () => {
     const out = tempSite();
     const second = writeMessageIndex(changed, out, { maxShards: 4 }, { site: published, listing: null });
     expect(second.manifest.version).not.toBe(first.manifest.version);
-    const shard = (site: string, version: string, i: number) => join(site, MESSAGE_INDEX_DIR, version, `${i}.json`);
+    const shard = (site: string, manifest: MessageIndexManifest, i: number) => join(site, MESSAGE_INDEX_DIR, shardFile(manifest, i));
     let linked = 0;
     second.shards.forEach((text, i) => {
-      expect(readFileSync(shard(out, second.manifest.version, i), 'utf8')).toBe(text);
+      expect(readFileSync(shard(out, second.manifest, i), 'utf8')).toBe(text);
       const same = text === first.shards[i];
       if (same) linked++;
-      expect(inode(shard(out, second.manifest.version, i)) === inode(shard(published, first.manifest.version, i))).toBe(same);
+      expect(inode(shard(out, second.manifest, i)) === inode(shard(published, first.manifest, i))).toBe(same);
     });
     // One record's message changed: its shard alone, or a few.
     expect(linked).toBeGreaterThan(0);

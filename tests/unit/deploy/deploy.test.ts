@@ -127,7 +127,7 @@ describe('deploy to an S3-compatible server', () => {
       ['_astro/search.Cw81k.js', 'text/javascript; charset=utf-8', IMMUTABLE],
       ['pagefind/fragment/en_4f2a1c.pf_fragment', 'application/octet-stream', IMMUTABLE],
       ['pagefind/pagefind-entry.json', 'application/json; charset=utf-8', DEFAULT_CACHE_CONTROL],
-      ['search-index/a1b2c3d4/shard-fr.json', 'application/json; charset=utf-8', IMMUTABLE],
+      ['search-index/shards/a1b2c3d4/0.json', 'application/json; charset=utf-8', IMMUTABLE],
       ['search-index/manifest.json', 'application/json; charset=utf-8', DEFAULT_CACHE_CONTROL],
       ['list-index/acme/ledger/words-f.gz', 'application/gzip', DEFAULT_CACHE_CONTROL],
       ['sitemap.xml', 'application/xml; charset=utf-8', DEFAULT_CACHE_CONTROL],

@@ -9,7 +9,7 @@ import { CONTENT_SECURITY_POLICY_HEADER } from '../../../src/util/csp.ts';
 
 const site = mkdtempSync(join(tmpdir(), 'errdex-header-rules-'));
 afterAll(() => rmSync(site, { recursive: true, force: true }));
-for (const dir of ['_astro', 'pagefind/fragment', 'pagefind/part-1/index', 'search-index/0f1e2d3c']) mkdirSync(join(site, dir), { recursive: true });
+for (const dir of ['_astro', 'pagefind/fragment', 'pagefind/part-1/index', 'search-index/shards/0f1e2d3c']) mkdirSync(join(site, dir), { recursive: true });
 
 const plain = (m: Map<string, { name: string; value: string }>) => Object.fromEntries([...m.values()].map((h) => [h.name, h.value]));
 
@@ -21,7 +21,7 @@ describe('the build’s _headers', () => {
     expect(asset['Cache-Control']).toBe(IMMUTABLE);
     expect(asset['Content-Security-Policy']).toBe(CONTENT_SECURITY_POLICY_HEADER);
     expect(plain(headersFor(rules, '/errdex/pagefind/part-1/index/en_1.pf_index'))['Cache-Control']).toBe(IMMUTABLE);
-    expect(plain(headersFor(rules, '/errdex/search-index/0f1e2d3c/shard-ab.json'))['Cache-Control']).toBe(IMMUTABLE);
+    expect(plain(headersFor(rules, '/errdex/search-index/shards/0f1e2d3c/7.json'))['Cache-Control']).toBe(IMMUTABLE);
     const page = plain(headersFor(rules, '/errdex/acme/ledger/frame-lost-333300/index.html'));
     expect(Object.keys(page).sort()).toEqual(['Content-Security-Policy', 'Referrer-Policy', 'X-Content-Type-Options']);
     // The index's manifest is not named by its content: revalidated like a page.

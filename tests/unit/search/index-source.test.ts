@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorRecord } from '../../../src/schema/record.ts';
-import { indexSource, MANIFEST_FILE, shardFile } from '../../../src/search/index-source.ts';
+import { indexSource, MANIFEST_FILE } from '../../../src/search/index-source.ts';
 import { matchPaste } from '../../../src/search/matcher.ts';
-import { buildMessageIndex, type EntryTuple } from '../../../src/search/message-index.ts';
+import { buildMessageIndex, shardFile, type EntryTuple } from '../../../src/search/message-index.ts';
 import { sampleWrapped } from '../../support/records.ts';
 
 let n = 0;
@@ -22,7 +22,7 @@ const built = buildMessageIndex(records, { targetShardBytes: 200 });
 /** The index's files by path, as a site serves them, with every read logged; `fail` names paths that fail once. */
 function files(fail: Set<string> = new Set()) {
   const reads: string[] = [];
-  const content = new Map<string, unknown>([[MANIFEST_FILE, built.manifest], ...built.shards.map((s, i) => [shardFile(built.manifest.version, i), JSON.parse(s)] as [string, unknown])]);
+  const content = new Map<string, unknown>([[MANIFEST_FILE, built.manifest], ...built.shards.map((s, i) => [shardFile(built.manifest, i), JSON.parse(s)] as [string, unknown])]);
   const read = async (path: string) => {
     reads.push(path);
     if (fail.delete(path)) throw new Error(`${path}: HTTP 503`);
@@ -41,7 +41,7 @@ describe('indexSource', () => {
     const r = await source.match(paste);
     expect(r.results.map((x) => [x.entry.id, x.kind])).toEqual(direct.results.map((x) => [x.entry.id, x.kind]));
     expect(r.results[0]!.entry.id).toBe(records[0]!.id);
-    expect(site.reads).toEqual([MANIFEST_FILE, ...direct.shards.map((s) => shardFile(built.manifest.version, s))]);
+    expect(site.reads).toEqual([MANIFEST_FILE, ...direct.shards.map((s) => shardFile(built.manifest, s))]);
     expect(built.manifest.shards).toBeGreaterThan(direct.shards.length);
   });
 

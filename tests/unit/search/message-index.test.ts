@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classKey, fileableKeys, isKeyWord, leadingWord, MAX_QUERY_KEYS, prefixKeys, prefixPart, shardOf, templateKeys, templateLeadingWord, textKeys, wordKey } from '../../../src/search/keys.ts';
-import { buildMessageIndex, chooseKeys, fromTuple, MAX_CLASS_SHARED, summaryOf, type EntryTuple } from '../../../src/search/message-index.ts';
+import { buildMessageIndex, chooseKeys, fromTuple, MAX_CLASS_SHARED, SHARDS_PER_FOLDER, shardCountFor, shardFile, summaryOf, type EntryTuple } from '../../../src/search/message-index.ts';
 import { matchPaste, queryKeys, rankCandidates } from '../../../src/search/matcher.ts';
 import { normalisePaste } from '../../../src/search/normalise.ts';
 import { raiseSites } from '../../../src/search/raise-site.ts';
@@ -247,6 +247,46 @@ describe('buildMessageIndex', () => {
 function built2(index: ReturnType<typeof buildMessageIndex>, key: string): string[] {
   return (JSON.parse(index.shards[shardOf(key, index.manifest.shards, index.manifest.seed)]!) as EntryTuple[]).map((t) => t[0]);
 }
+
+describe('shard folders and count', () => {
+  it('steps the shard count up a ladder a few per cent apart, never below what is needed', () => {
+    let last = 0;
+    for (let needed = 1; needed <= 70_000; needed += 97) {
+      const n = shardCountFor(needed);
+      expect(n).toBeGreaterThanOrEqual(needed);
+      expect(n).toBeLessThanOrEqual(Math.max(needed + 1, Math.ceil(needed * 1.0625)));
+      expect(n).toBeGreaterThanOrEqual(last);
+      last = n;
+    }
+    // Between two steps, every count needed gives the same: one record more or less changes nothing.
+    const step = shardCountFor(48_000);
+    expect(shardCountFor(step - 100)).toBe(step);
+    expect(shardCountFor(step + 1)).toBeGreaterThan(step);
+  });
+
+  // Messages of their own words, so that each record has keys of its own.
+  const words = (i: number) => [...i.toString(26)].map((c) => 'qwertyuiopasdfghjklzxcvbnm'[parseInt(c, 26)]).join('');
+  const catalog = Array.from({ length: 400 }, (_, i) =>
+    record(i.toString(16).padStart(16, '0'), `module ${words(i)}x failed loading plugin ${words(i + 7)}y at stage {stage}`),
+  );
+
+  it('names each folder by its shards: an edited record moves only the folders of the shards it changed', () => {
+    const options = { keysPerRecord: 4, targetShardBytes: 120 };
+    const before = buildMessageIndex(catalog, options);
+    expect(before.manifest.shards).toBeGreaterThan(2 * SHARDS_PER_FOLDER);
+    expect(before.manifest.folders).toHaveLength(Math.ceil(before.manifest.shards / SHARDS_PER_FOLDER));
+    const edited = [...catalog];
+    edited[5] = { ...edited[5]!, errorMessage: `${edited[5]!.errorMessage} (retried)` };
+    const after = buildMessageIndex(edited, options);
+    expect(after.manifest.shards).toBe(before.manifest.shards);
+    const changed = new Set(after.shards.flatMap((s, i) => (s === before.shards[i] ? [] : [Math.floor(i / SHARDS_PER_FOLDER)])));
+    expect(changed.size).toBeGreaterThan(0);
+    expect(changed.size).toBeLessThan(after.manifest.folders.length);
+    after.manifest.folders.forEach((name, f) => expect(name === before.manifest.folders[f]).toBe(!changed.has(f)));
+    expect(after.manifest.version).not.toBe(before.manifest.version);
+    expect(shardFile(after.manifest, SHARDS_PER_FOLDER + 3)).toBe(`shards/${after.manifest.folders[1]}/${SHARDS_PER_FOLDER + 3}.json`);
+  });
+});
 
 describe('class keys', () => {
   it('pair the class\'s last name with the first letters of the message\'s first word', () => {
