@@ -21,5 +21,8 @@ export default defineConfig({
   vite: {
     // Scripts as files, never inlined: the Content-Security-Policy allows only the hashed theme pre-paint inline.
     build: { chunkSizeWarningLimit: 2000, assetsInlineLimit: 0 },
+    // `astro dev` watches the project's folder: not the built sites nor errdex's work folder (the bench's
+    // catalogs, caches and sites, a million files at 100k records, which it would crawl for minutes).
+    server: { watch: { ignored: ['**/.errdex/**', '**/dist/**', '**/dist.*/**'] } },
   },
 });
