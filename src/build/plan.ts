@@ -10,12 +10,13 @@
  *
  * Memory and the two cores decide the order. A catalog that renders in one partition (up to 25,000
  * records) leaves a core beside its one render process: the full-text index, the message index and
- * the record files start with the snapshot, at the low priority, and highlighting beside derive. A
- * larger one cannot hold everything at once (validation's process, a render process, Pagefind and
- * the message index each hold some gigabyte at 100k records: docs/benchmarks.md): the full-text index
- * comes first, then the message index and the record files, and the second render process waits for
- * both indexes; so too beside the one render process of an edit of a large catalog, where the
- * message index also waits for the render to end.
+ * the record files start with the snapshot, at the low priority (but the full-text index in an edit,
+ * whose path it is), and highlighting beside derive. A larger one cannot hold everything at once
+ * (validation's process, a render process, Pagefind and the message index each hold some gigabyte
+ * at 100k records: docs/benchmarks.md): the full-text index comes first, then the message index and
+ * the record files, and the second render process waits for both indexes; so too beside the one
+ * render process of an edit of a large catalog, where the message index also waits for the render
+ * to end.
  * Catalog files above EARLY_HIGHLIGHT_BYTES are highlighted as they are from the start.
  */
 
@@ -215,9 +216,11 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     stage('message-index', together ? ['validate'] : one ? ['full-text', 'render'] : ['full-text'], ['snapshot', 'ledger'], ['message index', '_redirects', 'ledger plan'], together ? 'low' : 'normal'),
     // Each listing's filter index (repositories, classes, tags): read from the snapshot like the message index.
     stage('list-index', [together ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
-    // Together, it takes what the others leave; otherwise it comes first, ends before a second render
-    // process starts, and waits for validation's process when highlighting began early.
-    stage('full-text', [!together && early ? 'derive' : 'validate'], ['snapshot', 'published site'], ['Pagefind parts'], together ? 'low' : 'normal'),
+    // Together in a first build, it takes what the others leave; in an edit it indexes again the part
+    // of each record changed, the longest task beside the render, at its priority. Otherwise it comes
+    // first, ends before a second render process starts, and waits for validation's process when
+    // highlighting began early.
+    stage('full-text', [!together && early ? 'derive' : 'validate'], ['snapshot', 'published site'], ['Pagefind parts'], together && !kind.reusing ? 'low' : 'normal'),
     // The site and the ledger in one step (src/build/publish-step.ts); the ledger stage says what became of it.
     stage('publish', ['render', 'record-files', 'message-index', 'list-index', 'full-text'], ['staging site', 'published site', 'ledger plan'], ['site', 'ledger', 'page keys']),
     stage('ledger', ['publish'], ['ledger plan'], []),

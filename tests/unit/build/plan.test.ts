@@ -64,6 +64,17 @@ describe('plan', () => {
     expect(stageProcess(p, 'highlight')).toEqual({ priority: 'normal', nodeFlags: [] });
   });
 
+  it('an edit of a catalog of one partition: the full-text index at the render\'s priority, the others low', () => {
+    const reusing = { reusing: true, shard: false };
+    const p = plan({ bytes: 30e6, records: 10_000, changed: 1 }, machine, defaults, reusing);
+    // It indexes again the part holding the edited record: the longest task beside the render.
+    expect(priority(p, 'full-text')).toBe('normal');
+    expect(priority(p, 'render')).toBe('normal');
+    for (const s of ['message-index', 'record-files', 'list-index'] as const) expect(priority(p, s)).toBe('low');
+    // Before the records are counted too: the stage may start then.
+    expect(priority(plan({ bytes: 30e6, records: null }, machine, defaults, reusing), 'full-text')).toBe('normal');
+  });
+
   it('one partition from large files: highlighting from the files at the start, gathering the snapshot after validation', () => {
     const p = plan({ bytes: EARLY_HIGHLIGHT_BYTES + 1, records: 20_000 }, machine, defaults);
     expect(p.highlight).toEqual({ fromCatalogFiles: true, snapshotAfter: 'validate' });
