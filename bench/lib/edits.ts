@@ -46,7 +46,8 @@ export function applyEdit(catalogDir: string, edit: Edit, stamp: string): string
     said = `message of ${r.id}`;
   } else if (edit === 'add') {
     const id = createHash('sha256').update(`added ${r.id} ${stamp}`).digest('hex').slice(0, 16);
-    const added: Wrapped = { ...wrapped, record: { ...r, id, slug: `${r.slug}-added`, errorMessage: `${r.errorMessage} (added ${stamp})`, messagePattern: `${r.messagePattern}${escapeRegExp(` (added ${stamp})`)}` } };
+    // Its slug by its id too: a second record added to the same catalog (another run's) is another page.
+    const added: Wrapped = { ...wrapped, record: { ...r, id, slug: `${r.slug}-added-${id.slice(0, 6)}`, errorMessage: `${r.errorMessage} (added ${stamp})`, messagePattern: `${r.messagePattern}${escapeRegExp(` (added ${stamp})`)}` } };
     lines.push(JSON.stringify(added));
     said = `record ${id}`;
   } else {
