@@ -36,6 +36,9 @@ export const CARRIERS: Carrier[] = [
   // Runtimes and command-line tools
   { name: '.NET, unhandled', form: 'line', wrap: (m) => `Unhandled exception. System.InvalidOperationException: ${m}\n   at Shop.Cart.Add(Item item) in /src/Shop/Cart.cs:line 42` },
   { name: 'PHP, uncaught', form: 'line', wrap: (m) => `PHP Fatal error:  Uncaught RuntimeException: ${m} in /var/www/app/src/Cart.php:42` },
+  { name: 'Rust panic', form: 'line', wrap: (m) => `thread 'main' panicked at src/cart.rs:42:5:\n${m}\nnote: run with \`RUST_BACKTRACE=1\` environment variable to display a backtrace` },
+  { name: 'Rust panic, before 1.73', form: 'line', wrap: (m) => `thread 'main' panicked at '${m}', src/cart.rs:42:5` },
+  { name: 'Rust panic, before 1.73, without its place', form: 'line', wrap: (m) => `thread 'tokio-runtime-worker' panicked at '${m}'` },
   { name: 'Elixir', form: 'line', wrap: (m) => `** (RuntimeError) ${m}\n    (shop 0.1.0) lib/cart.ex:42: Shop.Cart.add/1` },
   { name: 'Swift', form: 'line', wrap: (m) => `Fatal error: ${m}: file Shop/Cart.swift, line 42` },
   { name: 'browser console', form: 'line', wrap: (m) => `Uncaught (in promise) Error: ${m}\n    at Cart.add (cart.js:42:11)` },

@@ -217,8 +217,9 @@ function tracebackMessages(lines: string[]): PastedMessage[] | null {
       if (k >= 0 && !/^\s/.test(lines[k]!) && !FRAME.test(lines[k]!) && !found.some((f) => f.at === k)) add(lines[k]!, 2, k);
       continue;
     }
-    // Rust panics: `thread 'main' panicked at src/x.rs:2:5:` then the message; or the older one-line form.
-    m = /^\s*thread '[^']*' panicked at (?:'(.*)', \S+:\d+:\d+|(\S+:\d+:\d+):?)\s*$/.exec(line);
+    // Rust panics: `thread 'main' panicked at src/x.rs:2:5:` then the message; or the older one-line
+    // form, `panicked at 'msg', src/x.rs:2:5`, also when the paste stops before its location.
+    m = /^\s*thread '[^']*' panicked at (?:'(.*)'(?:,(?: \S+:\d+:\d+)?)?|(\S+:\d+:\d+):?)\s*$/.exec(line);
     if (m) {
       isTrace = true;
       if (m[1] !== undefined) add(m[1], 3, i, 'panic');

@@ -110,6 +110,9 @@ IndexError: list index out of range`;
   it('reads a Rust panic (new and old formats) and an anyhow error chain', () => {
     expect(first(`thread 'main' panicked at src/main.rs:2:5:\nexpected 1 frame, got 3\nnote: run with \`RUST_BACKTRACE=1\``)).toEqual(['expected 1 frame, got 3', 'panic']);
     expect(first(`thread 'tokio-runtime-worker' panicked at 'expected 1 frame, got 3', src/lib.rs:10:9`)).toEqual(['expected 1 frame, got 3', 'panic']);
+    // The older form copied without its location, or cut after the comma; a quote inside the message stays.
+    expect(first(`thread 'tokio-runtime-worker' panicked at 'expected 1 frame, got 3'`)).toEqual(['expected 1 frame, got 3', 'panic']);
+    expect(first(`thread 'main' panicked at 'no key 'id' in row',`)).toEqual(["no key 'id' in row", 'panic']);
     const chain = normalisePaste(`Error: failed to start engine\n\nCaused by:\n    0: could not bind socket 7\n    1: address in use`).messages.map((m) => m.text);
     expect(chain).toContain('could not bind socket 7');
     expect(chain).toContain('address in use');
