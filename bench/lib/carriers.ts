@@ -33,6 +33,9 @@ export const CARRIERS: Carrier[] = [
   { name: 'logcat', form: 'line', wrap: (m) => `12-01 10:01:02.123  4121  4133 E AndroidRuntime: ${m}` },
   { name: 'Docker json-file', form: 'line', wrap: (m) => JSON.stringify({ log: `${m}\n`, stream: 'stderr', time: '2026-12-01T10:01:02.1Z' }) },
   { name: 'log4j, every line of a trace', form: 'trace', wrap: everyLine('2026-12-01 10:01:02,123 ERROR [main] com.example.shop.Cart - ') },
+  // A failed step of a GitHub Actions job as its log shows it: a timestamp on every line, the runner's annotation last.
+  { name: 'GitHub Actions, a failed step', form: 'trace', wrap: (t) => everyLine('2026-12-01T10:01:02.1234567Z ')(`${t}\n##[error]Process completed with exit code 1.`) },
+  { name: 'GitHub Actions, an annotation', form: 'line', wrap: (m) => `2026-12-01T10:01:02.1234567Z ##[error]${m}` },
   // Runtimes and command-line tools
   { name: '.NET, unhandled', form: 'line', wrap: (m) => `Unhandled exception. System.InvalidOperationException: ${m}\n   at Shop.Cart.Add(Item item) in /src/Shop/Cart.cs:line 42` },
   { name: 'PHP, uncaught', form: 'line', wrap: (m) => `PHP Fatal error:  Uncaught RuntimeException: ${m} in /var/www/app/src/Cart.php:42` },

@@ -279,7 +279,9 @@ function withName(p: { prefix: string; rest: string; name: string | null }, name
  * Every line without its log prefix. A logger prints its prefix on every line of a traceback: the
  * lines that had one lose the indentation they all share after it (the separator, or pytest's
  * `E` column), so a frame stays indented under its exception and a message line does not; a line
- * that is only such a prefix is blank.
+ * that is only such a prefix is blank. A prefix that ends in its own mark, with no space after it
+ * (GitHub Actions' `##[error]Process completed …` under a log timestamped like the traceback above
+ * it), says nothing of that shared indentation.
  */
 export function stripLinePrefixes(lines: readonly string[]): string[] {
   const split = lines.map(splitLogPrefix);
@@ -287,7 +289,7 @@ export function stripLinePrefixes(lines: readonly string[]): string[] {
   const parts = names.size > 0 ? split.map((p) => withName(p, names)) : split;
   const rests = withoutSharedIndent(
     parts.map((p) => p.rest),
-    (i) => parts[i]!.prefix !== '',
+    (i) => parts[i]!.prefix !== '' && /^\s/.test(parts[i]!.rest),
   );
   // A line that is only a prefix other lines carry is an empty line of theirs (pytest's `E`, `web-1  |`).
   const prefixes = new Set(parts.map((p) => p.prefix.trim()).filter((p) => p !== ''));

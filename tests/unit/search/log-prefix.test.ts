@@ -97,6 +97,15 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     expect(normalisePaste(lines.join('\n')).messages[0]).toMatchObject({ text: MESSAGE, errorClass: 'ValueError' });
   });
 
+  it('reads a failed GitHub Actions step: a timestamp on every line, the runner\'s annotation with no space after its mark last', () => {
+    const p = '2026-12-01T10:01:02.1234567Z ';
+    const lines = [`${p}Traceback (most recent call last):`, `${p}  File "/x/y.py", line 3, in f`, `${p}    raise ValueError(msg)`, `${p}ValueError: ${MESSAGE}`, `${p}##[error]Process completed with exit code 1.`];
+    expect(stripLinePrefixes(lines)).toEqual(['Traceback (most recent call last):', '  File "/x/y.py", line 3, in f', '    raise ValueError(msg)', `ValueError: ${MESSAGE}`, 'Process completed with exit code 1.']);
+    const pasted = normalisePaste(lines.join('\n'));
+    expect(pasted.messages[0]).toMatchObject({ text: MESSAGE, errorClass: 'ValueError' });
+    expect(pasted.messages.map((m) => m.text)).not.toContain('Process completed with exit code 1.');
+  });
+
   it("strips a logger's plain name from every line of a traceback once it is taken before the error", () => {
     for (const p of ['2026-12-01 10:01:02,123 ERROR app: ', '2026-12-01 10:01:02,123 ERROR worker-3 ']) {
       const lines = [`${p}Traceback (most recent call last):`, `${p}  File "/x/y.py", line 3, in f`, `${p}    raise ValueError(msg)`, `${p}ValueError: ${MESSAGE}`];
