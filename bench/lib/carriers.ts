@@ -62,6 +62,8 @@ export const CARRIERS: Carrier[] = [
   { name: 'line breaks escaped', form: 'trace', wrap: (t) => t.replace(/\n/g, '\\n') },
   { name: 'URL-encoded', form: 'line', wrap: (m) => encodeURIComponent(m) },
   // Changed by hand or by a tool on the way
+  // A library's note after every message it raises, pointing to its documentation (SQLAlchemy's).
+  { name: 'a link to documentation after it', form: 'line', wrap: (m) => `${m} (Background on this error at: https://sqlalche.me/e/20/bhk3)` },
   { name: 'lower case', form: 'line', wrap: (m) => m.toLowerCase() },
   { name: 'cut in the middle (…)', form: 'line', wrap: (m) => {
     const w = m.split(' ');

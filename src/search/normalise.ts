@@ -375,9 +375,16 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
     messages = candidates.map((m, i) => ({ m, i })).sort((a, b) => errorish(a.m) - errorish(b.m) || a.i - b.i).map((x) => x.m);
   }
   messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined)];
-  // Also each message without the name of an API call before it, and with its runs of spaces as one
-  // (a terminal or a copy doubles spaces; some messages have two after a full stop, so both are read).
-  messages = dedupe(messages.flatMap((m) => [m, withoutApiCall(m)]).filter((m) => m !== null).flatMap((m) => [m, singleSpaced(m)]).map(unquoted)).slice(0, MAX_MESSAGES);
+  // Also each message without the name of an API call before it, without a link to documentation
+  // after it, and with its runs of spaces as one (a terminal or a copy doubles spaces; some messages
+  // have two after a full stop, so both are read).
+  messages = dedupe(
+    messages
+      .flatMap((m) => [m, withoutApiCall(m), withoutLinkNote(m)])
+      .filter((m) => m !== null)
+      .flatMap((m) => [m, singleSpaced(m)])
+      .map(unquoted),
+  ).slice(0, MAX_MESSAGES);
   return { messages, lines, traceback: fromTrace !== null && fromTrace.length > 0, frames: pasteFrames(joined) };
 }
 
@@ -433,6 +440,19 @@ function messageBlocks(lines: readonly string[]): PastedMessage[] {
 
 /** Blocks read of one paste. */
 const MAX_BLOCKS = 2;
+
+// A note that points to documentation, in parentheses at a message's end, which a library adds to
+// every message it raises: SQLAlchemy's `(Background on this error at: https://sqlalche.me/e/20/bhk3)`,
+// `(see https://…)`. One space before it, so that a run of spaces costs no backtracking.
+const LINK_NOTE = / \([^()]{0,100}https?:\/\/[^\s()]{1,300}\)\.?$/;
+
+/** The message without a link note at its end (LINK_NOTE), or null. */
+function withoutLinkNote(m: PastedMessage): PastedMessage | null {
+  const note = LINK_NOTE.exec(m.text);
+  if (!note || note.index === 0) return null;
+  const text = m.text.slice(0, note.index).trimEnd();
+  return { text, errorClass: m.errorClass, withPrefix: m.errorClass ? `${m.errorClass}: ${text}` : text };
+}
 
 function singleSpaced(m: PastedMessage): PastedMessage {
   return / {2}/.test(m.text) ? { text: m.text.replace(/ {2,}/g, ' '), errorClass: m.errorClass, withPrefix: m.withPrefix.replace(/ {2,}/g, ' ') } : m;

@@ -107,6 +107,19 @@ IndexError: list index out of range`;
     expect(first(paste)).toEqual(['list index out of range', 'IndexError']);
   });
 
+  it('reads a message without the link to documentation a library puts after it, and with it', () => {
+    const texts = (p: string) => normalisePaste(p).messages.map((m) => [m.text, m.errorClass]);
+    const line = 'sqlalchemy.exc.InvalidRequestError: Cannot instantiate a TypedColumns object. (Background on this error at: https://sqlalche.me/e/20/bhk3)';
+    expect(texts(line).slice(0, 2)).toEqual([
+      ['Cannot instantiate a TypedColumns object. (Background on this error at: https://sqlalche.me/e/20/bhk3)', 'sqlalchemy.exc.InvalidRequestError'],
+      ['Cannot instantiate a TypedColumns object.', 'sqlalchemy.exc.InvalidRequestError'],
+    ]);
+    expect(texts('Error: request failed (see https://example.com/errors/E42).').map(([t]) => t)).toContain('request failed');
+    // Parentheses without a link, or a link that is the whole message, stay as they are.
+    expect(texts('Error: cannot read config (file missing)').map(([t]) => t)).toEqual(['cannot read config (file missing)']);
+    expect(texts('(https://example.com/x)').map(([t]) => t)).toEqual(['(https://example.com/x)']);
+  });
+
   it('reads a Rust panic (new and old formats) and an anyhow error chain', () => {
     expect(first(`thread 'main' panicked at src/main.rs:2:5:\nexpected 1 frame, got 3\nnote: run with \`RUST_BACKTRACE=1\``)).toEqual(['expected 1 frame, got 3', 'panic']);
     expect(first(`thread 'tokio-runtime-worker' panicked at 'expected 1 frame, got 3', src/lib.rs:10:9`)).toEqual(['expected 1 frame, got 3', 'panic']);
