@@ -43,6 +43,7 @@ export const CARRIERS: Carrier[] = [
   { name: 'Rust panic, before 1.73', form: 'line', wrap: (m) => `thread 'main' panicked at '${m}', src/cart.rs:42:5` },
   { name: 'Rust panic, before 1.73, without its place', form: 'line', wrap: (m) => `thread 'tokio-runtime-worker' panicked at '${m}'` },
   { name: 'Elixir', form: 'line', wrap: (m) => `** (RuntimeError) ${m}\n    (shop 0.1.0) lib/cart.ex:42: Shop.Cart.add/1` },
+  { name: 'Swift 5.3 on', form: 'line', wrap: (m) => `Shop/Cart.swift:42: Fatal error: ${m}` },
   { name: 'Swift', form: 'line', wrap: (m) => `Fatal error: ${m}: file Shop/Cart.swift, line 42` },
   { name: 'browser console', form: 'line', wrap: (m) => `Uncaught (in promise) Error: ${m}\n    at Cart.add (cart.js:42:11)` },
   { name: 'Next.js', form: 'line', wrap: (m) => ` ⨯ TypeError: ${m}` },

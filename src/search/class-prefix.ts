@@ -78,8 +78,13 @@ function looksLikeClassName(name: string): boolean {
   return (/^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/.test(last) && name !== last) || /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$|^[A-Z][a-z0-9]+[A-Z]{2,}$/.test(last);
 }
 
+// The kind of a runtime's fatal stop before its message, not a class: Go's `panic: …` and `fatal
+// error: …`; Swift's traps, `Fatal error: …`, `Precondition failed: …`, `Assertion failed: …`. Read
+// as the base name `fatal error` or `panic`, which clashes with no class a record names.
+const RUNTIME_KIND = /^(fatal error|panic|Fatal error|Precondition failed|Assertion failed): (.+)$/s;
+
 export function looksLikeClassPrefix(line: string): boolean {
-  if (PARENTHESISED_CLASS.test(line)) return true;
+  if (PARENTHESISED_CLASS.test(line) || RUNTIME_KIND.test(line)) return true;
   const m = CLASS_PREFIX.exec(line);
   return m !== null && looksLikeClassName(m[1]!);
 }
@@ -93,8 +98,8 @@ export function splitClassPrefix(line: string): PastedMessage {
   }
   const parenthesised = PARENTHESISED_CLASS.exec(trimmed);
   if (parenthesised) return { text: parenthesised[2]!.trim(), errorClass: parenthesised[1]!, withPrefix: trimmed };
-  const panic = /^(?:fatal error|panic): (.+)$/s.exec(trimmed);
-  if (panic) return { text: panic[1]!.replace(/ \[recovered\]$/, '').trim(), errorClass: 'panic', withPrefix: trimmed };
+  const kind = RUNTIME_KIND.exec(trimmed);
+  if (kind) return { text: kind[2]!.replace(/ \[recovered\]$/, '').trim(), errorClass: kind[1] === 'panic' || kind[1] === 'fatal error' ? 'panic' : 'fatal error', withPrefix: trimmed };
   return { text: trimmed, errorClass: null, withPrefix: trimmed };
 }
 

@@ -375,12 +375,12 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
     messages = candidates.map((m, i) => ({ m, i })).sort((a, b) => errorish(a.m) - errorish(b.m) || a.i - b.i).map((x) => x.m);
   }
   messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined)];
-  // Also each message without the name of an API call before it, without a link to documentation
-  // after it, and with its runs of spaces as one (a terminal or a copy doubles spaces; some messages
+  // Also each message without the name of an API call before it, without a note after it (a link to
+  // documentation, a place), and with its runs of spaces as one (a terminal or a copy doubles spaces; some messages
   // have two after a full stop, so both are read).
   messages = dedupe(
     messages
-      .flatMap((m) => [m, withoutApiCall(m), withoutLinkNote(m)])
+      .flatMap((m) => [m, withoutApiCall(m), withoutEndNote(m)])
       .filter((m) => m !== null)
       .flatMap((m) => [m, singleSpaced(m)])
       .map(unquoted),
@@ -441,14 +441,16 @@ function messageBlocks(lines: readonly string[]): PastedMessage[] {
 /** Blocks read of one paste. */
 const MAX_BLOCKS = 2;
 
-// A note that points to documentation, in parentheses at a message's end, which a library adds to
-// every message it raises: SQLAlchemy's `(Background on this error at: https://sqlalche.me/e/20/bhk3)`,
-// `(see https://…)`. One space before it, so that a run of spaces costs no backtracking.
-const LINK_NOTE = / \([^()]{0,100}https?:\/\/[^\s()]{1,300}\)\.?$/;
+// What a library or runtime adds at the end of every message, after it: a note that points to
+// documentation, in parentheses (SQLAlchemy's `(Background on this error at:
+// https://sqlalche.me/e/20/bhk3)`, `(see https://…)`), and the place of an older Swift's trap
+// (`Fatal error: … : file Swift/Array.swift, line 418`). One space or colon before each, so that a
+// run of spaces costs no backtracking.
+const END_NOTES = [/ \([^()]{0,100}https?:\/\/[^\s()]{1,300}\)\.?$/, /: file [^\s,]{1,300}, line \d{1,7}$/];
 
-/** The message without a link note at its end (LINK_NOTE), or null. */
-function withoutLinkNote(m: PastedMessage): PastedMessage | null {
-  const note = LINK_NOTE.exec(m.text);
+/** The message without a note at its end (END_NOTES), or null. */
+function withoutEndNote(m: PastedMessage): PastedMessage | null {
+  const note = END_NOTES.map((re) => re.exec(m.text)).find((n) => n !== null);
   if (!note || note.index === 0) return null;
   const text = m.text.slice(0, note.index).trimEnd();
   return { text, errorClass: m.errorClass, withPrefix: m.errorClass ? `${m.errorClass}: ${text}` : text };

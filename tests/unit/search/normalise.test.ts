@@ -120,6 +120,16 @@ IndexError: list index out of range`;
     expect(texts('(https://example.com/x)').map(([t]) => t)).toEqual(['(https://example.com/x)']);
   });
 
+  it("reads a Swift trap, its place before it (Swift 5.3 on) or after it (before)", () => {
+    const read = (p: string) => normalisePaste(p).messages.map((m) => [m.text, m.errorClass]);
+    expect(read('MyApp/Cart.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value')[0]).toEqual(['Unexpectedly found nil while unwrapping an Optional value', 'fatal error']);
+    expect(read('Swift/ContiguousArrayBuffer.swift:600: Precondition failed: Index out of range')[0]).toEqual(['Index out of range', 'fatal error']);
+    expect(read('Fatal error: Index out of range: file Swift/ContiguousArrayBuffer.swift, line 600')).toContainEqual(['Index out of range', 'fatal error']);
+    expect(read('Assertion failed: cart is empty: file MyApp/Cart.swift, line 7')).toContainEqual(['cart is empty', 'fatal error']);
+    // Go's stays a panic.
+    expect(read('fatal error: all goroutines are asleep - deadlock!')[0]).toEqual(['all goroutines are asleep - deadlock!', 'panic']);
+  });
+
   it('reads a Rust panic (new and old formats) and an anyhow error chain', () => {
     expect(first(`thread 'main' panicked at src/main.rs:2:5:\nexpected 1 frame, got 3\nnote: run with \`RUST_BACKTRACE=1\``)).toEqual(['expected 1 frame, got 3', 'panic']);
     expect(first(`thread 'tokio-runtime-worker' panicked at 'expected 1 frame, got 3', src/lib.rs:10:9`)).toEqual(['expected 1 frame, got 3', 'panic']);
