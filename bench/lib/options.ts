@@ -6,8 +6,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true }>>['values'];
 
-export function scriptOptions<const O extends Options>(options: O, usage: string): ReturnType<typeof parseArgs<{ options: O; strict: true }>>['values'] {
+export function scriptOptions<const O extends Options>(options: O, usage: string): Values<O> {
   const config = { options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true } as const;
   let values: Record<string, unknown>;
   try {
@@ -21,5 +22,5 @@ export function scriptOptions<const O extends Options>(options: O, usage: string
     process.exit(0);
   }
   delete values.help;
-  return values as ReturnType<typeof parseArgs<{ options: O; strict: true }>>['values'];
+  return values as Values<O>;
 }

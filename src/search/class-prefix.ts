@@ -132,10 +132,11 @@ export function pythonRepr(line: string): PastedMessage | null {
 // (dotted, so that a message's own `note: …` or `key: …` is not taken for one).
 const API_CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?: (?=\S)/;
 
+/** The message with another text, part of its own: its class kept, and before the text in `withPrefix`. */
+export const withText = (m: PastedMessage, text: string): PastedMessage => ({ text, errorClass: m.errorClass, withPrefix: m.errorClass ? `${m.errorClass}: ${text}` : text });
+
 /** The message without an API call's name before it (`page.click: Timeout …` gives `Timeout …`), or null. */
 export function withoutApiCall(m: PastedMessage): PastedMessage | null {
   const call = API_CALL.exec(m.text);
-  if (!call) return null;
-  const text = m.text.slice(call[0].length);
-  return { text, errorClass: m.errorClass, withPrefix: m.errorClass ? `${m.errorClass}: ${text}` : text };
+  return call ? withText(m, m.text.slice(call[0].length)) : null;
 }

@@ -6,7 +6,7 @@
  * on a 1 MB paste in the browser as well as in Node.
  */
 
-import { looksLikeClassPrefix, pythonRepr, splitClassPrefix, withoutApiCall, type PastedMessage } from './class-prefix.ts';
+import { looksLikeClassPrefix, pythonRepr, splitClassPrefix, withoutApiCall, withText, type PastedMessage } from './class-prefix.ts';
 import { pasteFrames, type Frame } from './frames.ts';
 import { splitLogPrefix, stripLinePrefixes, stripLogPrefix, structuredLog, toolTag, withoutSharedIndent, type StructuredLog } from './log-prefix.ts';
 import { CODE_FENCE, decodeEntities, unwrapInlineCode, unwrapPaste } from './unwrap.ts';
@@ -376,8 +376,8 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
   }
   messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined)];
   // Also each message without the name of an API call before it, without a note after it (a link to
-  // documentation, a place), and with its runs of spaces as one (a terminal or a copy doubles spaces; some messages
-  // have two after a full stop, so both are read).
+  // documentation, a place), and with its runs of spaces as one (a terminal or a copy doubles spaces;
+  // some messages have two after a full stop, so both are read).
   messages = dedupe(
     messages
       .flatMap((m) => [m, withoutApiCall(m), withoutEndNote(m)])
@@ -451,9 +451,7 @@ const END_NOTES = [/ \([^()]{0,100}https?:\/\/[^\s()]{1,300}\)\.?$/, /: file [^\
 /** The message without a note at its end (END_NOTES), or null. */
 function withoutEndNote(m: PastedMessage): PastedMessage | null {
   const note = END_NOTES.map((re) => re.exec(m.text)).find((n) => n !== null);
-  if (!note || note.index === 0) return null;
-  const text = m.text.slice(0, note.index).trimEnd();
-  return { text, errorClass: m.errorClass, withPrefix: m.errorClass ? `${m.errorClass}: ${text}` : text };
+  return note && note.index > 0 ? withText(m, m.text.slice(0, note.index).trimEnd()) : null;
 }
 
 function singleSpaced(m: PastedMessage): PastedMessage {
