@@ -9,7 +9,7 @@
  */
 import { join, resolve } from 'node:path';
 import { CARRIERS, type Carrier } from '../bench/lib/carriers.ts';
-import { scriptOptions } from '../bench/lib/options.ts';
+import { scriptOptions } from '../src/util/script-options.ts';
 import { noConfidentMatch } from '../src/search/confidence.ts';
 import { matchPaste } from '../src/search/matcher.ts';
 import { buildMessageIndex, type EntryTuple } from '../src/search/message-index.ts';
@@ -20,7 +20,7 @@ const USAGE = `Usage: npm run bench:search-wrapped -- [--dev DIR]
 The paste matcher on the real set's clean pastes (DIR, default ../shared/search-dev) as other tools
 print them and other places carry them (bench/lib/carriers.ts): top-1 and the share shown as
 "no entry" per carrier, against the same pastes bare.`;
-const values = scriptOptions({ dev: { type: 'string', default: '../shared/search-dev' } }, USAGE);
+const { values } = scriptOptions({ dev: { type: 'string', default: '../shared/search-dev' } }, USAGE);
 const dev = resolve(values.dev!);
 
 const records = loadDevRecords(dev);

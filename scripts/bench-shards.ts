@@ -18,7 +18,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generateCatalog } from '../bench/lib/generate.ts';
-import { scriptOptions } from '../bench/lib/options.ts';
+import { scriptOptions } from '../src/util/script-options.ts';
 import { compareSites, discard, emptyTrash, errdexBuild, settle, type Built } from '../bench/lib/run.ts';
 import { PROFILES, type Profile } from '../bench/lib/synthetic.ts';
 import { SHARD_FILE, type ShardStamp } from '../src/build/merge.ts';
@@ -30,7 +30,7 @@ const USAGE = `Usage: npm run bench:shards -- [--records N] [--shards 2,4,8] [--
 Builds a synthetic catalog of N records (default 40000, rich) on one machine, then as each count of
 shards (default 4) and their merge; compares every merged site with the one-machine site. Writes
 .errdex/bench/shards.md and shards.json.`;
-const values = scriptOptions({ records: { type: 'string', default: '40000' }, shards: { type: 'string', default: '4' }, profile: { type: 'string', default: 'rich' } }, USAGE);
+const { values } = scriptOptions({ records: { type: 'string', default: '40000' }, shards: { type: 'string', default: '4' }, profile: { type: 'string', default: 'rich' } }, USAGE);
 const records = Number(values.records);
 const counts = values.shards.split(',').map(Number);
 const profile = values.profile as Profile;

@@ -3,7 +3,7 @@
  * synthetic catalog (bench/lib/synthetic.ts; the lean profile unless told) as .jsonl files of at most 10,000 records each.
  */
 import { generateCatalog } from '../bench/lib/generate.ts';
-import { scriptOptions } from '../bench/lib/options.ts';
+import { scriptOptions } from '../src/util/script-options.ts';
 import { PROFILES, type Profile } from '../bench/lib/synthetic.ts';
 
 const USAGE = `Usage: npm run generate -- [--count N] [--out DIR] [--seed N] [--profile ${PROFILES.join('|')}]
@@ -12,7 +12,7 @@ Writes a synthetic catalog of N records (default 1000) to DIR (default .errdex/c
 files of at most 10,000 records each. The same seed (default 1) writes the same catalog. The lean
 profile is the default here; npm run bench uses the rich one (docs/benchmarks.md).`;
 
-const values = scriptOptions(
+const { values } = scriptOptions(
   { count: { type: 'string', default: '1000' }, out: { type: 'string' }, seed: { type: 'string', default: '1' }, profile: { type: 'string', default: 'lean' } },
   USAGE,
 );

@@ -7,8 +7,8 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { projectFiles } from '../src/build/starter.ts';
+import { scriptOptions } from '../src/util/script-options.ts';
 
 const HELP = `Usage: errdex init <folder> [--force]
 
@@ -23,18 +23,7 @@ Options:
 Exit code 0 when written, 2 for a wrong command line or a folder that is not empty, 1 when a file
 cannot be written.`;
 
-let parsed;
-try {
-  parsed = parseArgs({ options: { force: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
-} catch (e) {
-  console.error(`${(e as Error).message}\n\n${HELP}`);
-  process.exit(2);
-}
-const { values, positionals } = parsed;
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const { values, positionals } = scriptOptions({ force: { type: 'boolean', default: false } }, HELP, { positionals: true });
 if (positionals.length !== 1) {
   console.error(`errdex init needs one folder${positionals.length > 1 ? `, not ${positionals.length}` : ''}.\n\n${HELP}`);
   process.exit(2);

@@ -3,7 +3,7 @@
  * per raise site (src/scan/). Then `ERRDEX_DATA=<out> npm run build`.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { scriptOptions } from '../src/util/script-options.ts';
 import { history, historyLines, type HistoryResult } from '../src/scan/history.ts';
 import { reasonLegend } from '../src/scan/report.ts';
 import { runHistory, runScan } from '../src/scan/run.ts';
@@ -37,32 +37,20 @@ ${reasonLegend().join('\n')}
 // `--history --tags` reads as the history of every tag.
 const argv = process.argv.slice(2).flatMap((a, i, all) => (a === '--tags' && all[i - 1] === '--history' ? [] : a === '--history' && all[i + 1] === '--tags' ? ['--history=tags'] : [a]));
 
-let args;
-try {
-  args = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      history: { type: 'string' },
-      'history-out': { type: 'string' },
-      repo: { type: 'string' },
-      rev: { type: 'string' },
-      out: { type: 'string' },
-      merge: { type: 'string' },
-      skipped: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-} catch (e) {
-  console.error(`scan: ${(e as Error).message}\n\n${HELP}`);
-  process.exit(2);
-}
-if (args.values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const args = scriptOptions(
+  {
+    history: { type: 'string' },
+    'history-out': { type: 'string' },
+    repo: { type: 'string' },
+    rev: { type: 'string' },
+    out: { type: 'string' },
+    merge: { type: 'string' },
+    skipped: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+  },
+  HELP,
+  { args: argv, positionals: true, label: 'scan: ' },
+);
 if (args.positionals.length !== 1) {
   console.error(`scan: give exactly one repository path (got ${args.positionals.length}).\n\n${HELP}`);
   process.exit(2);

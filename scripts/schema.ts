@@ -7,15 +7,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { scriptOptions } from '../src/util/script-options.ts';
 import { absoluteUrl } from '../src/util/urls.ts';
 import { SCHEMA_NAMES, schemaText } from '../src/views/schemas.ts';
 
-const { values } = parseArgs({ options: { check: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } }, strict: true });
-if (values.help) {
-  console.log('Usage: npm run schema [-- --check]\n\nWrites schema/{error-record,classes,url-ledger}.schema.json for the site of errdex.config.mjs\n(ERRDEX_SITE_URL, ERRDEX_BASE_PATH); --check only compares them.');
-  process.exit(0);
-}
+const USAGE = 'Usage: npm run schema [-- --check]\n\nWrites schema/{error-record,classes,url-ledger}.schema.json for the site of errdex.config.mjs\n(ERRDEX_SITE_URL, ERRDEX_BASE_PATH); --check only compares them.';
+const { values } = scriptOptions({ check: { type: 'boolean', default: false } }, USAGE);
 
 const base = absoluteUrl('/schema/');
 const stale: string[] = [];

@@ -9,7 +9,6 @@
  *   --redos            analyse every pattern for backtracking engines and write the catalog's redos.json,
  *                      which the build reads (without it, the verdicts come from that file as it is)
  */
-import { parseArgs } from 'node:util';
 import { catalogReport, loadCatalog } from '../src/catalog/catalog.ts';
 import { catalogPath, displayPath } from '../src/catalog/load.ts';
 import { addBacktrackingWarnings, analysePatterns, readVerdicts, redosCacheFile, redosFile, writeVerdicts } from '../src/catalog/redos.ts';
@@ -17,6 +16,7 @@ import { buildDatasetVersion } from '../src/catalog/validate.ts';
 import { buildCacheDir } from '../src/highlight/cache.ts';
 import { githubAnnotations, reportFileText, summaryLine } from '../src/catalog/report.ts';
 import { writeFileAtomic } from '../src/util/files.ts';
+import { scriptOptions } from '../src/util/script-options.ts';
 
 const HELP = `Usage: npm run validate [-- options]
 
@@ -31,21 +31,10 @@ Options:
   --redos            analyse every pattern for backtracking engines and write the catalog's redos.json
   --help             this text`;
 
-let parsed;
-try {
-  parsed = parseArgs({
-    options: { strict: { type: 'boolean', default: false }, redos: { type: 'boolean', default: false }, format: { type: 'string', default: 'text' }, report: { type: 'string' }, help: { type: 'boolean', default: false } },
-    strict: true,
-  });
-} catch (e) {
-  console.error(`${(e as Error).message}\n\n${HELP}`);
-  process.exit(2);
-}
-const { values } = parsed;
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const { values } = scriptOptions(
+  { strict: { type: 'boolean', default: false }, redos: { type: 'boolean', default: false }, format: { type: 'string', default: 'text' }, report: { type: 'string' } },
+  HELP,
+);
 if (values.format !== 'text' && values.format !== 'github') {
   console.error(`Unknown --format=${values.format}: use text or github.`);
   process.exit(2);
