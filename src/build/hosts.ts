@@ -130,7 +130,7 @@ export function leastSite(facts: BuildFacts): { files: number; folderFiles: numb
 
 /**
  * About how many files a site of this many records has, from the shares measured on synthetic
- * catalogs (docs/benchmarks.md; README, "Hosts and catalog sizes"): per record 2.03 pages (error page,
+ * catalogs (docs/benchmarks.md; docs/deploy.md, "Files in the output, by catalog size"): per record 2.03 pages (error page,
  * short link, listings), 1 JSON twin, 0.475 message index files (3 KB each, at most 65,536), one
  * full-text fragment (or the --max-fragments bundles), and Pagefind's own index, filter and entry files.
  */

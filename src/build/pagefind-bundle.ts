@@ -14,7 +14,7 @@
  * Pagefind fills the bundles with pages in the order they were added (the catalog's order), in
  * bundles of about equal size: a bundle is about (all fragments' bytes) / N. A full-text query that
  * shows k results fetches at most k bundles (fewer when results share one), so the bytes of a query
- * grow with the bundle size: see README "Hosts and catalog sizes" for sizes that suit each host.
+ * grow with the bundle size: see docs/deploy.md, "Host budgets", for sizes that suit each host.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
