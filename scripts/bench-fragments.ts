@@ -26,24 +26,38 @@ import { writeMessageIndex, writePagefindIndex } from '../src/build/search-index
 import { treeSize } from '../src/build/measure.ts';
 import { serveStatic, type StaticServer } from '../tests/support/static-server.ts';
 import { rng } from '../bench/lib/synthetic.ts';
+import { refuseOption, scriptOptions, wholeNumber } from '../src/util/script-options.ts';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i !== -1 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
-const CATALOG = resolve(arg('catalog', '.errdex/catalogs/10k'));
-const VALUES = arg('max-fragments', '2000,500,100')
+const USAGE = `Usage: npm run bench:fragments -- [--catalog DIR] [--max-fragments 2000,500,100] [--queries N] [--seed N] [--part-records N]
+
+What --max-fragments changes on one catalog (default .errdex/catalogs/10k): Pagefind's index written
+without the option and with each value given (whole numbers separated by commas; default
+2000,500,100; "," for none), and N word queries (default 40, drawn with --seed, default 5) in
+Chromium against each. --part-records: records per full-text part, at most (default: the build's).
+Writes .errdex/bench-fragments/results-<records>.md.`;
+const { values } = scriptOptions(
+  {
+    catalog: { type: 'string', default: '.errdex/catalogs/10k' },
+    'max-fragments': { type: 'string', default: '2000,500,100' },
+    queries: { type: 'string', default: '40' },
+    seed: { type: 'string', default: '5' },
+    'part-records': { type: 'string' },
+  },
+  USAGE,
+);
+const CATALOG = resolve(values.catalog);
+const VALUES = values['max-fragments']
   .split(',')
   .filter(Boolean)
   .map((v) => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--max-fragments: expected whole numbers of at least 1 separated by commas; got ${v}`);
+    if (!Number.isInteger(n) || n < 1) refuseOption(`--max-fragments: expected whole numbers of at least 1 separated by commas; got ${v}`, USAGE);
     return n;
   });
-const QUERIES = Number(arg('queries', '40'));
-const SEED = Number(arg('seed', '5'));
+const QUERIES = wholeNumber(values.queries, '--queries', USAGE, 1);
+const SEED = wholeNumber(values.seed, '--seed', USAGE);
 /** Records per full-text part, at most (the build's ERRDEX_PAGEFIND_PART_RECORDS; its default unless given). */
-const PART_RECORDS = process.argv.includes('--part-records') ? Number(arg('part-records', '')) : undefined;
+const PART_RECORDS = values['part-records'] === undefined ? undefined : wholeNumber(values['part-records'], '--part-records', USAGE, 1);
 /** As src/client/pagefind-client.ts: the search page shows the first 20 full-text results. */
 const RESULTS = 20;
 const WORK = resolve('.errdex/bench-fragments');

@@ -13,6 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { refuseOption, scriptOptions, wholeNumber } from '../src/util/script-options.ts';
 
 interface Revision {
   name: string;
@@ -31,23 +32,25 @@ interface SiteHistory {
   events: HistoryEvent[];
 }
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i !== -1 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
+const USAGE = `Usage: npm run bench:history -- <git dir>=<owner/name> [--spec tags|A..B] [--sample 30] [--seed 1] [--reuse <history.json>]
 
-const spec = process.argv.slice(2).find((a) => a.includes('='));
-if (!spec) {
-  console.error('usage: npm run bench:history -- <git dir>=<owner/name> [--spec tags|A..B] [--sample 30] [--seed 1]');
-  process.exit(2);
-}
+Scans the repository's history (npm run scan -- --history; --spec: its tags, the default, or a range
+A..B), timed, and checks a sample of its sites' events (default 30, drawn with --seed, default 1)
+against git's pickaxe. --reuse: check a history written before instead of scanning (no time then).`;
+const { values, positionals } = scriptOptions(
+  { spec: { type: 'string', default: 'tags' }, sample: { type: 'string', default: '30' }, seed: { type: 'string', default: '1' }, reuse: { type: 'string', default: '' } },
+  USAGE,
+  { positionals: true },
+);
+const spec = positionals[0];
+if (!spec?.includes('=') || positionals.length > 1) refuseOption(`bench:history: expected one <git dir>=<owner/name>; got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`, USAGE);
 const [dir, repo] = spec.split('=') as [string, string];
-const range = arg('spec', 'tags');
-const sampleSize = Number(arg('sample', '30'));
-let seed = Number(arg('seed', '1'));
+const range = values.spec;
+const sampleSize = wholeNumber(values.sample, '--sample', USAGE, 1);
+let seed = wholeNumber(values.seed, '--seed', USAGE);
 
 // `--reuse <history.json>` checks a history written before instead of scanning (no time then).
-const reuse = arg('reuse', '');
+const reuse = values.reuse;
 const out = reuse || join(mkdtempSync(join(tmpdir(), 'errdex-history-')), 'history.json');
 const started = performance.now();
 if (!reuse) {

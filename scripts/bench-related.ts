@@ -5,8 +5,15 @@
  */
 import { relatedErrors, type RelatedInput } from '../src/catalog/derive/related.ts';
 import { syntheticRecords } from '../bench/lib/synthetic.ts';
+import { refuseOption, scriptOptions } from '../src/util/script-options.ts';
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const USAGE = `Usage: npm run bench:related -- [N ...]
+
+Times the related-errors derivation on synthetic catalogs of N records each (default 10000 50000
+100000) and prints a Markdown table.`;
+const { positionals } = scriptOptions({}, USAGE, { positionals: true });
+const sizes = positionals.map(Number);
+if (sizes.some((n) => !Number.isInteger(n) || n < 1)) refuseOption(`bench:related: the sizes are record counts, whole numbers of at least 1; got ${positionals.join(' ')}`, USAGE);
 if (sizes.length === 0) sizes.push(10_000, 50_000, 100_000);
 const classIds = ['protocol-mismatch', 'unsupported-configuration', 'version-skew', 'resource-exhaustion', 'permission-denied', 'timeout'];
 

@@ -25,6 +25,19 @@ import { buildMessageIndex, type EntryTuple } from '../src/search/message-index.
 import { parseTemplate } from '../src/schema/message-template.ts';
 import { messagePath } from '../src/catalog/derive/message-groups.ts';
 import { searchAnswered } from '../tests/support/search-page.ts';
+import { refuseOption, scriptOptions, wholeNumber } from '../src/util/script-options.ts';
+
+const USAGE = `Usage: npm run bench:scan -- <git dir>=<owner/name>[@old-rev] ... [--browser N] [--misses]
+
+Scans each repository and checks its records: validation, githubUrl lines, paste search top-1 in
+Node; with @old-rev, the share of unchanged sites that keep their id. --browser N: also N records
+pasted into the site's search page in Chromium (default 0: none). --misses: print the first 30 Node
+misses even when there are more than 10 (10 or fewer are always printed). Writes
+.errdex/bench-scan/results.md.`;
+const { values: options, positionals: specs } = scriptOptions({ browser: { type: 'string', default: '0' }, misses: { type: 'boolean', default: false } }, USAGE, { positionals: true });
+const BROWSER = wholeNumber(options.browser, '--browser', USAGE, 0);
+const SPEC = /^(.+)=([^@=]+)(?:@(.+))?$/;
+for (const spec of specs) if (!SPEC.test(spec)) refuseOption(`bench:scan: expected <git dir>=<owner/name>[@old-rev], got ${spec}`, USAGE);
 
 const WORK = resolve('.errdex/bench-scan');
 const VALUES = ['42', "'alpha'", '/srv/data/input.csv', 'user_id', '3.5'];
@@ -140,14 +153,11 @@ async function browserTop1(file: string, records: ErrorRecord[], n: number): Pro
   return { found, tried: picked.length, misses };
 }
 
-const BROWSER = process.argv.includes('--browser') ? Number(process.argv[process.argv.indexOf('--browser') + 1]) : 0;
 const rows: string[] = [];
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
 mkdirSync(WORK, { recursive: true });
-for (const spec of process.argv.slice(2).filter((a, i, all) => a !== '--browser' && all[i - 1] !== '--browser' && a !== '--misses')) {
-  const m = /^(.+)=([^@=]+)(?:@(.+))?$/.exec(spec);
-  if (!m) throw new Error(`bench:scan: expected <git dir>=<owner/name>[@old-rev], got ${spec}`);
-  const [, dir, repo, oldRev] = m;
+for (const spec of specs) {
+  const [, dir, repo, oldRev] = SPEC.exec(spec)!;
   const result = await scan({ dir: dir!, repo });
   const s = result.summary;
   const file = join(WORK, `${repo!.replace('/', '-')}.jsonl`);
@@ -180,7 +190,7 @@ for (const spec of process.argv.slice(2).filter((a, i, all) => a !== '--browser'
   );
   console.log(rows.at(-1));
   for (const p of [...catalog.problems.slice(0, 5).map((p) => `${p.file}:${p.line} ${p.field} ${p.message}`), ...links.slice(0, 10)]) console.log(`  ${p}`);
-  if (process.argv.includes('--misses') || search.misses.length <= 10) for (const miss of search.misses.slice(0, 30)) console.log(`  MISS ${miss}`);
+  if (options.misses || search.misses.length <= 10) for (const miss of search.misses.slice(0, 30)) console.log(`  MISS ${miss}`);
 }
 const table = [
   '| repository | files | scan time | records | validation | githubUrl lines without the raise | paste search top-1 (Node, all) | top-1 in Chromium (sample) | ids kept (unchanged sites) |',

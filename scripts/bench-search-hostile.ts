@@ -24,10 +24,16 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../tests/support/browser.ts';
 import { HOSTILE_INPUTS, type HostileInput } from '../bench/lib/search-hostile-inputs.ts';
 import { serveStatic } from '../tests/support/static-server.ts';
+import { scriptOptions, wholeNumber } from '../src/util/script-options.ts';
 
+const USAGE = `Usage: npm run bench:search-hostile -- [--reps N]
+
+Builds tests/fixtures/catalogs/search-hostile/ and submits each hostile input on its search page in
+Chromium N times (default 7); reports the median and max times. Writes
+.errdex/bench-search-hostile/results.md.`;
+const { values } = scriptOptions({ reps: { type: 'string', default: '7' } }, USAGE);
 const WORK = resolve('.errdex/bench-search-hostile');
-const repsArg = process.argv.indexOf('--reps');
-const REPS = repsArg > 0 ? Number(process.argv[repsArg + 1]) : 7;
+const REPS = wholeNumber(values.reps, '--reps', USAGE, 1);
 const TARGET_MS = 200;
 
 interface Sample {

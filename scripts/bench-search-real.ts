@@ -28,11 +28,7 @@ import { checkSite, lookupCheck } from '../bench/lib/lookup-check.ts';
 import { MESSAGE_INDEX_DIR, writeMessageIndex } from '../src/build/search-index.ts';
 import { syntheticRecords } from '../bench/lib/synthetic.ts';
 import { messagePath } from '../src/catalog/derive/message-groups.ts';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i !== -1 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
+import { scriptOptions, wholeNumber } from '../src/util/script-options.ts';
 
 export interface RealQuery {
   id: string;
@@ -61,7 +57,8 @@ interface Scored {
   query: string;
 }
 
-const DUMP = process.argv.includes('--dump');
+/** `--dump`, when run as a script (not when bench-search.ts or bench-search-wrapped.ts import it). */
+let DUMP = false;
 const dumped: string[] = [];
 
 export const readJsonl = <T>(path: string): T[] =>
@@ -369,7 +366,7 @@ export async function benchReal(options: BenchRealOptions): Promise<string> {
   return report.join('\n');
 }
 
-const HELP = `npm run bench:search-real [-- options]
+const USAGE = `Usage: npm run bench:search-real -- [options]
 
 The paste matcher on the search-dev folder's real records and pastes (docs/benchmarks.md, "Search").
   --dev DIR             the search-dev folder (default ../shared/search-dev, or ERRDEX_SEARCH_DEV)
@@ -387,25 +384,44 @@ The paste matcher on the search-dev folder's real records and pastes (docs/bench
 The message index of each catalog is written once and reused while what it is made from is unchanged
 (its stamp.txt). Writes .errdex/bench-search-real/results.md and prints it.`;
 
-if (import.meta.url === `file://${process.argv[1]}` && (process.argv.includes('--help') || process.argv.includes('-h'))) {
-  console.log(HELP);
-} else if (import.meta.url === `file://${process.argv[1]}`) {
-  const work = resolve('.errdex/bench-search-real');
-  mkdirSync(work, { recursive: true });
-  const text = await benchReal({
-    dev: resolve(arg('dev', process.env.ERRDEX_SEARCH_DEV ?? (['../shared/search-dev', '../../shared/search-dev'].find((d) => existsSync(d)) ?? '../shared/search-dev'))),
-    distractors: arg('distractors', '0,100000').split(',').map(Number),
-    holdOut: arg('hold-out', 'encode/httpx,prettier/prettier').split(','),
-    work,
-    misses: new Set(arg('misses', '').split(',').filter(Boolean)),
-    chromium: Number(arg('chromium', '0')),
-    chromiumOnly: process.argv.includes('--chromium-only'),
-    only: new Set(arg('only', '').split(',').filter(Boolean)),
-    slowest: Number(arg('slowest', '0')),
-    cold: Number(arg('cold', '0')),
-    lookupCheck: process.argv.includes('--lookup-check') ? Number(/^\d+$/.test(arg('lookup-check', '')) ? arg('lookup-check', '') : Infinity) : 0,
-  });
-  writeFileSync(join(work, 'results.md'), text);
-  if (DUMP) writeFileSync(join(work, 'top-results.jsonl'), `${dumped.join('\n')}\n`);
+if (import.meta.url === `file://${process.argv[1]}`) {
+  // `-h` as `--help`; `--lookup-check` takes a count only when one follows it (alone: every paste).
+  const args = process.argv.slice(2).map((a, i, all) => (a === '-h' ? '--help' : a === '--lookup-check' && !/^\d+$/.test(all[i + 1] ?? '') ? '--lookup-check=' : a));
+  const { values } = scriptOptions(
+    {
+      dev: { type: 'string' },
+      distractors: { type: 'string', default: '0,100000' },
+      'hold-out': { type: 'string', default: 'encode/httpx,prettier/prettier' },
+      chromium: { type: 'string', default: '0' },
+      'chromium-only': { type: 'boolean', default: false },
+      only: { type: 'string', default: '' },
+      cold: { type: 'string', default: '0' },
+      slowest: { type: 'string', default: '0' },
+      'lookup-check': { type: 'string' },
+      misses: { type: 'string', default: '' },
+      dump: { type: 'boolean', default: false },
+    },
+    USAGE,
+    { args },
+  );
+  const lookup = values['lookup-check'];
+  const options: BenchRealOptions = {
+    dev: resolve(values.dev || (process.env.ERRDEX_SEARCH_DEV ?? ['../shared/search-dev', '../../shared/search-dev'].find((d) => existsSync(d)) ?? '../shared/search-dev')),
+    distractors: values.distractors.split(',').map((n) => wholeNumber(n, '--distractors', USAGE, 0)),
+    holdOut: values['hold-out'].split(','),
+    work: resolve('.errdex/bench-search-real'),
+    misses: new Set(values.misses.split(',').filter(Boolean)),
+    chromium: wholeNumber(values.chromium, '--chromium', USAGE, 0),
+    chromiumOnly: values['chromium-only'],
+    only: new Set(values.only.split(',').filter(Boolean)),
+    slowest: wholeNumber(values.slowest, '--slowest', USAGE, 0),
+    cold: wholeNumber(values.cold, '--cold', USAGE, 0),
+    lookupCheck: lookup === undefined ? 0 : lookup === '' ? Infinity : wholeNumber(lookup, '--lookup-check', USAGE, 0),
+  };
+  DUMP = values.dump;
+  mkdirSync(options.work, { recursive: true });
+  const text = await benchReal(options);
+  writeFileSync(join(options.work, 'results.md'), text);
+  if (DUMP) writeFileSync(join(options.work, 'top-results.jsonl'), `${dumped.join('\n')}\n`);
   console.log(`\n${text}`);
 }

@@ -32,34 +32,72 @@ import { serveStatic, type StaticServer } from '../tests/support/static-server.t
 import { MESSAGE_INDEX_DIR, writeMessageIndex, writePagefindIndex } from '../src/build/search-index.ts';
 import { syntheticRecords } from '../bench/lib/synthetic.ts';
 import { searchAnswered } from '../tests/support/search-page.ts';
+import { refuseOption, scriptOptions, wholeNumber } from '../src/util/script-options.ts';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i !== -1 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
-const SIZES = arg('sizes', '10000,100000').split(',').map(Number);
+const ALL_PASSES = ['pagefind', 'errdex', 'address', 'warm'];
+const USAGE = `Usage: npm run bench:search -- [options]
+
+Search on synthetic catalogs, in Chromium and in Node, then on the real set (bench:search-real).
+  --sizes N,M             catalog sizes, in records (default 10000,100000)
+  --clean N               clean pastes in Chromium (default 100)
+  --per-damage N          pastes per damage in Chromium (default 20)
+  --node-clean N          clean pastes in Node (default 1000)
+  --node-per-damage N     pastes per damage in Node (default 200)
+  --node-seed N           seed of the Node query set (default 11)
+  --node-only             no Chromium: the Node run alone
+  --passes A,B            Chromium passes to run, of ${ALL_PASSES.join(', ')} (default all)
+  --paste-pause MS        how long after the search page opened the visitor pastes (default 1000)
+  --keys N                message index: keys per record (default: the build's)
+  --max-shared N          message index: keys shared by more than N records used only as a last resort (default: the build's)
+  --misses                print the Node run's misses
+  --heaviest N            print the Node run's N queries that fetched the most bytes (default 0)
+  --reuse-base            reuse the search page built by an earlier run (.errdex/bench-search/base-site)
+  --no-real               skip the real set
+Writes .errdex/bench-search/results.md and prints it.`;
+const { values } = scriptOptions(
+  {
+    sizes: { type: 'string', default: '10000,100000' },
+    clean: { type: 'string', default: '100' },
+    'per-damage': { type: 'string', default: '20' },
+    'node-clean': { type: 'string', default: '1000' },
+    'node-per-damage': { type: 'string', default: '200' },
+    'node-seed': { type: 'string', default: '11' },
+    'node-only': { type: 'boolean', default: false },
+    passes: { type: 'string', default: ALL_PASSES.join(',') },
+    'paste-pause': { type: 'string', default: '1000' },
+    keys: { type: 'string' },
+    'max-shared': { type: 'string' },
+    misses: { type: 'boolean', default: false },
+    heaviest: { type: 'string', default: '0' },
+    'reuse-base': { type: 'boolean', default: false },
+    'no-real': { type: 'boolean', default: false },
+  },
+  USAGE,
+);
+const SIZES = values.sizes.split(',').map((n) => wholeNumber(n, '--sizes', USAGE, 1));
 // Chromium runs a page per query, so it measures fewer queries; Node checks accuracy on many more.
-const CLEAN = Number(arg('clean', '100'));
-const PER_DAMAGE = Number(arg('per-damage', '20'));
-const NODE_CLEAN = Number(arg('node-clean', '1000'));
-const NODE_PER_DAMAGE = Number(arg('node-per-damage', '200'));
-const NODE_ONLY = process.argv.includes('--node-only');
+const CLEAN = wholeNumber(values.clean, '--clean', USAGE, 0);
+const PER_DAMAGE = wholeNumber(values['per-damage'], '--per-damage', USAGE, 0);
+const NODE_CLEAN = wholeNumber(values['node-clean'], '--node-clean', USAGE, 0);
+const NODE_PER_DAMAGE = wholeNumber(values['node-per-damage'], '--node-per-damage', USAGE, 0);
+const NODE_ONLY = values['node-only'];
 // Chromium passes to run (all by default): a larger query set for one pass alone takes less time.
-const PASSES = new Set(arg('passes', 'pagefind,errdex,address,warm').split(','));
+const PASSES = new Set(values.passes.split(','));
+for (const pass of PASSES) if (!ALL_PASSES.includes(pass)) refuseOption(`--passes takes some of ${ALL_PASSES.join(', ')}, separated by commas; got ${values.passes}`, USAGE);
 // Seed of the Node query set: another seed checks that tuning did not fit these very queries.
-const NODE_SEED = Number(arg('node-seed', '11'));
+const NODE_SEED = wholeNumber(values['node-seed'], '--node-seed', USAGE);
 // Message index settings to try (defaults: the build's).
 const INDEX_OPTIONS = {
-  ...(process.argv.includes('--keys') ? { keysPerRecord: Number(arg('keys', '3')) } : {}),
-  ...(process.argv.includes('--max-shared') ? { maxShared: Number(arg('max-shared', '100')) } : {}),
+  ...(values.keys !== undefined ? { keysPerRecord: wholeNumber(values.keys, '--keys', USAGE, 1) } : {}),
+  ...(values['max-shared'] !== undefined ? { maxShared: wholeNumber(values['max-shared'], '--max-shared', USAGE, 0) } : {}),
 };
 // How long the visitor takes to paste after the search page opened (the page warms the matcher meanwhile).
-const PASTE_PAUSE_MS = Number(arg('paste-pause', '1000'));
+const PASTE_PAUSE_MS = wholeNumber(values['paste-pause'], '--paste-pause', USAGE, 0);
 const WORK = resolve('.errdex/bench-search');
 // Print the Node run's misses (target, paste, what ranked first): to study them before changing the matcher.
-const PRINT_MISSES = process.argv.includes('--misses');
+const PRINT_MISSES = values.misses;
 // Print the Node run's N queries that fetched the most bytes.
-const PRINT_HEAVIEST = Number(arg('heaviest', '0'));
+const PRINT_HEAVIEST = wholeNumber(values.heaviest, '--heaviest', USAGE, 0);
 
 interface Outcome {
   damage: Damage;
@@ -310,7 +348,7 @@ async function main(): Promise<void> {
     let t = performance.now();
     const records = generate(size);
     console.log(`  generated and validated in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    base ??= existsSync(join(WORK, 'base-site', 'search', 'index.html')) && process.argv.includes('--reuse-base') ? join(WORK, 'base-site') : baseSite(records.slice(0, 20));
+    base ??= existsSync(join(WORK, 'base-site', 'search', 'index.html')) && values['reuse-base'] ? join(WORK, 'base-site') : baseSite(records.slice(0, 20));
     const { dir, info } = await siteFor(records, base);
     const queries = benchQueries(records, { clean: CLEAN, perDamage: PER_DAMAGE });
     const nodeQueries = benchQueries(records, { clean: NODE_CLEAN, perDamage: NODE_PER_DAMAGE, seed: NODE_SEED });
@@ -368,7 +406,7 @@ async function main(): Promise<void> {
   }
   // The real set (real records and pastes, bench-search-real.ts), when its folder is there.
   const dev = process.env.ERRDEX_SEARCH_DEV ?? ['../shared/search-dev', '../../shared/search-dev'].find((d) => existsSync(d));
-  if (!process.argv.includes('--no-real') && dev && existsSync(dev)) {
+  if (!values['no-real'] && dev && existsSync(dev)) {
     report.push(
       '### Real records and pastes',
       '',

@@ -28,13 +28,34 @@ import { applyEdit, EDITS, type Edit } from '../bench/lib/edits.ts';
 import { formatCount, formatDuration } from '../src/build/progress.ts';
 import { treeSize, type BuildReport } from '../src/build/measure.ts';
 import { awaitSiteDeletion, compareSites, discard, emptyTrash, errdexBuild, runMeasured, settle, type Built, type Measured } from '../bench/lib/run.ts';
+import { refuseOption, scriptOptions } from '../src/util/script-options.ts';
+
+const USAGE = `Usage: npm run bench -- [--sizes 1000,10000] [--profile ${PROFILES.join('|')}] [--no-baseline] [--no-incremental] [--edit [--verify-each]]
+
+The build benchmark. For each size (record counts separated by commas, a k suffix for thousands:
+10k; default 1000,10000), a synthetic catalog of that profile (default rich) built cold, then:
+  --no-incremental   no build with one record changed after the cold one
+  --edit             instead of that, each of five edits in turn, the last edit's site compared with a cold build
+  --verify-each      with --edit, every edit's site compared with a cold build
+  --no-baseline      no plain baseline (Astro and Pagefind alone) on the same records
+Writes .errdex/bench/results.md and results.json.`;
+const { values: options } = scriptOptions(
+  {
+    sizes: { type: 'string', default: '1000,10000' },
+    profile: { type: 'string', default: 'rich' },
+    'no-baseline': { type: 'boolean', default: false },
+    'no-incremental': { type: 'boolean', default: false },
+    edit: { type: 'boolean', default: false },
+    'verify-each': { type: 'boolean', default: false },
+  },
+  USAGE,
+);
+const profile = options.profile as Profile;
+if (!PROFILES.includes(profile)) refuseOption(`--profile takes one of ${PROFILES.join(', ')}`, USAGE);
+const sizes = options.sizes.split(',').map((x) => Number(x.replace(/k$/i, '000')));
+if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) refuseOption('--sizes takes record counts separated by commas, e.g. --sizes 1000,10000,100000', USAGE);
 
 const BENCH = resolve('.errdex/bench');
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i !== -1 ? process.argv[i + 1] : undefined;
-}
-const flag = (name: string): boolean => process.argv.includes(`--${name}`);
 
 const node = process.execPath;
 const astro = resolve('node_modules/astro/bin/astro.mjs');
@@ -85,7 +106,7 @@ async function benchSize(records: number): Promise<SizeResult> {
   // The baseline first: the incremental build deletes the site it replaces, and nothing may run
   // soon after that (settle).
   let baseline: SizeResult['baseline'];
-  if (!flag('no-baseline')) {
+  if (!options['no-baseline']) {
     console.log('baseline: plain Astro with <Code>, then the Pagefind CLI…');
     const project = join(dir, 'baseline');
     discard(project);
@@ -106,8 +127,8 @@ async function benchSize(records: number): Promise<SizeResult> {
   await settle();
   const result: SizeResult = { records, cold: await errdexBuild(catalog, dist, cache, join(dir, 'report-cold.json')), baseline };
 
-  if (flag('edit')) result.edits = await editRuns(dir, catalog, dist, cache);
-  else if (!flag('no-incremental')) {
+  if (options.edit) result.edits = await editRuns(dir, catalog, dist, cache);
+  else if (!options['no-incremental']) {
     changeOneRecord(catalog, records);
     console.log('\nerrdex, one record changed:');
     await settle();
@@ -136,7 +157,7 @@ async function editRuns(dir: string, catalog: string, dist: string, cache: strin
     const build = await errdexBuild(catalog, dist, cache, join(dir, `report-${edit}.json`));
     await awaitSiteDeletion(dist);
     let identical: EditResult['identical'] = null;
-    if (flag('verify-each') || round === EDITS.length - 1) {
+    if (options['verify-each'] || round === EDITS.length - 1) {
       const [coldDist, coldCache] = [join(dir, `dist-cold-${edit}`), join(dir, `cache-cold-${edit}`)];
       console.log(`\nerrdex, cold, the same catalog (to compare):`);
       await errdexBuild(copy, coldDist, coldCache, join(dir, `report-cold-${edit}.json`), ['--no-ledger-update']);
@@ -208,16 +229,6 @@ function markdown(results: SizeResult[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-const profile = (arg('profile') ?? 'rich') as Profile;
-if (!PROFILES.includes(profile)) {
-  console.error(`--profile takes one of ${PROFILES.join(', ')}`);
-  process.exit(2);
-}
-const sizes = (arg('sizes') ?? '1000,10000').split(',').map((x) => Number(x.replace(/k$/i, '000')));
-if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) {
-  console.error('--sizes takes record counts separated by commas, e.g. --sizes 1000,10000,100000');
-  process.exit(2);
-}
 mkdirSync(BENCH, { recursive: true });
 // Left by an interrupted run.
 emptyTrash();

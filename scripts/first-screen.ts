@@ -11,15 +11,25 @@ import { serveStatic } from '../tests/support/static-server.ts';
 import { listFilesBelow } from '../src/util/files.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { refuseOption, scriptOptions, wholeNumber } from '../src/util/script-options.ts';
 
-const dist = process.env.ERRDEX_DIST || 'dist';
-const limit = Number(process.argv.find((a) => a.startsWith('--limit='))?.slice(8) ?? Number.POSITIVE_INFINITY);
-// `--width=360`: that screen only.
-const width = process.argv.find((a) => a.startsWith('--width='))?.slice(8);
-const SCREENS = [
+const ALL_SCREENS = [
   { name: '1280×800', width: 1280, height: 800 },
   { name: '360×740', width: 360, height: 740 },
-].filter((s) => width === undefined || String(s.width) === width);
+];
+const USAGE = `Usage: npm run first-screen -- [--limit=N] [--width=${ALL_SCREENS.map((s) => s.width).join('|')}]
+
+Whether the error pages of the built site (ERRDEX_DIST or dist) show their first solution on the
+first screen, at ${ALL_SCREENS.map((s) => s.name).join(' and ')}, in Chromium without JavaScript.
+  --limit=N   only the N pages with the most text above their first solution (default: every page)
+  --width=W   only the screen of that width`;
+const { values } = scriptOptions({ limit: { type: 'string' }, width: { type: 'string' } }, USAGE);
+const dist = process.env.ERRDEX_DIST || 'dist';
+const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : wholeNumber(values.limit, '--limit', USAGE, 1);
+// `--width=360`: that screen only.
+const width = values.width;
+const SCREENS = ALL_SCREENS.filter((s) => width === undefined || String(s.width) === width);
+if (SCREENS.length === 0) refuseOption(`--width takes one of ${ALL_SCREENS.map((s) => s.width).join(', ')}; got ${width}`, USAGE);
 /** The characters of text above a page's first solution's end: what pushes it down. */
 function textAbove(html: string): number {
   const end = html.indexOf('</li>', html.indexOf('class="solutions"'));

@@ -13,11 +13,19 @@
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../tests/support/browser.ts';
 import { serveStatic } from '../tests/support/static-server.ts';
+import { scriptOptions } from '../src/util/script-options.ts';
 
-const args = process.argv.slice(2);
-const [path = '/', ...queries] = args.filter((a) => !a.startsWith('--'));
-const typed = args.includes('--typed');
-const showFiles = args.includes('--files');
+const USAGE = `Usage: npm run measure-lists -- /owner/repo/ [query ...] [--typed] [--files] [--catalog=DIR]
+
+What a listing page (default /) costs a reader in bytes: its first view, then each query's filter
+fetches, each in a fresh browser context, on the built site (ERRDEX_DIST or dist/).
+  --typed         each query typed a key at a time, 120 ms apart
+  --files         list each file received
+  --catalog=DIR   no site, no browser: each query's bytes from the listing's filter index, made from DIR's records`;
+const { values, positionals } = scriptOptions({ typed: { type: 'boolean', default: false }, files: { type: 'boolean', default: false }, catalog: { type: 'string' } }, USAGE, { positionals: true });
+const [path = '/', ...queries] = positionals;
+const typed = values.typed;
+const showFiles = values.files;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 interface Received {
@@ -61,7 +69,7 @@ async function visit(browser: Browser, url: string, query: string | null): Promi
 }
 
 const total = (rs: readonly Received[]) => rs.reduce((n, r) => n + r.bytes, 0);
-const catalogDir = args.find((a) => a.startsWith('--catalog='))?.slice('--catalog='.length);
+const catalogDir = values.catalog;
 if (catalogDir) {
   await measureIndex(catalogDir);
   process.exit(0);

@@ -8,9 +8,16 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { listFilesBelow } from '../src/util/files.ts';
+import { scriptOptions, wholeNumber } from '../src/util/script-options.ts';
 
+const USAGE = `Usage: npm run page-weight -- [--top=N]
+
+What each error page of the built site (ERRDEX_DIST or dist/) weighs, uncompressed, with its
+stylesheets and scripts: the median, 90th percentile and largest, and the N heaviest pages with what
+their HTML holds (default 5).`;
+const { values } = scriptOptions({ top: { type: 'string', default: '5' } }, USAGE);
 const dist = process.env.ERRDEX_DIST || 'dist';
-const top = Number(process.argv.find((a) => a.startsWith('--top='))?.slice(6) ?? 5);
+const top = wholeNumber(values.top, '--top', USAGE, 0);
 const basePath = process.env.ERRDEX_BASE_PATH ?? '';
 
 /** A file of the site by its URL path. */

@@ -6,10 +6,15 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { launchChromium } from '../tests/support/browser.ts';
 import { serveStatic } from '../tests/support/static-server.ts';
+import { scriptOptions } from '../src/util/script-options.ts';
 
-const paths = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const USAGE = `Usage: npm run screenshots -- [--top] [path ...]
+
+Screenshots of the built site's pages (ERRDEX_DIST or dist; default the home page, /) in light and
+dark, at 360 px and desktop width, into .errdex/screenshots/. --top: the first screenful only.`;
+const { values, positionals: paths } = scriptOptions({ top: { type: 'boolean', default: false } }, USAGE, { positionals: true });
 // --top: only the first screenful, for looking at headers closely.
-const fullPage = !process.argv.includes('--top');
+const fullPage = !values.top;
 if (paths.length === 0) paths.push('/');
 const out = '.errdex/screenshots';
 /** A file name for a page's path; a long one (a pasted query) is cut, with a hash of the whole so names stay distinct. */

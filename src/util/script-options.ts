@@ -2,7 +2,8 @@
  * The options of a command-line script (errdex's commands, the bench's), read with node:util's
  * parseArgs: `--help` prints the script's usage (exit 0), and an option it does not know, or one
  * without its value, is named with the usage (exit 2), where parseArgs alone would end the script
- * with a stack trace.
+ * with a stack trace. A value the script finds wrong after that is refused the same way
+ * (refuseOption, wholeNumber).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
@@ -33,4 +34,19 @@ export function scriptOptions<const O extends Options>(options: O, usage: string
   }
   delete parsed.values.help;
   return { values: parsed.values as Values<O>, positionals: parsed.positionals };
+}
+
+/** Ends the script as a wrong option does: the message, then the usage, on stderr (exit 2). */
+export function refuseOption(message: string, usage: string): never {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+/** An option's value read as a whole number (of at least `min`, when given); anything else is refused (refuseOption). */
+export function wholeNumber(text: string, option: string, usage: string, min?: number): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || (min !== undefined && n < min)) {
+    refuseOption(`${option} takes a whole number${min === undefined ? '' : ` of at least ${min}`}; got ${text}`, usage);
+  }
+  return n;
 }

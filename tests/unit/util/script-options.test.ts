@@ -10,7 +10,27 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const run = (file: string, args: string[]) => spawnSync(process.execPath, [file, ...args], { encoding: 'utf8' });
-const SCRIPTS = ['scripts/generate-catalog.ts', 'scripts/bench-shards.ts', 'scripts/bench-search-wrapped.ts', 'scripts/init.ts', 'scripts/validate.ts', 'scripts/scan.ts', 'scripts/schema.ts'];
+const SCRIPTS = [
+  'scripts/generate-catalog.ts',
+  'scripts/bench-shards.ts',
+  'scripts/bench-search-wrapped.ts',
+  'scripts/init.ts',
+  'scripts/validate.ts',
+  'scripts/scan.ts',
+  'scripts/schema.ts',
+  'scripts/bench.ts',
+  'scripts/bench-fragments.ts',
+  'scripts/bench-history.ts',
+  'scripts/bench-related.ts',
+  'scripts/bench-scan.ts',
+  'scripts/bench-search-hostile.ts',
+  'scripts/bench-search-real.ts',
+  'scripts/bench-search.ts',
+  'scripts/first-screen.ts',
+  'scripts/measure-lists.ts',
+  'scripts/page-weight.ts',
+  'scripts/screenshots.ts',
+];
 const out = mkdtempSync(join(tmpdir(), 'errdex-options-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
