@@ -4,14 +4,16 @@
  * a module-level or class-level constant of the file (`MSG = "..."`, `self.MSG`). Also
  * `warnings.warn(message, Category)` (a warning), and the message an error class carries as an
  * attribute (pydantic v1's `msg_template = "..."`, `message = "..."`): raised as `raise X()`, it has
- * no message at the raise.
+ * no message at the raise. And the message an error class's `__init__` builds from its arguments
+ * (`super().__init__(f"Could not find {expected}")`), for `raise X(name)` in its file or in a file
+ * that imports it.
  */
 import type { Node } from 'web-tree-sitter';
 import { fileConstant, isParameter, literalOnly } from './constants.ts';
 import { contains, firstParagraph, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { braceParts, concatParts, hole, printfParts, text, type MessagePart } from './message.ts';
-import { endLineOf, lineOf, SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
+import { braceParts, concatParts, hasLiteralWords, hole, printfParts, text, type MessagePart } from './message.ts';
+import { endLineOf, lineOf, SiteCollector, type BuiltMessage, type FileSites, type ImportedMessage } from './site.ts';
 
 const MESSAGE_KEYWORDS = new Set(['message', 'msg', 'detail', 'reason', 'description', 'text']);
 
@@ -198,6 +200,60 @@ function classMessages(root: Node, out: SiteCollector): void {
   }
 }
 
+/** How another file names the message a class's constructor builds (constants of FileSites): `Class()`. */
+const builtKey = (cls: string) => `${cls}()`;
+
+/**
+ * Of each error class of the file whose `__init__` hands its base a message with literal words
+ * (`super().__init__(message)`, `super(Cls, self).__init__(...)`, `Base.__init__(self, ...)`, or as
+ * `message=`), that message: its placeholders are the constructor's parameters and locals.
+ */
+function builtMessages(root: Node): Map<string, MessagePart[]> {
+  const out = new Map<string, MessagePart[]>();
+  // A class without an `__init__` of its own: its bases', should one of this file build the message.
+  const inheriting = new Map<string, string[]>();
+  for (const cls of root.descendantsOfType('class_definition')) {
+    const name = cls?.childForFieldName('name')?.text;
+    const bases = cls?.childForFieldName('superclasses')?.namedChildren.filter((b) => b?.type !== 'keyword_argument').map((b) => b?.text ?? '') ?? [];
+    if (!cls || !name || !(looksLikeError(name) || bases.some((b) => looksLikeError(b.split('.').at(-1)!)))) continue;
+    const init = cls
+      .childForFieldName('body')
+      ?.namedChildren.find((m) => m?.type === 'function_definition' && m.childForFieldName('name')?.text === '__init__');
+    if (!init) {
+      inheriting.set(name, bases);
+      continue;
+    }
+    for (const call of init.descendantsOfType('call')) {
+      const fn = call?.childForFieldName('function');
+      if (!call || fn?.type !== 'attribute' || fn.childForFieldName('attribute')?.text !== '__init__' || enclosingFunction(call)?.id !== init.id) continue;
+      const object = fn.childForFieldName('object');
+      const viaSuper = object?.type === 'call' && object.childForFieldName('function')?.text === 'super';
+      const viaBase = object !== null && bases.includes(object.text);
+      if (!viaSuper && !viaBase) continue;
+      const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
+      const positional = args.filter((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat' && a.type !== 'dictionary_splat');
+      const keyword = args.find((a) => a.type === 'keyword_argument' && MESSAGE_KEYWORDS.has(a.childForFieldName('name')?.text ?? ''))?.childForFieldName('value');
+      const message = (viaSuper ? positional[0] : positional[1]) ?? keyword;
+      const parts = message ? messageParts(message, init, call) : null;
+      if (parts && hasLiteralWords(parts)) out.set(name, parts);
+      break;
+    }
+  }
+  // Python takes the first base's `__init__` (its method resolution order): the first base named.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, bases] of inheriting) {
+      const from = bases[0] !== undefined ? out.get(bases[0]) : undefined;
+      if (from && !out.has(name)) {
+        out.set(name, from);
+        inheriting.delete(name);
+        grew = true;
+      }
+    }
+  }
+  return out;
+}
+
 const WARN_CALLEES = new Set(['warnings.warn', 'warn']);
 
 /** `warnings.warn(message, Category)`: a warning, `UserWarning` unless a category is given. */
@@ -222,6 +278,15 @@ function warningSites(root: Node, out: SiteCollector): void {
 export function pythonSites(root: Node): FileSites {
   const out = new SiteCollector();
   const imports = importTable(root);
+  const built = builtMessages(root);
+  // The class's own message (its constructor's), from this file or the file it is imported from.
+  const builtFor = (cls: string | null) => (): BuiltMessage | null => {
+    if (!cls) return null;
+    const here = built.get(cls);
+    if (here) return { parts: here, builtBy: `${cls}.__init__` };
+    const from = imports.get(cls);
+    return from ? { parts: [], builtBy: `${cls}.__init__`, imported: { ...from, name: builtKey(from.name) } } : null;
+  };
   classMessages(root, out);
   warningSites(root, out);
   for (const stmt of root.descendantsOfType('raise_statement')) {
@@ -235,7 +300,9 @@ export function pythonSites(root: Node): FileSites {
     const fn = raised.childForFieldName('function');
     const args = raised.childForFieldName('arguments');
     const callee = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.type === 'identifier' ? fn.text : null;
-    const errorClass = callee && /^[A-Z]/.test(callee) ? callee : null;
+    // An imported class by its own name, which a traceback prints, not the alias it has here.
+    const named = fn?.type === 'identifier' && callee ? (imports.get(callee)?.name ?? callee) : callee;
+    const errorClass = named && /^[A-Z]/.test(named) ? named : null;
     const list = (args?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
     // The message: the first positional argument with literal text (`Error(name, f"...")` has it second),
     // else a `message=`-like keyword argument.
@@ -244,9 +311,11 @@ export function pythonSites(root: Node): FileSites {
     const candidates = keyword ? [...positional, keyword] : positional;
     const scope = enclosingFunction(stmt);
     const imported = (c: Node) => (c.type === 'identifier' && !(scope && isParameter(stmt, c.text, FUNCTIONS)) ? (imports.get(c.text) ?? null) : null);
-    out.exception(stmt, candidates, (c) => messageParts(c, scope, stmt), errorClass, 'raise', () => siteContext(stmt, shapes), imported);
+    out.exception(stmt, candidates, (c) => messageParts(c, scope, stmt), errorClass, 'raise', () => siteContext(stmt, shapes), imported, builtFor(fn?.type === 'identifier' ? (callee ?? null) : null));
   }
-  return out.result(moduleConstants(root));
+  const constants = moduleConstants(root);
+  for (const [cls, parts] of built) constants[builtKey(cls)] = parts;
+  return out.result(constants);
 }
 
 /** `from .messages import NOT_FOUND as MISSING`: each imported name by the name it has here. */

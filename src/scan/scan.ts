@@ -8,11 +8,11 @@ import { errorRecordSchema, type ErrorRecord } from '../schema/record.ts';
 import { recordProblems } from '../schema/record-checks.ts';
 import { commitDate, listTree, originRepo, readBlobs, resolveCommit } from './git.ts';
 import { IdAllocator, siteKey } from './ids.ts';
-import { buildTemplate, hasLiteralPhrase, hasLiteralWords } from './message.ts';
+import { buildTemplate } from './message.ts';
 import { importedParts } from './imports.ts';
 import { buildRecord, type FileFacts } from './record.ts';
 import { LANGUAGE_NAME, languageOf, MAX_FILE_BYTES, skipByPath, skipByText, type ScanLanguage, type SkipReason } from './select.ts';
-import type { SiteSkip } from './site.ts';
+import { skipReason, type SiteSkip } from './site.ts';
 import { readerPool } from './pool.ts';
 import type { FileRead } from './read-file.ts';
 
@@ -178,7 +178,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
           // The constant is the whole message, or fills the placeholder named for it.
           const parts = value && local !== undefined ? site.parts.flatMap((p) => (p.kind === 'hole' && p.name === local ? value : [p])) : value;
           // The checks a reader makes of a message it reads itself (SiteCollector.message).
-          const reason: SiteSkip | null = !parts ? 'not-literal' : !hasLiteralWords(parts) ? 'no-words' : !site.errorClass && !hasLiteralPhrase(parts) ? 'not-literal' : null;
+          const reason = !parts && site.unread ? site.unread : skipReason(parts, !site.errorClass);
           if (reason) {
             bump(summary.sitesSkipped, reason);
             summary.skippedSites.push(`${path}:${site.line} ${reason}`);

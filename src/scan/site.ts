@@ -17,12 +17,19 @@ export interface Site extends SiteContext {
   errorClass: string | null;
   parts: MessagePart[];
   /**
+   * The constructor that builds the message (`VersionError.__init__`), when the raise passes it
+   * arguments rather than the message: its placeholders are that constructor's parameters.
+   */
+  builtBy?: string;
+  /**
    * A message held in a constant of another file (`from .messages import NOT_FOUND`;
    * `raise KeyError(NOT_FOUND)`): `parts` is empty (or holds the placeholder the constant fills)
    * until the scan, which has read every file, puts the constant's value there (scan.ts), or skips
    * the site as not literal.
    */
   imported?: ImportedMessage;
+  /** With `builtBy` and `imported`: why the site is skipped when the other file does not declare the class's message. */
+  unread?: SiteSkip;
 }
 
 /** Where a raise site's message comes from when it names another file's constant. */
@@ -43,6 +50,14 @@ export interface ImportedMessage {
    * `panic!("{}", crate::util::error::DESTROYED)`); absent, the constant is the whole message.
    */
   local?: string;
+}
+
+/** A message the raised class's constructor builds: its parts, or where another file declares the class (`parts` empty until the scan reads it). */
+export type BuiltMessage = Pick<Site, 'parts' | 'builtBy' | 'imported' | 'unread'>;
+
+/** Why a message read at a raise site gives no record (null: it does); `factory`: raised without an error class. */
+export function skipReason(parts: MessagePart[] | null, factory: boolean): SiteSkip | null {
+  return !parts ? 'not-literal' : !hasLiteralWords(parts) ? 'no-words' : factory && !hasLiteralPhrase(parts) ? 'not-literal' : null;
 }
 
 /** Why a raise site gives no record. */
@@ -86,7 +101,7 @@ export class SiteCollector {
   message(candidates: readonly Node[], read: (candidate: Node) => MessagePart[] | null, at: Node, factory = false): MessagePart[] | null {
     let parts: MessagePart[] | null = null;
     for (const c of candidates) if ((parts = read(c))) break;
-    const reason: SiteSkip | null = !parts ? 'not-literal' : !hasLiteralWords(parts) ? 'no-words' : factory && !hasLiteralPhrase(parts) ? 'not-literal' : null;
+    const reason = skipReason(parts, factory);
     if (reason) {
       this.skip(reason, at);
       return null;
@@ -105,19 +120,37 @@ export class SiteCollector {
     form: string,
     context: () => SiteContext,
     imported?: (candidate: Node) => ImportedMessage | null,
+    built?: () => BuiltMessage | null,
   ): void {
+    const site = { line: lineOf(at), endLine: endLineOf(at), form, kind: 'exception', errorClass } as const;
+    // The error class's constructor builds the message from what the raise passes it, none of which
+    // is a message itself: the constructor's message, here or (read later) in another file.
+    const fromClass = () => {
+      if (!built || candidates.some((c) => hasLiteralWords(read(c) ?? []))) return null;
+      const made = built();
+      // Skipped, should the other file not declare it, for what the raise itself lacks.
+      const first = candidates.map(read).find((p) => p) ?? null;
+      return made?.imported ? { ...made, unread: candidates.length === 0 ? ('no-message' as const) : skipReason(first, !errorClass)! } : made;
+    };
     if (candidates.length === 0) {
-      this.skip('no-message', at);
+      const made = fromClass();
+      if (made) this.sites.push({ ...context(), ...site, ...made });
+      else this.skip('no-message', at);
       return;
     }
     // A message none of the candidates holds here, but one names another file's constant: read later.
     const elsewhere = imported && !candidates.some((c) => read(c)) ? candidates.map(imported).find((m) => m) : null;
     if (elsewhere) {
-      this.sites.push({ ...context(), line: lineOf(at), endLine: endLineOf(at), form, kind: 'exception', errorClass, parts: [], imported: elsewhere });
+      this.sites.push({ ...context(), ...site, parts: [], imported: elsewhere });
+      return;
+    }
+    const made = fromClass();
+    if (made) {
+      this.sites.push({ ...context(), ...site, ...made });
       return;
     }
     const parts = this.message(candidates, read, at, !errorClass);
-    if (parts) this.sites.push({ ...context(), line: lineOf(at), endLine: endLineOf(at), form, kind: 'exception', errorClass, parts });
+    if (parts) this.sites.push({ ...context(), ...site, parts });
   }
   result(constants?: Record<string, MessagePart[]>): FileSites {
     return { sites: this.sites, skipped: this.skipped, skippedAt: this.skippedAt, ...(constants ? { constants } : {}) };

@@ -16,6 +16,27 @@ describe('scan: messages held in another file’s constant', () => {
     expectSound(r.records);
   });
 
+  it('reads the message a Python error class’s __init__ builds, for a raise that passes it only arguments, here or where the class is imported', async () => {
+    const r = await scan({ dir: fixtureRepo('python-constructors') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'acme/env.py:8 VersionNotFoundError Could not find the python executable {expected}',
+      "acme/env.py:10 IncorrectEnvError Env {env_name} doesn't belong to this project.",
+      'acme/env.py:12 LegacyError cannot read the legacy file {path}',
+      'acme/env.py:14 VersionNotFoundError Could not find the python executable {expected}',
+      // A message of its own at the raise is the raise's.
+      "acme/env.py:19 IncorrectEnvError the given environment is not this project's",
+      'acme/errors.py:33 TooManyError too many items: {n}',
+      // Given as `message=`, by keyword arguments.
+      'acme/errors.py:47 MissingBuildRequiresError Can not process {package}',
+      // A class with no `__init__` of its own builds its message with its base's.
+      'acme/errors.py:55 MissingBackendError Can not process {package}',
+    ]);
+    expect(r.records[0]!.documentation).toContain('Its message is the one `VersionNotFoundError.__init__` builds from the arguments the raise passes it, named there.');
+    // A constructor whose message is not literal; a class of a module the tree lacks, raised without arguments.
+    expect(r.summary.skippedSites).toEqual(['acme/env.py:16 not-literal', 'acme/env.py:18 no-message']);
+    expectSound(r.records);
+  });
+
   it('follows JavaScript/TypeScript imports of a path (`.js` naming a `.ts` source), not a package’s', async () => {
     const r = await scan({ dir: fixtureRepo('typescript-imports') });
     expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
