@@ -31,7 +31,7 @@ describe('scan: messages held in another file’s constant', () => {
       // A class with no `__init__` of its own builds its message with its base's.
       'acme/errors.py:55 MissingBackendError Can not process {package}',
     ]);
-    expect(r.records[0]!.documentation).toContain('Its message is the one `VersionNotFoundError.__init__` builds from the arguments the raise passes it, named there.');
+    expect(r.records[0]!.documentation).toContain('Its message is built by `VersionNotFoundError.__init__` from the arguments passed here; its placeholders are named as in that constructor.');
     // A constructor whose message is not literal; a class of a module the tree lacks, raised without arguments.
     expect(r.summary.skippedSites).toEqual(['acme/env.py:16 not-literal', 'acme/env.py:18 no-message']);
     expectSound(r.records);
