@@ -1,6 +1,6 @@
 /**
  * Python: `raise X(message)` where the message is a literal, an f-string, a `%` format, a
- * `.format(...)` call, a `+` concatenation, a name assigned one of those earlier in the function, or
+ * `.format(...)` call, a `+` concatenation, one of these marked for translation (`_("...")`), a name assigned one of those earlier in the function, or
  * a module-level or class-level constant of the file (`MSG = "..."`, `self.MSG`). Also
  * `warnings.warn(message, Category)` (a warning), and the message an error class carries as an
  * attribute (pydantic v1's `msg_template = "..."`, `message = "..."`): raised as `raise X()`, it has
@@ -114,6 +114,12 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
     }
     case 'call': {
       const fn = n.childForFieldName('function');
+      // A message marked for translation (`_("...")`, `gettext_lazy("...")`) prints as written when untranslated.
+      if (fn?.type === 'identifier' && GETTEXT.has(fn.text)) {
+        const args = (n.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
+        const message = fn.text.startsWith('pgettext') ? args[1] : args[0];
+        return args.length === (fn.text.startsWith('pgettext') ? 2 : 1) && message ? messageParts(message, scope, site, depth + 1) : null;
+      }
       if (fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'format') {
         const obj = fn.childForFieldName('object');
         const format = obj ? messageParts(obj, scope, site, depth + 1) : null;
@@ -136,7 +142,14 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
       // `self.MESSAGE`, `cls.MESSAGE`, `Class.MESSAGE`: a class attribute of this file.
       const object = n.childForFieldName('object');
       const name = n.childForFieldName('attribute')?.text;
-      return object?.type === 'identifier' && name && (object.text === 'self' || object.text === 'cls' || /^[A-Z]/.test(object.text)) ? constantParts(name, site, depth) : null;
+      if (object?.type !== 'identifier' || !name) return null;
+      if (object.text === 'self' || object.text === 'cls') {
+        const own = classAttribute(enclosingClass(site), name);
+        return own ? messageParts(own, null, site, depth + 1) : null;
+      }
+      if (!/^[A-Z]/.test(object.text)) return null;
+      const declared = classAttribute(classNamed(site, object.text), name);
+      return declared ? messageParts(declared, null, site, depth + 1) : constantParts(name, site, depth);
     }
     default:
       return null;
@@ -145,10 +158,42 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
 
 const FUNCTIONS = new Set(['function_definition', 'lambda']);
 
+/** gettext's functions and the names projects give them: the message is their argument (pgettext's second, after the context). */
+const GETTEXT = new Set(['_', 'gettext', 'gettext_lazy', 'ugettext', 'ugettext_lazy', 'lazy_gettext', '_l', 'pgettext', 'pgettext_lazy']);
+
 /** The value of `name = <message>` at module or class level in this file (the class around the site first). */
 function constantParts(name: string, site: Node, depth: number): MessagePart[] | null {
   const value = fileConstant(site, 'assignment', (a) => (a.childForFieldName('left')?.text === name ? a.childForFieldName('right') : null), FUNCTIONS);
   return value ? messageParts(value, null, site, depth + 1) : null;
+}
+
+const enclosingClass = (n: Node): Node | null => {
+  for (let a = n.parent; a; a = a.parent) if (a.type === 'class_definition') return a;
+  return null;
+};
+
+const classNamed = (site: Node, name: string): Node | null => {
+  let root = site;
+  while (root.parent) root = root.parent;
+  return root.descendantsOfType('class_definition').find((c) => c?.childForFieldName('name')?.text === name) ?? null;
+};
+
+/**
+ * The value of `name = ...` in a class's body, or in its bases of the same file, as Python looks an
+ * attribute up: `self.message` in one class is not another class's `message`.
+ */
+function classAttribute(cls: Node | null, name: string, seen = new Set<number>()): Node | null {
+  if (!cls || seen.has(cls.id)) return null;
+  seen.add(cls.id);
+  for (const statement of cls.childForFieldName('body')?.namedChildren ?? []) {
+    const assignment = statement?.type === 'expression_statement' ? statement.namedChildren[0] : null;
+    if (assignment?.type === 'assignment' && assignment.childForFieldName('left')?.text === name) return assignment.childForFieldName('right');
+  }
+  for (const base of cls.childForFieldName('superclasses')?.namedChildren ?? []) {
+    const found = base?.type === 'identifier' ? classAttribute(classNamed(cls, base.text), name, seen) : null;
+    if (found) return found;
+  }
+  return null;
 }
 
 /** The message parts of the last `name = <message>` before the site in the same function. */
@@ -234,6 +279,8 @@ function builtMessages(root: Node): Map<string, MessagePart[]> {
       const positional = args.filter((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat' && a.type !== 'dictionary_splat');
       const keyword = args.find((a) => a.type === 'keyword_argument' && MESSAGE_KEYWORDS.has(a.childForFieldName('name')?.text ?? ''))?.childForFieldName('value');
       const message = (viaSuper ? positional[0] : positional[1]) ?? keyword;
+      // A parameter handed on is what the raise passes (`hint = hint or "unknown"` only its default).
+      if (message?.type === 'identifier' && isParameter(call, message.text, FUNCTIONS)) break;
       const parts = message ? messageParts(message, init, call) : null;
       if (parts && hasLiteralWords(parts)) out.set(name, parts);
       break;

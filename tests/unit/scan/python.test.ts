@@ -45,6 +45,18 @@ describe('scan: Python', async () => {
     expect(r.records.some((x) => x.errorMessage.includes('never scanned'))).toBe(false);
   });
 
+  it('reads a message marked for translation (`_()`, `gettext_lazy()`, `pgettext()` after its context) as written', () => {
+    expect(r.byMessage('Enter a valid value.').errorClass).toBe('ValidationError');
+    r.byMessage('Ensure this value has at most {limit} characters.');
+    r.byMessage('The value is not allowed here.');
+  });
+
+  it("reads `self.message` from the site's own class or its base, never another class of the file", () => {
+    const unique = r.records.filter((x) => x.errorMessage === 'This field must be unique.').map((x) => x.lineNumber);
+    expect(unique).toEqual([76, 85]);
+    expect(r.records.some((x) => x.errorMessage.startsWith('The fields'))).toBe(false);
+  });
+
   it('reads messages held in module and class constants, and not a lower-case parameter', () => {
     expect(r.byMessage('value is not a number').errorClass).toBe('TypeError');
     expect(r.byMessage('value is longer than the field allows').triggerScenarios).toContain('`len(str(value)) > limit` holds in `Checker.check`');
