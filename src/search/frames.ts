@@ -154,10 +154,17 @@ const traced = (f: Frame): boolean => RAISED_WHERE_TRACED.test(f.path) || NOTEBO
  * frame is in the site's function or in its file and folder (the file name alone is no evidence:
  * `app/main.py` is not `pydantic/main.py`). The error was then raised somewhere else: by the
  * language itself (`'str' object has no attribute 'decode'`) or by other code printing the same words.
+ * Not when the frame nearest the error is in the record's own package: the code raising it moved
+ * between the version pasted and the version catalogued.
  */
-export function siteMissed(site: Pick<RaiseSite, 'file' | 'scope'>, frames: readonly Frame[]): boolean {
-  if (!RAISED_WHERE_TRACED.test(site.file) || !frames.some(traced)) return false;
+export function siteMissed(site: Pick<RaiseSite, 'file' | 'scope'> & { repo?: string }, frames: readonly Frame[]): boolean {
+  const nearest = frames.find(traced);
+  if (!RAISED_WHERE_TRACED.test(site.file) || !nearest) return false;
   const file = pathParts(site.file);
+  // Raised inside the record's own package (named as its repository is: `sqlalchemy/orm/query.py` of
+  // sqlalchemy/sqlalchemy), in another file than the record's: the code moved between versions.
+  const own = site.repo?.split('/')[1]?.toLowerCase().replace(/-/g, '_');
+  if (own && file.length > 1 && file[0]!.toLowerCase() === own && pathParts(nearest.path).slice(0, -1).some((p) => p.toLowerCase() === own)) return false;
   const enough = Math.min(2, file.length);
   const fn = site.scope ? lastName(site.scope) : null;
   return !frames.some((f) => commonSuffix(file, pathParts(f.path)) >= enough || (fn !== null && f.fn === fn));

@@ -85,6 +85,13 @@ describe('raise sites against frames', () => {
     // In the site's function, or in a one-file module installed as it is.
     expect(siteMissed(site, frames('  File "/home/me/app/main.py", line 12, in __getattr__\nAttributeError: bad'))).toBe(false);
     expect(siteMissed({ file: 'six.py', scope: null }, frames('  File "/usr/lib/python3/dist-packages/six.py", line 718, in reraise\nValueError: bad'))).toBe(false);
+    // Raised in another file of the record's own package (named as its repository): the code moved
+    // between the version pasted and the one catalogued. Not so for a package of another name.
+    const moved = { file: 'lib/sqlalchemy/sql/selectable.py', scope: 'Select._join_determine_implicit_left_side', repo: 'sqlalchemy/sqlalchemy' };
+    const old = frames('  File "/venv/lib/python3.10/site-packages/sqlalchemy/orm/query.py", line 2200, in _join_determine_implicit_left_side\nInvalidRequestError: bad');
+    expect(siteMissed({ ...moved, scope: null }, old)).toBe(false);
+    expect(siteMissed({ ...moved, scope: null, repo: 'acme/orm' }, old)).toBe(true);
+    expect(siteMissed({ ...site, repo: 'pydantic/pydantic' }, user)).toBe(true);
     // Ruby and Java keep their folders too.
     expect(siteMissed({ file: 'lib/store/repo.rb', scope: 'save' }, frames("/app/gems/store-1.2/lib/store/repo.rb:12:in 'load': bad (ArgumentError)"))).toBe(false);
     expect(siteMissed({ file: 'src/main/java/com/acme/Repo.java', scope: 'Repo.save' }, frames('java.lang.IllegalStateException: bad\n\tat com.acme.web.Handler.run(Handler.java:8)'))).toBe(true);
