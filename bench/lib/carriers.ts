@@ -65,6 +65,11 @@ export const CARRIERS: Carrier[] = [
   // Changed by hand or by a tool on the way
   // A library's note after every message it raises, pointing to its documentation (SQLAlchemy's).
   { name: 'a link to documentation after it', form: 'line', wrap: (m) => `${m} (Background on this error at: https://sqlalche.me/e/20/bhk3)` },
+  // An error another wraps, its class in parentheses (SQLAlchemy's StatementError and DBAPIError), the statement on the next line.
+  { name: 'wrapped by another error', form: 'line', wrap: (m) => {
+    const named = /^([A-Za-z_][\w.]*): (.*)$/s.exec(m);
+    return `sqlalchemy.exc.StatementError: (${named ? `app.${named[1]}` : 'app.errors.Error'}) ${named ? named[2] : m}\n[SQL: SELECT 1]`;
+  } },
   { name: 'lower case', form: 'line', wrap: (m) => m.toLowerCase() },
   { name: 'cut in the middle (…)', form: 'line', wrap: (m) => {
     const w = m.split(' ');

@@ -135,6 +135,23 @@ const API_CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?: (?=\S)/;
 /** The message with another text, part of its own: its class kept, and before the text in `withPrefix`. */
 export const withText = (m: PastedMessage, text: string): PastedMessage => ({ text, errorClass: m.errorClass, withPrefix: m.errorClass ? `${m.errorClass}: ${text}` : text });
 
+// An error that wraps another prints the inner one's class in parentheses before its message
+// (SQLAlchemy: `OperationalError: (psycopg2.OperationalError) could not connect …`), and older
+// versions the statement after it on the same line (` [SQL: '…'] [parameters: …]`).
+const WRAPPED_CLASS = /^\(([A-Za-z_]\w{0,80}(?:\.[A-Za-z_]\w{0,80}){1,8})\) (?=\S)/;
+const STATEMENT_AFTER = / \[SQL: [^\n]*$/;
+
+/** The wrapped error's message, with its own class (`(sqlalchemy.exc.PendingRollbackError) Can't reconnect …`), or null. */
+export function wrappedError(m: PastedMessage): PastedMessage | null {
+  const wrapped = WRAPPED_CLASS.exec(m.text);
+  const name = wrapped?.[1]!.split('.').at(-1);
+  if (!wrapped || !name || !looksLikeClassName(name)) return null;
+  const rest = m.text.slice(wrapped[0].length);
+  const statement = STATEMENT_AFTER.exec(rest);
+  const text = (statement ? rest.slice(0, statement.index) : rest).trimEnd();
+  return text === '' ? null : { text, errorClass: name, withPrefix: `${name}: ${text}` };
+}
+
 /** The message without an API call's name before it (`page.click: Timeout …` gives `Timeout …`), or null. */
 export function withoutApiCall(m: PastedMessage): PastedMessage | null {
   const call = API_CALL.exec(m.text);

@@ -6,7 +6,7 @@
  * on a 1 MB paste in the browser as well as in Node.
  */
 
-import { looksLikeClassPrefix, pythonRepr, splitClassPrefix, withoutApiCall, withText, type PastedMessage } from './class-prefix.ts';
+import { looksLikeClassPrefix, pythonRepr, splitClassPrefix, withoutApiCall, withText, wrappedError, type PastedMessage } from './class-prefix.ts';
 import { pasteFrames, type Frame } from './frames.ts';
 import { splitLogPrefix, stripLinePrefixes, stripLogPrefix, structuredLog, toolTag, withoutSharedIndent, type StructuredLog } from './log-prefix.ts';
 import { CODE_FENCE, decodeEntities, unwrapInlineCode, unwrapPaste } from './unwrap.ts';
@@ -376,11 +376,16 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
   }
   messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined)];
   // Also each message without the name of an API call before it, without a note after it (a link to
-  // documentation, a place), and with its runs of spaces as one (a terminal or a copy doubles spaces;
+  // documentation, a place), the error it wraps (class-prefix.ts `wrappedError`), and with its runs of spaces as one (a terminal or a copy doubles spaces;
   // some messages have two after a full stop, so both are read).
   messages = dedupe(
     messages
-      .flatMap((m) => [m, withoutApiCall(m), withoutEndNote(m)])
+      .flatMap((m) => {
+        // The wrapped error first: its message is the error's, the wrapper's line only carries it.
+        const inner = wrappedError(m);
+        const own = [m, withoutApiCall(m), withoutEndNote(m)];
+        return inner ? [inner, withoutEndNote(inner), ...own] : own;
+      })
       .filter((m) => m !== null)
       .flatMap((m) => [m, singleSpaced(m)])
       .map(unquoted),

@@ -120,6 +120,23 @@ IndexError: list index out of range`;
     expect(texts('(https://example.com/x)').map(([t]) => t)).toEqual(['(https://example.com/x)']);
   });
 
+  it('reads first the error another wraps, by its own class (SQLAlchemy: `(psycopg2.OperationalError) …`), without the statement older versions print after it', () => {
+    const read = (p: string) => normalisePaste(p).messages.map((m) => [m.text, m.errorClass]);
+    const wrapped = read("sqlalchemy.exc.StatementError: (sqlalchemy.exc.PendingRollbackError) Can't reconnect until invalid transaction is rolled back. (Background on this error at: https://sqlalche.me/e/20/8s2b)");
+    expect(wrapped.slice(0, 2)).toEqual([
+      ["Can't reconnect until invalid transaction is rolled back. (Background on this error at: https://sqlalche.me/e/20/8s2b)", 'PendingRollbackError'],
+      ["Can't reconnect until invalid transaction is rolled back.", 'PendingRollbackError'],
+    ]);
+    // The wrapper's own line is read too.
+    expect(wrapped.map(([t]) => t)).toContain("(sqlalchemy.exc.PendingRollbackError) Can't reconnect until invalid transaction is rolled back. (Background on this error at: https://sqlalche.me/e/20/8s2b)");
+    expect(read("StatementError: (sqlalchemy.exc.InvalidRequestError) Can't reconnect until invalid transaction is rolled back [SQL: u'SELECT 1'] [parameters: [{}]]")[0]).toEqual([
+      "Can't reconnect until invalid transaction is rolled back",
+      'InvalidRequestError',
+    ]);
+    // A parenthesised word that is no dotted class stays part of the message.
+    expect(read('Error: (draft) cannot publish the page')[0]).toEqual(['(draft) cannot publish the page', null]);
+  });
+
   it("reads a Swift trap, its place before it (Swift 5.3 on) or after it (before)", () => {
     const read = (p: string) => normalisePaste(p).messages.map((m) => [m.text, m.errorClass]);
     expect(read('MyApp/Cart.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value')[0]).toEqual(['Unexpectedly found nil while unwrapping an Optional value', 'fatal error']);
