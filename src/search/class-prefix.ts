@@ -144,8 +144,9 @@ const STATEMENT_AFTER = / \[SQL: [^\n]*$/;
 /** The wrapped error's message, with its own class (`(sqlalchemy.exc.PendingRollbackError) Can't reconnect …`), or null. */
 export function wrappedError(m: PastedMessage): PastedMessage | null {
   const wrapped = WRAPPED_CLASS.exec(m.text);
-  const name = wrapped?.[1]!.split('.').at(-1);
-  if (!wrapped || !name || !looksLikeClassName(name)) return null;
+  if (!wrapped) return null;
+  const name = wrapped[1]!.split('.').at(-1)!;
+  if (!looksLikeClassName(name)) return null;
   const rest = m.text.slice(wrapped[0].length);
   const statement = STATEMENT_AFTER.exec(rest);
   const text = (statement ? rest.slice(0, statement.index) : rest).trimEnd();
