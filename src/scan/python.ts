@@ -222,10 +222,11 @@ function classMessages(root: Node, out: SiteCollector): void {
       const target = assignment?.type === 'assignment' ? assignment.childForFieldName('left')?.text : undefined;
       let value = assignment?.childForFieldName('right');
       if (value?.type === 'parenthesized_expression') value = value.namedChildren[0];
-      if (!assignment || !target || !MESSAGE_ATTRIBUTES.has(target) || (value?.type !== 'string' && value?.type !== 'concatenated_string')) continue;
+      // A literal, or one marked for translation (Django REST framework's `default_detail = _('…')`).
+      const translated = value?.type === 'call' && GETTEXT.has(value.childForFieldName('function')?.text ?? '');
+      if (!assignment || !target || !MESSAGE_ATTRIBUTES.has(target) || (value?.type !== 'string' && value?.type !== 'concatenated_string' && !translated)) continue;
       const parts = out.message([value], (v) => messageParts(v, null, v), assignment);
       if (!parts) continue;
-      // A template for str.format: `{limit_value}` is a field the error fills in.
       const literal = parts.every((p) => p.kind === 'text') ? parts.map((p) => (p.kind === 'text' ? p.text : '')).join('') : null;
       const context = siteContext(assignment, shapes);
       out.sites.push({
@@ -239,7 +240,8 @@ function classMessages(root: Node, out: SiteCollector): void {
         form: target,
         kind: 'definition',
         errorClass: name,
-        parts: literal !== null && target.endsWith('template') ? braceParts(literal, []) : parts,
+        // A template for str.format, by its name or its fields (`Method "{method}" not allowed.`).
+        parts: literal !== null && (target.endsWith('template') || /\{[A-Za-z_]\w*\}/.test(literal)) ? braceParts(literal, []) : parts,
       });
     }
   }

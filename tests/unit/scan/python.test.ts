@@ -69,6 +69,10 @@ describe('scan: Python', async () => {
     expect(template.documentation).toContain('The error class `LimitError` carries this message (`msg_template`)');
     expect(template.documentation).toContain('"The value is over its limit."');
     expect(r.byMessage('value must not be empty').errorClass).toBe('EmptyError');
+    // Marked for translation, as Django REST framework's `default_detail = _('…')`.
+    expect(r.byMessage('Authentication credentials were not provided.').errorClass).toBe('NotAuthenticated');
+    // A str.format field in a class's message is a placeholder, whatever the attribute's name.
+    expect(r.byMessage('Method "{method}" not allowed.').errorClass).toBe('MethodNotAllowed');
     // A parenthesised template over several literals; `{key!r}` names the field.
     expect(r.byMessage('no match for discriminator {key} (allowed values: {allowed})').errorClass).toBe('DiscriminatorError');
     // A class that is not an error keeps its attributes to itself; `raise LimitError()` has no message of its own.
