@@ -32,6 +32,8 @@ export const CARRIERS: Carrier[] = [
   { name: 'pm2', form: 'line', wrap: (m) => `0|api      | ${m}` },
   { name: 'logcat', form: 'line', wrap: (m) => `12-01 10:01:02.123  4121  4133 E AndroidRuntime: ${m}` },
   { name: 'Docker json-file', form: 'line', wrap: (m) => JSON.stringify({ log: `${m}\n`, stream: 'stderr', time: '2026-12-01T10:01:02.1Z' }) },
+  // An HTTP API's error body, as curl or the browser shows it (Django REST framework, FastAPI).
+  { name: 'JSON error body', form: 'line', wrap: (m) => JSON.stringify({ detail: m }) },
   { name: 'log4j, every line of a trace', form: 'trace', wrap: everyLine('2026-12-01 10:01:02,123 ERROR [main] com.example.shop.Cart - ') },
   // A failed step of a GitHub Actions job as its log shows it: a timestamp on every line, the runner's annotation last.
   { name: 'GitHub Actions, a failed step', form: 'trace', wrap: (t) => everyLine('2026-12-01T10:01:02.1234567Z ')(`${t}\n##[error]Process completed with exit code 1.`) },

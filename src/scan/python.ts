@@ -224,7 +224,7 @@ function classMessages(root: Node, out: SiteCollector): void {
       if (value?.type === 'parenthesized_expression') value = value.namedChildren[0];
       // A literal, or one marked for translation (Django REST framework's `default_detail = _('…')`).
       const translated = value?.type === 'call' && GETTEXT.has(value.childForFieldName('function')?.text ?? '');
-      if (!assignment || !target || !MESSAGE_ATTRIBUTES.has(target) || (value?.type !== 'string' && value?.type !== 'concatenated_string' && !translated)) continue;
+      if (!assignment || !target || !value || !MESSAGE_ATTRIBUTES.has(target) || (value?.type !== 'string' && value?.type !== 'concatenated_string' && !translated)) continue;
       const parts = out.message([value], (v) => messageParts(v, null, v), assignment);
       if (!parts) continue;
       const literal = parts.every((p) => p.kind === 'text') ? parts.map((p) => (p.kind === 'text' ? p.text : '')).join('') : null;

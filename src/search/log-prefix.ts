@@ -110,8 +110,9 @@ const NAME_BEFORE_CLASS = /^[\w.:[\]()<>-]{1,80}\s+/;
 const startsError = (s: string): boolean => looksLikeClassPrefix(s) || PY_TRACEBACK.test(s.replace(MODULE_PREFIX, ''));
 
 // A JSON line's message is the first of these fields it has; `log`: Docker's json-file driver
-// (`{"log":"…\n","stream":"stderr"}`); `textPayload`: Google Cloud Logging.
-const JSON_MESSAGE_KEYS = ['msg', 'message', 'error', 'err', 'exception', 'error.message', '@message', 'log', 'textPayload'];
+// (`{"log":"…\n","stream":"stderr"}`); `textPayload`: Google Cloud Logging; `detail`: an HTTP API's
+// error body (Django REST framework, FastAPI, RFC 9457's problem details).
+const JSON_MESSAGE_KEYS = ['msg', 'message', 'error', 'err', 'exception', 'error.message', '@message', 'log', 'textPayload', 'detail'];
 // What a line says happened, and the error it carries beside that (zap, logrus, structlog).
 const SAID_KEYS = ['msg', 'message', '@message'];
 const ERROR_KEYS = ['error', 'err', 'exception', 'error.message', 'exc_info', 'stack_trace'];

@@ -73,6 +73,9 @@ describe('log prefixes, by the shape each kind of tool prints', () => {
     expect(structuredLogMessage(`{"level":"error","ts":"2026-12-01T10:01:02Z","msg":"${MESSAGE}"}`)).toBe(MESSAGE);
     expect(structuredLogMessage(`{"severity":"ERROR","error":{"type":"x","message":"${MESSAGE}"}}`)).toBe(MESSAGE);
     expect(structuredLogMessage(`{"log":"${MESSAGE}\\n","stream":"stderr","time":"2026-12-01T10:01:02.1Z"}`)).toBe(MESSAGE);
+    // An HTTP API's error body (Django REST framework, FastAPI, RFC 9457's problem details).
+    expect(structuredLogMessage(`{"detail":"${MESSAGE}"}`)).toBe(MESSAGE);
+    expect(structuredLogMessage(`{"type":"about:blank","title":"Not Found","status":404,"detail":"${MESSAGE}"}`)).toBe(MESSAGE);
     expect(structuredLogMessage('{"not":"a log"}')).toBeNull();
   });
 
