@@ -38,7 +38,14 @@ export const CARRIERS: Carrier[] = [
   // A failed step of a GitHub Actions job as its log shows it: a timestamp on every line, the runner's annotation last.
   { name: 'GitHub Actions, a failed step', form: 'trace', wrap: (t) => everyLine('2026-12-01T10:01:02.1234567Z ')(`${t}\n##[error]Process completed with exit code 1.`) },
   { name: 'GitHub Actions, an annotation', form: 'line', wrap: (m) => `2026-12-01T10:01:02.1234567Z ##[error]${m}` },
+  // A log that indents every line of a trace by a tab (Scrapy's, Twisted's), the paste trimmed.
+  { name: 'every line indented by a tab, trimmed', form: 'trace', wrap: (t) => everyLine('\t')(t).trim() },
   // Runtimes and command-line tools
+  // Twisted's Failure marks where the error was caught among the frames.
+  { name: 'Twisted Failure', form: 'trace', wrap: (t) => {
+    const lines = t.split('\n');
+    return [...lines.slice(0, 3), '--- <exception caught here> ---', ...lines.slice(3)].join('\n');
+  } },
   { name: '.NET, unhandled', form: 'line', wrap: (m) => `Unhandled exception. System.InvalidOperationException: ${m}\n   at Shop.Cart.Add(Item item) in /src/Shop/Cart.cs:line 42` },
   { name: 'PHP, uncaught', form: 'line', wrap: (m) => `PHP Fatal error:  Uncaught RuntimeException: ${m} in /var/www/app/src/Cart.php:42` },
   { name: 'Rust panic', form: 'line', wrap: (m) => `thread 'main' panicked at src/cart.rs:42:5:\n${m}\nnote: run with \`RUST_BACKTRACE=1\` environment variable to display a backtrace` },

@@ -180,11 +180,17 @@ function tracebackMessages(lines: string[]): PastedMessage[] | null {
     const next = lines[i + 1];
     let m: RegExpExecArray | null;
 
-    // Python: the exception line is the first line after the frames that is not indented.
+    // Python: the exception line is the first line after the frames that is not indented. A paste
+    // whose every line was indented alike (a tab) and trimmed has lost only its header's indentation:
+    // the exception line is then at the least indentation of the lines after it, and is no frame.
     if (PY_TRACEBACK.test(line)) {
       isTrace = true;
+      const indentOf = (l: string) => l.length - l.trimStart().length;
+      let base = Infinity;
+      for (let k = i + 1; k < lines.length && base > 0; k++) if (lines[k]!.trim() !== '') base = Math.min(base, indentOf(lines[k]!));
+      const margin = Math.max(indentOf(line), base === Infinity ? 0 : base);
       let j = i + 1;
-      while (j < lines.length && (/^\s/.test(lines[j]!) || lines[j]!.trim() === '')) j++;
+      while (j < lines.length && (lines[j]!.trim() === '' || indentOf(lines[j]!) > margin || (margin > 0 && FRAME.test(lines[j]!)))) j++;
       if (j < lines.length) {
         // Later exceptions of a chain are what surfaced; the first is usually the cause. Both count.
         const chained = lines.slice(j + 1).some((l) => PY_TRACEBACK.test(l));
@@ -334,6 +340,9 @@ export function withoutGutter(lines: string[]): string[] {
   return withoutSharedIndent(lines.map((line) => line.replace(GUTTER, '')));
 }
 
+// Twisted's mark between the frames of a Failure's traceback, where the error was caught.
+const CAUGHT_HERE = /^\s*--- <exception caught here> ---$/;
+
 /** Normalises a paste into the error messages it holds. */
 export function normalisePaste(paste: string): NormalisedPaste {
   const raw = withoutGutter(cleanText(clip(paste)).split('\n'));
@@ -355,9 +364,10 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
   // logged whole) is read as its lines; the errors they carry are read below.
   const logs = wrapped.map(structuredLog);
   const expanded = wrapped.flatMap((l, i) => (logs[i]?.message.includes('\n') ? logs[i].message.split('\n') : [l]));
-  // A code frame's lines are left blank, as they were printed or once a log's prefix is off them.
+  // A code frame's lines are left blank, as they were printed or once a log's prefix is off them, and
+  // so is Twisted's mark among a traceback's frames.
   const joined = withoutGroupBoxes(stripLinePrefixes(expanded.map((l) => l.replace(/\s+$/, '').slice(0, MAX_LINE)))).map((l, i) =>
-    CODE_FRAME.test(l) || CODE_FRAME.test(expanded[i]!) ? '' : l,
+    CODE_FRAME.test(l) || CODE_FRAME.test(expanded[i]!) || CAUGHT_HERE.test(l) ? '' : l,
   );
   const lines = joined.map((l) => l.trim()).filter((l) => l !== '');
 

@@ -98,6 +98,22 @@ RuntimeError: could not load frame 'frame'`;
     expect(withoutGroupBoxes(['| name | value |', '| --- | --- |'])).toEqual(['| name | value |', '| --- | --- |']);
   });
 
+  it("reads a Twisted Failure's traceback, past its `--- <exception caught here> ---` mark", () => {
+    const paste = `Traceback (most recent call last):
+  File "/app/scrapy/middleware.py", line 62, in _process_chain
+    return process_chain(self.methods[methodname], obj, *args)
+--- <exception caught here> ---
+  File "/venv/lib/python3.12/site-packages/httpx/_models.py", line 638, in content
+    raise ResponseNotRead()
+httpx.ResponseNotRead: Attempted to access streaming response content.`;
+    expect(first(paste)).toEqual(['Attempted to access streaming response content.', 'httpx.ResponseNotRead']);
+    expect(normalisePaste(paste).messages.some((m) => m.text.includes('exception caught here'))).toBe(false);
+    // Every line indented by a tab, as a log wrote it, and the paste trimmed: only the header lost it.
+    expect(first(paste.split('\n').map((l) => `\t${l}`).join('\n').trim())).toEqual(['Attempted to access streaming response content.', 'httpx.ResponseNotRead']);
+    // Cut before its exception line, a trace has none (a frame is not one).
+    expect(normalisePaste('Traceback (most recent call last):\n\t  File "a.py", line 3, in f\n\t    g()').traceback).toBe(false);
+  });
+
   it('reads a Python 3.11 traceback with carets', () => {
     const paste = `Traceback (most recent call last):
   File "x.py", line 3, in <module>
