@@ -83,13 +83,41 @@ function sameLanguage(a: string, b: string): boolean {
   return family ? family.includes(extension(a)) : extension(a) === extension(b);
 }
 
+type ConstantsOf = (path: string) => Record<string, MessagePart[]> | undefined;
+
+/**
+ * A class's constants in every file of a language (what `class` looks up, for each raise that names
+ * one), by key: listed once per scan (per `constantsOf`) and language, not once per site.
+ */
+const classIndexes = new WeakMap<ConstantsOf, Map<string, Map<string, MessagePart[][]>>>();
+
+function classIndex(from: string, paths: ReadonlySet<string>, constantsOf: ConstantsOf): Map<string, MessagePart[][]> {
+  let byLanguage = classIndexes.get(constantsOf);
+  if (!byLanguage) classIndexes.set(constantsOf, (byLanguage = new Map()));
+  const language = FAMILIES.find((f) => f.includes(extension(from)))?.join() ?? extension(from);
+  let index = byLanguage.get(language);
+  if (!index) {
+    index = new Map();
+    for (const p of importedFiles(from, { name: '', spec: '', language: 'class' }, paths)) {
+      for (const [key, value] of Object.entries(constantsOf(p) ?? {})) {
+        const values = index.get(key);
+        if (values) values.push(value);
+        else index.set(key, [value]);
+      }
+    }
+    byLanguage.set(language, index);
+  }
+  return index;
+}
+
 /** The imported constant's parts, when the files it can come from declare it with one value; else null. */
-export function importedParts(from: string, m: ImportedMessage, paths: ReadonlySet<string>, constantsOf: (path: string) => Record<string, MessagePart[]> | undefined): MessagePart[] | null {
-  const files = importedFiles(from, m, paths);
+export function importedParts(from: string, m: ImportedMessage, paths: ReadonlySet<string>, constantsOf: ConstantsOf): MessagePart[] | null {
+  const index = m.language === 'class' ? classIndex(from, paths, constantsOf) : null;
+  const files = index ? [] : importedFiles(from, m, paths);
   // A class's constant: the first of the classes named (the class around the site, then its bases) that declares it.
   const keys = m.language === 'class' ? m.spec.split(' ').map((cls) => `${cls}.${m.name}`) : [m.name];
   for (const key of keys) {
-    const values = files.map((p) => constantsOf(p)?.[key]).filter((v): v is MessagePart[] => v !== undefined);
+    const values = index ? (index.get(key) ?? []) : files.map((p) => constantsOf(p)?.[key]).filter((v): v is MessagePart[] => v !== undefined);
     if (values.length === 0) continue;
     const first = JSON.stringify(values[0]);
     return values.every((v) => JSON.stringify(v) === first) ? values[0]! : null;

@@ -1,14 +1,16 @@
 /**
  * TypeScript and JavaScript: `throw new X(message)` (and `throw X(message)` for a capitalised
  * callee) where the message is a string, a template literal, a `+` concatenation, a name
- * assigned one of those earlier in the function, or a module-level `const` of the file.
+ * assigned one of those earlier in the function, or a module-level `const` of the file. And the
+ * message an error class's constructor hands `super(...)` (super(`No route for ${id}`)), for
+ * `throw new X(id)` in its file or in a file that imports it by path.
  */
 import type { Node } from 'web-tree-sitter';
 import { fileConstant, isParameter, literalOnly } from './constants.ts';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { concatParts, hole, text, type MessagePart } from './message.ts';
-import { SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
+import { concatParts, hasLiteralWords, hole, text, type MessagePart } from './message.ts';
+import { SiteCollector, type BuiltMessage, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
 const CLASSES = new Set(['class_declaration', 'class', 'abstract_class_declaration']);
@@ -143,6 +145,15 @@ function enclosingFunction(n: Node): Node | null {
 export function javascriptSites(root: Node): FileSites {
   const out = new SiteCollector();
   const imports = importTable(root);
+  const classImports = importTable(root, true);
+  const built = builtMessages(root);
+  // The class's own message (its constructor's), from this file or the file it is imported from.
+  const builtFor = (cls: string) => (): BuiltMessage | null => {
+    const here = built.get(cls);
+    if (here !== undefined) return here ? { parts: here, builtBy: cls } : null;
+    const from = classImports.get(cls);
+    return from ? { parts: [], builtBy: from.name === 'default' ? cls : from.name, imported: { ...from, name: builtKey(from.name) } } : null;
+  };
   for (const stmt of root.descendantsOfType('throw_statement')) {
     if (!stmt) continue;
     let thrown = stmt.namedChildren.find((c) => c?.type !== 'comment');
@@ -163,19 +174,97 @@ export function javascriptSites(root: Node): FileSites {
     // The message: the first argument with literal text (`new AggregateError(errors, 'message')` has it second).
     const scope = enclosingFunction(stmt);
     const imported = (a: Node) => (a.type === 'identifier' && !isParameter(stmt, a.text, FUNCTIONS) ? (imports.get(a.text) ?? null) : null);
-    out.exception(stmt, args, (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), imported);
+    const built = isNew && callee?.type === 'identifier' && errorClass ? builtFor(errorClass) : undefined;
+    out.exception(stmt, args, (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), imported, built);
   }
-  return out.result(exportedConstants(root));
+  const constants = exportedConstants(root);
+  // A module's classes, as an import names them: `import { NotFoundError }`, or its default export.
+  for (const stmt of root.namedChildren) {
+    const declaration = stmt?.type === 'export_statement' ? stmt.childForFieldName('declaration') : stmt;
+    const name = declaration && CLASSES.has(declaration.type) ? declaration.childForFieldName('name')?.text : undefined;
+    const parts = name ? built.get(name) : undefined;
+    if (!name || !parts) continue;
+    constants[builtKey(name)] = parts;
+    if (stmt!.children.some((c) => c?.type === 'default')) constants[builtKey('default')] = parts;
+  }
+  return out.result(constants);
 }
 
-/** `import { NOT_FOUND as MISSING } from './messages'`: each imported name by the name it has here. */
-function importTable(root: Node): Map<string, ImportedMessage> {
+/** How another file names the message a class's constructor builds (constants of FileSites): `Class()`. */
+const builtKey = (cls: string) => `${cls}()`;
+
+/**
+ * Of each class of the file that extends another, the message its constructor hands `super(...)` as
+ * its first argument, when that has literal words (and no other argument has): its placeholders are
+ * the constructor's parameters and locals. A class without a constructor of its own builds its
+ * message with its base's, when that base is of the file. Null: a class of the file whose message is
+ * not taken (none, two, one it sets itself with `this.message =` or a `message` member, a name
+ * declared twice).
+ */
+function builtMessages(root: Node): Map<string, MessagePart[] | null> {
+  const out = new Map<string, MessagePart[] | null>();
+  const inheriting = new Map<string, string>();
+  for (const cls of root.descendantsOfType([...CLASSES])) {
+    const name = cls ? (cls.childForFieldName('name')?.text ?? (cls.parent?.type === 'variable_declarator' ? cls.parent.childForFieldName('name')?.text : undefined)) : undefined;
+    if (!cls || !name) continue;
+    if (out.has(name) || inheriting.has(name)) {
+      out.set(name, null);
+      inheriting.delete(name);
+      continue;
+    }
+    out.set(name, null);
+    const heritage = cls.namedChildren.find((c) => c?.type === 'class_heritage');
+    const extended = heritage?.namedChildren.find((c) => c?.type === 'extends_clause')?.childForFieldName('value') ?? heritage?.namedChildren.find((c) => c !== null && c.type !== 'implements_clause' && c.type !== 'comment');
+    if (!extended) continue;
+    const members = cls.childForFieldName('body')?.namedChildren.filter((m): m is Node => m !== null) ?? [];
+    const memberName = (m: Node) => (m.childForFieldName('name') ?? m.childForFieldName('property'))?.text;
+    // A `message` field (even one only declared: TypeScript may define it as undefined) or getter of its own.
+    if (members.some((m) => memberName(m) === 'message')) continue;
+    const ctor = members.find((m) => m.type === 'method_definition' && memberName(m) === 'constructor' && m.childForFieldName('body'));
+    if (!ctor) {
+      if (extended.type === 'identifier') inheriting.set(name, extended.text);
+      continue;
+    }
+    // The message it sets itself is the one printed.
+    if (ctor.descendantsOfType('assignment_expression').some((a) => /^this\s*\.\s*message$/.test(a?.childForFieldName('left')?.text ?? ''))) continue;
+    const calls = ctor.descendantsOfType('call_expression').filter((c): c is Node => c !== null && c.childForFieldName('function')?.type === 'super');
+    const messages = calls.map((call) => {
+      const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
+      const read = (a: Node) => messageParts(a, ctor, call);
+      const parts = args[0] ? read(args[0]) : null;
+      return parts && hasLiteralWords(parts) && !args.slice(1).some((a) => hasLiteralWords(read(a) ?? [])) ? JSON.stringify(parts) : null;
+    });
+    if (messages.length > 0 && messages.every((m) => m !== null && m === messages[0])) out.set(name, JSON.parse(messages[0]!) as MessagePart[]);
+  }
+  // A class without a constructor is constructed with its base's (with every argument passed on).
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, base] of inheriting) {
+      const from = out.get(base);
+      if (from) {
+        out.set(name, from);
+        inheriting.delete(name);
+        grew = true;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * `import { NOT_FOUND as MISSING } from './messages'`: each imported name by the name it has here;
+ * with `withDefault`, a default import too (`import NotFoundError from './errors'`, named `default`).
+ */
+function importTable(root: Node, withDefault = false): Map<string, ImportedMessage> {
   const table = new Map<string, ImportedMessage>();
   for (const stmt of root.namedChildren) {
     if (stmt?.type !== 'import_statement') continue;
     const source = stmt.childForFieldName('source');
     const spec = source ? (stringParts(source) ?? []).map((p) => (p.kind === 'text' ? p.text : '')).join('') : '';
     if (!spec) continue;
+    const clause = stmt.namedChildren.find((c) => c?.type === 'import_clause');
+    const byDefault = clause?.namedChildren.find((c) => c?.type === 'identifier');
+    if (withDefault && byDefault) table.set(byDefault.text, { name: 'default', spec, language: 'javascript' });
     for (const specifier of stmt.descendantsOfType('import_specifier')) {
       const name = specifier?.childForFieldName('name')?.text;
       if (!specifier || !name) continue;

@@ -332,9 +332,9 @@ export function pythonSites(root: Node): FileSites {
   const builtFor = (cls: string | null) => (): BuiltMessage | null => {
     if (!cls) return null;
     const here = built.get(cls);
-    if (here) return { parts: here, builtBy: `${cls}.__init__` };
+    if (here) return { parts: here, builtBy: cls };
     const from = imports.get(cls);
-    return from ? { parts: [], builtBy: `${cls}.__init__`, imported: { ...from, name: builtKey(from.name) } } : null;
+    return from ? { parts: [], builtBy: from.name, imported: { ...from, name: builtKey(from.name) } } : null;
   };
   classMessages(root, out);
   warningSites(root, out);

@@ -17,8 +17,9 @@ export interface Site extends SiteContext {
   errorClass: string | null;
   parts: MessagePart[];
   /**
-   * The constructor that builds the message (`VersionError.__init__`), when the raise passes it
-   * arguments rather than the message: its placeholders are that constructor's parameters.
+   * The class whose constructor (`__init__`, `constructor`) builds the message (`VersionError`), when
+   * the raise passes it arguments rather than the message: its placeholders are that constructor's
+   * parameters and locals.
    */
   builtBy?: string;
   /**

@@ -31,10 +31,54 @@ describe('scan: messages held in another file’s constant', () => {
       // A class with no `__init__` of its own builds its message with its base's.
       'acme/errors.py:55 MissingBackendError Can not process {package}',
     ]);
-    expect(r.records[0]!.documentation).toContain('Its message is built by `VersionNotFoundError.__init__` from the arguments passed here; its placeholders are named as in that constructor.');
+    expect(r.records[0]!.documentation).toContain('Its message is built by the `VersionNotFoundError` constructor from the arguments passed here; its placeholders are named as in that constructor.');
     // A constructor whose message is not literal; a class of a module the tree lacks, raised without arguments.
     // A parameter the constructor hands on is the raise's (here not literal), whatever its default.
     expect(r.summary.skippedSites).toEqual(['acme/env.py:16 not-literal', 'acme/env.py:18 no-message', 'acme/errors.py:66 not-literal']);
+    expectSound(r.records);
+  });
+
+  it('reads the message a JavaScript/TypeScript error class’s constructor hands `super(…)`, for `throw new X(…)` that passes it only arguments, here or where its import names it', async () => {
+    const r = await scan({ dir: fixtureRepo('typescript-constructors') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/router.ts:15 NotFoundError No route for {id}',
+      // Imported under another name; through a local of the constructor.
+      'src/router.ts:16 Timeout The request timed out after {ms} ms',
+      // A class without a constructor of its own builds its message with its base's (in its file, or here).
+      'src/router.ts:17 GatewayTimeoutError The request timed out after {ms} ms',
+      'src/router.ts:18 RouteError Cannot {method} {path}',
+      'src/router.ts:19 MethodError Cannot {method} {path}',
+      // A message of its own at the raise is the raise's.
+      'src/router.ts:20 NotFoundError the index page',
+      // A default import.
+      'src/router.ts:21 ConfigError Missing configuration key {key}',
+    ]);
+    expect(r.records[1]!.documentation).toContain('Its message is built by the `TimeoutError` constructor from the arguments passed here; its placeholders are named as in that constructor.');
+    // Two messages; one the class sets itself; a package's class; a file the tree lacks, raised without arguments.
+    expect(r.summary.skippedSites).toEqual(['src/router.ts:22 not-literal', 'src/router.ts:23 not-literal', 'src/router.ts:24 not-literal', 'src/router.ts:25 no-message']);
+    expectSound(r.records);
+  });
+
+  it('reads the message a Java exception class’s constructor hands its base, for `throw new X(…)` that passes it only arguments, here or where the class’s package is', async () => {
+    const r = await scan({ dir: fixtureRepo('java-constructors') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/main/java/acme/Store.java:26 ClosedException The store {name} is closed',
+      // Imported; then the file's own package, without an import.
+      'src/main/java/acme/Store.java:27 NotFoundException No entry for {id}',
+      'src/main/java/acme/Store.java:28 QuotaException Quota exceeded: {used} of {limit} bytes used',
+      // A constant of the class; a class without constructors calls its base's without arguments.
+      'src/main/java/acme/Store.java:29 LockedException The store is locked by another process',
+      'src/main/java/acme/Store.java:30 ReadOnlyException The store is locked by another process',
+      // A message of its own at the raise is the raise's.
+      'src/main/java/acme/Store.java:35 ClosedException the archive store',
+      // The constructor taking two arguments builds the same message.
+      'src/main/java/acme/Store.java:39 NotFoundException No entry for {id}',
+      // Named by its package: not acme.errors' class of that name.
+      'src/main/java/acme/Store.java:44 NotFoundException The legacy store has no {id}',
+    ]);
+    expect(r.records[0]!.documentation).toContain('Its message is built by the `ClosedException` constructor from the arguments passed here; its placeholders are named as in that constructor.');
+    // Constructors building two messages; a class with its own getMessage; a class of a package the tree lacks, with arguments and without.
+    expect(r.summary.skippedSites).toEqual(['src/main/java/acme/Store.java:31 not-literal', 'src/main/java/acme/Store.java:32 not-literal', 'src/main/java/acme/Store.java:33 not-literal', 'src/main/java/acme/Store.java:34 no-message']);
     expectSound(r.records);
   });
 

@@ -25,7 +25,8 @@ describe('scan: Java', async () => {
 
   it('skips src/test, third_party, a computed message and a rethrow', () => {
     expect(r.summary.filesSkipped).toEqual({ test: 1, vendored: 1 });
-    expect(r.summary.skippedSites).toEqual(['src/main/java/acme/ledger/Ledger.java:54 not-literal', 'src/main/java/acme/ledger/Ledger.java:58 rethrow']);
+    // Sorted: a raise whose class may be another file's is skipped once every file is read, after the file's others.
+    expect([...r.summary.skippedSites].sort()).toEqual(['src/main/java/acme/ledger/Ledger.java:54 not-literal', 'src/main/java/acme/ledger/Ledger.java:58 rethrow']);
     expect(r.records).toHaveLength(9);
   });
 });
