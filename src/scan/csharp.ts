@@ -4,14 +4,17 @@
  * (`$"...{x}"`) and raw strings, `+`, `string.Format(...)` and `"...".FormatWith(...)` composite
  * formats (`{0}`, `{0:N2}`, `{0,10}`), a name assigned earlier or a `const`/field of the same file.
  * `nameof(x)` arguments are parameter names, never the message (`ArgumentNullException(nameof(x))`).
+ * And the message a class's constructor hands its base (`: base($"No entry for {id}")`), for
+ * `throw new NotFoundException(id)` in its file or another (constructors.ts).
  */
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { classConstants, fileConstant } from './constants.ts';
+import { builtConstants, builtFor, superMessage, type ClassConstructor, type ClassInfo, type TypeNames } from './constructors.ts';
 import { decodeEscapes } from './escapes.ts';
 import { lastTypeName } from './java.ts';
 import { braceParts, concatParts, hole, text, type MessagePart } from './message.ts';
-import { SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
+import { SiteCollector, type BuiltMessage, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['method_declaration', 'constructor_declaration', 'destructor_declaration', 'operator_declaration', 'conversion_operator_declaration', 'local_function_statement', 'lambda_expression', 'anonymous_method_expression', 'accessor_declaration']);
 const TYPES = new Set(['class_declaration', 'struct_declaration', 'interface_declaration', 'record_declaration', 'enum_declaration']);
@@ -191,16 +194,22 @@ function enclosingFunction(n: Node): Node | null {
 
 export function csharpSites(root: Node): FileSites {
   const out = new SiteCollector();
+  let table: Map<string, ClassInfo | null> | undefined;
+  const classes = () => (table ??= classTable(root));
   for (const stmt of root.descendantsOfType(['throw_statement', 'throw_expression'])) {
     if (!stmt) continue;
     const thrown = stmt.namedChildren.find((c) => c && c.type !== 'comment');
     if (!thrown) continue; // `throw;` re-throws
     let errorClass: string | null = null;
     let args: Node[];
+    let built: (() => BuiltMessage | null) | undefined;
     if (thrown.type === 'object_creation_expression') {
       const type = thrown.childForFieldName('type');
       errorClass = type ? lastTypeName(type.text) : null;
       args = argsOf(thrown);
+      // `new X(...) { Prop = ... }` may set the message another way.
+      const count = args.length;
+      if (type && errorClass && !thrown.childForFieldName('initializer')) built = () => builtFor(type.text, count, classes(), typeNames(stmt));
       if (errorClass && PARAM_FIRST.has(errorClass)) args = args.slice(1);
     } else if (thrown.type === 'invocation_expression') {
       // A factory: `JsonReaderException.Create(reader, "...")` names its class; `CreateError("...")` does not.
@@ -213,9 +222,120 @@ export function csharpSites(root: Node): FileSites {
       continue;
     }
     const scope = enclosingFunction(stmt);
-    out.exception(stmt, args.filter((a) => !isNameof(a)), (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), (a) => classConstantOf(a, stmt));
+    out.exception(stmt, args.filter((a) => !isNameof(a)), (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), (a) => classConstantOf(a, stmt), built);
   }
-  return out.result(classConstants(root, ['class_declaration', 'struct_declaration', 'interface_declaration', 'record_declaration'], csharpConstants, (v) => messageParts(v, null, v)));
+  return out.result(builtConstants(classes(), classConstants(root, ['class_declaration', 'struct_declaration', 'interface_declaration', 'record_declaration'], csharpConstants, (v) => messageParts(v, null, v))));
+}
+
+/** The namespaces around a node, outer first (`namespace A.B { namespace C` or a file's `namespace A.B;`), as declared. */
+function namespaceDeclarations(n: Node): Node[] {
+  const out: Node[] = [];
+  for (let a = n.parent; a; a = a.parent) if (a.type === 'namespace_declaration') out.unshift(a);
+  const fileScoped = n.tree.rootNode.namedChildren.find((c) => c?.type === 'file_scoped_namespace_declaration');
+  if (fileScoped && fileScoped.startIndex < n.startIndex) out.unshift(fileScoped);
+  return out;
+}
+
+const namespaceName = (d: Node) => d.childForFieldName('name')?.text.replace(/\s+/g, '') ?? '';
+
+/** A declaration list's `using` directives: namespaces (`using Acme.Errors;`) and aliases (`using E = Acme.Errors.NotFound;`). */
+function usings(list: Node, namespaces: string[], aliases: Map<string, string>): void {
+  for (const u of list.namedChildren) {
+    if (u?.type !== 'using_directive' || u.children.some((c) => c?.type === 'static')) continue;
+    const target = u.namedChildren.filter((c) => c?.type === 'qualified_name' || c?.type === 'identifier').at(-1)?.text.replace(/\s+/g, '');
+    const alias = u.childForFieldName('name')?.text;
+    if (!target) continue;
+    if (alias) aliases.set(alias, target);
+    else namespaces.push(`${target}.`);
+  }
+}
+
+/**
+ * Where C# looks for a class a raise names: each namespace around it, innermost first, with the
+ * `using` directives declared in it, then the global namespace and the file's own `using` directives.
+ */
+function typeNames(site: Node): TypeNames {
+  const prefixes: string[] = [];
+  const imported = new Map<string, string>();
+  const declarations = namespaceDeclarations(site);
+  const full = declarations.map((_, i) => declarations.slice(0, i + 1).map(namespaceName).join('.'));
+  for (let i = declarations.length - 1; i >= 0; i--) {
+    const d = declarations[i]!;
+    const outer = i > 0 ? `${full[i - 1]}.` : '';
+    const segments = namespaceName(d).split('.');
+    // `namespace A.B` is `namespace A { namespace B`: its usings belong to B.
+    prefixes.push(`${full[i]}.`);
+    const body = d.type === 'namespace_declaration' ? d.childForFieldName('body') : null;
+    if (body) usings(body, prefixes, imported);
+    for (let k = segments.length - 1; k > 0; k--) prefixes.push(`${outer}${segments.slice(0, k).join('.')}.`);
+  }
+  prefixes.push('');
+  usings(site.tree.rootNode, prefixes, imported);
+  return { imported, prefixes };
+}
+
+/** Exceptions whose constructor takes the parameter's name first (`base("id")` names no message). */
+const messageArguments = (base: string | null, args: Node[]) => (base && PARAM_FIRST.has(base) ? args.slice(1) : args).filter((a) => !isNameof(a));
+
+/**
+ * The file's classes by simple name, with what their constructors hand their base (constructors.ts);
+ * null: a name declared twice, or by a partial class (its other parts are in other files).
+ */
+function classTable(root: Node): Map<string, ClassInfo | null> {
+  const table = new Map<string, ClassInfo | null>();
+  for (const cls of root.descendantsOfType([...TYPES])) {
+    const name = cls?.childForFieldName('name')?.text;
+    if (!cls || !name) continue;
+    const path: string[] = [name];
+    for (let a = cls.parent; a; a = a.parent) if (TYPES.has(a.type)) path.unshift(a.childForFieldName('name')?.text ?? '');
+    const modifiers = cls.namedChildren.filter((c) => c?.type === 'modifier').map((c) => c!.text);
+    if (table.has(name) || cls.type !== 'class_declaration' || modifiers.includes('partial') || modifiers.includes('static')) {
+      table.set(name, null);
+      continue;
+    }
+    const namespace = namespaceDeclarations(cls).map(namespaceName).join('.');
+    const baseList = cls.namedChildren.find((c) => c?.type === 'base_list');
+    const baseType = baseList?.namedChildren.find((c) => c !== null && c.type !== 'argument_list');
+    const base = baseType ? lastTypeName(baseType.text) : null;
+    const members = cls.childForFieldName('body')?.namedChildren.filter((m): m is Node => m !== null) ?? [];
+    const constructors = members.filter((m) => m.type === 'constructor_declaration' && !m.namedChildren.some((c) => c?.type === 'modifier' && c.text === 'static')).map((m) => csharpConstructor(m, base));
+    // A primary constructor (`class NotFound(string id) : Exception($"...")`).
+    const primary = cls.namedChildren.find((c) => c?.type === 'parameter_list');
+    if (primary) {
+      const baseArgs = baseList?.namedChildren.some((c) => c?.type === 'argument_list') ? argsOf(baseList) : null;
+      constructors.unshift(constructorShape(primary, baseArgs ? { viaBase: true, args: baseArgs } : null, base, baseList ?? primary, null));
+    }
+    table.set(name, {
+      path: path.join('.'),
+      qualified: `${namespace ? `${namespace}.` : ''}${path.join('.')}`,
+      base,
+      constructors,
+      // Its own `Message` is what is printed.
+      ownMessage: members.some((m) => m.type === 'property_declaration' && m.childForFieldName('name')?.text === 'Message'),
+    });
+  }
+  return table;
+}
+
+function csharpConstructor(ctor: Node, base: string | null): ClassConstructor {
+  const initializer = ctor.namedChildren.find((c) => c?.type === 'constructor_initializer');
+  const call = initializer ? { viaBase: initializer.children.some((c) => c?.type === 'base'), args: argsOf(initializer) } : null;
+  return constructorShape(ctor.childForFieldName('parameters'), call, base, initializer ?? ctor, ctor);
+}
+
+/** A constructor's arguments (optional ones may be left out) and what it hands its base. */
+function constructorShape(parameters: Node | null, call: { viaBase: boolean; args: Node[] } | null, base: string | null, site: Node, scope: Node | null): ClassConstructor {
+  const params = parameters?.namedChildren.filter((p): p is Node => p?.type === 'parameter') ?? [];
+  const names = new Set(params.map((p) => p.childForFieldName('name')?.text));
+  const read = (a: Node) => (a.type === 'identifier' && names.has(a.text) ? null : messageParts(a, scope, site));
+  const varargs = parameters?.children.some((c) => c?.type === 'params') || params.some((p) => p.children.some((c) => c?.type === 'params'));
+  return {
+    min: params.filter((p) => !p.children.some((c) => c?.type === '=')).length,
+    max: params.length,
+    varargs: varargs ?? false,
+    parts: call?.viaBase ? superMessage(messageArguments(base, call.args), read) : null,
+    plainSuper: !call || (call.viaBase && call.args.length === 0),
+  };
 }
 
 const CLASSES = new Set(['class_declaration', 'struct_declaration', 'record_declaration', 'interface_declaration']);

@@ -12,6 +12,7 @@ import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type 
 import { classConstants, fileConstant } from './constants.ts';
 import { decodeEscapes } from './escapes.ts';
 import { braceParts, concatParts, hasLiteralWords, hole, printfParts, text, type MessagePart } from './message.ts';
+import { builtConstants, builtFor, superMessage, type ClassInfo, type ClassConstructor, type TypeNames } from './constructors.ts';
 import { SiteCollector, type BuiltMessage, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['method_declaration', 'constructor_declaration', 'compact_constructor_declaration', 'lambda_expression']);
@@ -218,8 +219,9 @@ export const lastTypeName = (t: string): string => t.replace(/<[\s\S]*$/, '').sp
 export function javaSites(root: Node): FileSites {
   const out = new SiteCollector();
   const staticImports = staticImportTable(root);
-  const classes = classTable(root);
-  const names = typeNames(root);
+  const pkg = packageOf(root);
+  const classes = classTable(root, pkg);
+  const names = typeNames(root, pkg);
   for (const stmt of root.descendantsOfType('throw_statement')) {
     if (!stmt) continue;
     const thrown = stmt.namedChildren.find((c) => c && c.type !== 'line_comment' && c.type !== 'block_comment');
@@ -230,7 +232,7 @@ export function javaSites(root: Node): FileSites {
       const type = thrown.childForFieldName('type');
       errorClass = type ? lastTypeName(type.text) : null;
       // `new X(...) { ... }` makes an anonymous subclass, which may build its message otherwise.
-      if (type && !thrown.namedChildren.some((c) => c?.type === 'class_body')) built = builtFor(type.text, argsOf(thrown).length, classes, names);
+      if (type && !thrown.namedChildren.some((c) => c?.type === 'class_body')) built = () => builtFor(type.text, argsOf(thrown).length, classes, names);
     } else if (thrown.type === 'method_invocation') {
       // A factory: `throw Errors.illegalState("...")`; a class only when the receiver names one (`XException.create(...)`).
       const object = thrown.childForFieldName('object')?.text ?? '';
@@ -243,49 +245,14 @@ export function javaSites(root: Node): FileSites {
     out.exception(stmt, argsOf(thrown), (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), (a) => classConstantOf(a, staticImports), built);
   }
   const constants = classConstants(root, ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'], javaConstant, (v) => messageParts(v, null, v));
-  for (const cls of classes.values()) {
-    if (!cls) continue;
-    for (const arity of new Set(cls.constructors.length > 0 ? cls.constructors.map((c) => c.arity) : [0])) {
-      const parts = builtMessage(cls, arity, classes);
-      if (parts) constants[builtKey(`${names.pkg}${cls.path}`, arity)] = parts;
-    }
-  }
-  return out.result(constants);
-}
-
-/**
- * How another file names the message the constructor of a class taking `arity` arguments builds
- * (constants of FileSites): the class's qualified name, then `<init>` (the JVM's name for a
- * constructor) and the count, as `com.acme.NotFoundException.<init>(1)`.
- */
-const builtKey = (qualified: string, arity: number) => `${qualified}.<init>(${arity})`;
-
-interface JavaConstructor {
-  arity: number;
-  varargs: boolean;
-  /** The message it hands its base (`super("No entry for " + id)`), when that has literal words. */
-  parts: MessagePart[] | null;
-  /** It calls its base's constructor without arguments (`super()`, or no `super(...)`/`this(...)` at all). */
-  plainSuper: boolean;
-}
-
-interface JavaClass {
-  /** Its name in the file, outer classes first: `Errors.NotFoundException`. */
-  path: string;
-  base: string | null;
-  constructors: JavaConstructor[];
-  /** Its constructors that hand their base literal words hand it different messages, or it overrides `getMessage`: none is taken. */
-  unsure: boolean;
+  return out.result(builtConstants(classes, constants));
 }
 
 const CLASS_TYPES = ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'];
 
-/**
- * The file's classes by simple name (null: a name the file declares otherwise, or twice, or inside a
- * method: its message is not taken, nor looked for in another file).
- */
-function classTable(root: Node): Map<string, JavaClass | null> {
-  const table = new Map<string, JavaClass | null>();
+/** The file's classes by simple name, with what their constructors hand their base (constructors.ts). */
+function classTable(root: Node, pkg: string): Map<string, ClassInfo | null> {
+  const table = new Map<string, ClassInfo | null>();
   for (const cls of root.descendantsOfType(CLASS_TYPES)) {
     const name = cls?.childForFieldName('name')?.text;
     if (!cls || !name) continue;
@@ -299,94 +266,55 @@ function classTable(root: Node): Map<string, JavaClass | null> {
       table.set(name, null);
       continue;
     }
-    const body = cls.childForFieldName('body');
-    const members = body?.namedChildren.filter((m): m is Node => m !== null) ?? [];
+    const members = cls.childForFieldName('body')?.namedChildren.filter((m): m is Node => m !== null) ?? [];
     const superclass = cls.childForFieldName('superclass')?.namedChildren.find((c) => c !== null && c.type !== 'extends');
-    const constructors = members.filter((m) => m.type === 'constructor_declaration').map(javaConstructor);
-    // A class whose `getMessage` is its own prints that, not what its constructor handed its base.
-    const overrides = members.some((m) => m.type === 'method_declaration' && /^get(Localized)?Message$/.test(m.childForFieldName('name')?.text ?? ''));
-    const literal = new Set(constructors.filter((c) => c.parts).map((c) => JSON.stringify(c.parts)));
-    table.set(name, { path: path.join('.'), base: superclass ? lastTypeName(superclass.text) : null, constructors, unsure: overrides || literal.size > 1 });
+    table.set(name, {
+      path: path.join('.'),
+      qualified: `${pkg}${path.join('.')}`,
+      base: superclass ? lastTypeName(superclass.text) : null,
+      constructors: members.filter((m) => m.type === 'constructor_declaration').map(javaConstructor),
+      // A class whose `getMessage` is its own prints that, not what its constructor handed its base.
+      ownMessage: members.some((m) => m.type === 'method_declaration' && /^get(Localized)?Message$/.test(m.childForFieldName('name')?.text ?? '')),
+    });
   }
   return table;
 }
 
-function javaConstructor(ctor: Node): JavaConstructor {
+function javaConstructor(ctor: Node): ClassConstructor {
   const params = ctor.childForFieldName('parameters')?.namedChildren.filter((p) => p?.type === 'formal_parameter' || p?.type === 'spread_parameter') ?? [];
   const first = ctor.childForFieldName('body')?.namedChildren.find((c) => c !== null && c.type !== 'line_comment' && c.type !== 'block_comment');
   const invocation = first?.type === 'explicit_constructor_invocation' ? first : null;
   const viaSuper = invocation?.childForFieldName('constructor')?.type === 'super';
   const args = invocation ? argsOf(invocation) : [];
   const read = (a: Node) => messageParts(a, ctor, invocation!);
-  // The message is the base's first argument (`Exception(String message, Throwable cause)`); should
-  // another argument hold literal words too, which one is the message is not known here.
-  const parts = viaSuper && args[0] ? read(args[0]) : null;
-  const sure = parts !== null && hasLiteralWords(parts) && !args.slice(1).some((a) => hasLiteralWords(read(a) ?? []));
   return {
-    arity: params.length,
+    min: params.length,
+    max: params.length,
     varargs: params.some((p) => p?.type === 'spread_parameter'),
-    parts: sure ? parts : null,
+    parts: viaSuper ? superMessage(args, read) : null,
     plainSuper: !invocation || (viaSuper && args.length === 0),
   };
 }
 
-/**
- * The message `new <cls>(…)` with `arity` arguments gets from the class's constructor: the one
- * constructor taking that many (a class without constructors has one taking none) hands its base
- * literal words, or calls without arguments the constructor of a base of the same file that does.
- */
-function builtMessage(cls: JavaClass, arity: number, classes: ReadonlyMap<string, JavaClass | null>, seen = new Set<JavaClass>()): MessagePart[] | null {
-  if (cls.unsure || seen.has(cls) || cls.constructors.some((c) => c.varargs)) return null;
-  seen.add(cls);
-  const ctors = cls.constructors.length > 0 ? cls.constructors.filter((c) => c.arity === arity) : arity === 0 ? [{ arity: 0, varargs: false, parts: null, plainSuper: true }] : [];
-  if (ctors.length !== 1) return null;
-  const [ctor] = ctors as [JavaConstructor];
-  if (ctor.parts) return ctor.parts;
-  const base = ctor.plainSuper && cls.base ? classes.get(cls.base) : null;
-  return base ? builtMessage(base, 0, classes, seen) : null;
-}
+/** The file's package, with a dot after it (or empty: the default package). */
+const packageOf = (root: Node): string => {
+  const d = root.namedChildren.find((c) => c?.type === 'package_declaration');
+  const name = d?.namedChildren.find((c) => c?.type === 'scoped_identifier' || c?.type === 'identifier')?.text;
+  return name ? `${name}.` : '';
+};
 
-/** The file's package (with a dot after it, or empty) and the classes its imports name. */
-function typeNames(root: Node): { pkg: string; imported: Map<string, string>; onDemand: string[] } {
-  let pkg = '';
+/** The classes the file's imports name; a name none names is of the file's package, else of an on-demand import. */
+function typeNames(root: Node, pkg: string): TypeNames {
   const imported = new Map<string, string>();
   const onDemand: string[] = [];
   for (const d of root.namedChildren) {
-    if (d?.type === 'package_declaration') pkg = `${d.namedChildren.find((c) => c?.type === 'scoped_identifier' || c?.type === 'identifier')?.text ?? ''}.`.replace(/^\.$/, '');
     if (d?.type !== 'import_declaration' || d.children.some((c) => c?.type === 'static')) continue;
     const name = d.namedChildren.find((c) => c?.type === 'scoped_identifier' || c?.type === 'identifier')?.text;
     if (!name) continue;
     if (d.children.some((c) => c?.type === 'asterisk')) onDemand.push(name);
     else imported.set(name.split('.').at(-1)!, name);
   }
-  return { pkg, imported, onDemand };
-}
-
-/**
- * The message the thrown class's constructor builds for `new <type>(…)` with `arity` arguments: a
- * class of this file, else the class the type names by Java's rules (an import of it, this file's
- * package, the on-demand imports in turn), read where it is declared once every file is read.
- */
-function builtFor(type: string, arity: number, classes: ReadonlyMap<string, JavaClass | null>, names: ReturnType<typeof typeNames>): () => BuiltMessage | null {
-  return () => {
-    const written = type.replace(/<[\s\S]*$/, '').replace(/\s+/g, '');
-    const simple = written.split('.').at(-1)!;
-    const local = classes.get(simple);
-    if (local && (written === simple || written === local.path)) {
-      const parts = builtMessage(local, arity, classes);
-      return parts ? { parts, builtBy: simple } : null;
-    }
-    // A name this file declares: its own class (not named as here) or one it cannot tell.
-    if (local !== undefined || /^[a-z]/.test(simple)) return null;
-    const [head, ...rest] = written.split('.');
-    const tail = rest.length > 0 ? `.${rest.join('.')}` : '';
-    const qualified = /^[a-z]/.test(head!)
-      ? [written]
-      : names.imported.has(head!)
-        ? [`${names.imported.get(head!)}${tail}`]
-        : [`${names.pkg}${written}`, ...names.onDemand.map((p) => `${p}.${written}`)];
-    return { parts: [], builtBy: simple, imported: { name: `<init>(${arity})`, spec: qualified.join(' '), language: 'class' } };
-  };
+  return { imported, prefixes: [pkg, ...onDemand.map((p) => `${p}.`)] };
 }
 
 /** `import static pkg.Messages.NOT_FOUND;`: each name by the class that declares it. */

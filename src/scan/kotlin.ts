@@ -3,11 +3,14 @@
  * the lazy messages of `require`/`requireNotNull` (IllegalArgumentException) and `check`/`checkNotNull`
  * (IllegalStateException). Messages: string templates (`$name`, `${expr}`), raw strings, `+`,
  * `"...".format(...)`, `String.format(...)`, a name assigned earlier in the function or a property of
- * the same file (`const val MSG = "..."`).
+ * the same file (`const val MSG = "..."`). And the message a class's constructor hands its base
+ * (`class NotFoundException(id: String) : RuntimeException("No entry for $id")`), for
+ * `throw NotFoundException(id)` in its file or another (constructors.ts).
  */
 import type { Node } from 'web-tree-sitter';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { classConstants, fileConstant } from './constants.ts';
+import { builtConstants, builtFor, superMessage, type ClassInfo, type ClassConstructor, type TypeNames } from './constructors.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, hole, linesTransformed, printfParts, text, type MessagePart } from './message.ts';
 import { endLineOf, lineOf, SiteCollector, type FileSites, type ImportedMessage } from './site.ts';
@@ -218,6 +221,11 @@ const lambdaValue = (lambda: Node): Node | null => lambda.namedChildren.filter((
 
 export function kotlinSites(root: Node): FileSites {
   const out = new SiteCollector();
+  const pkg = packageOf(root);
+  let table: Map<string, ClassInfo | null> | undefined;
+  let typeNames: TypeNames | undefined;
+  const classes = () => (table ??= classTable(root, pkg));
+  const names = () => (typeNames ??= kotlinNames(root, pkg));
   const context = (at: Node) => () => siteContext(at, shapes);
   for (const n of root.descendantsOfType(['throw_expression', 'call_expression'])) {
     if (!n) continue;
@@ -232,7 +240,11 @@ export function kotlinSites(root: Node): FileSites {
         continue;
       }
       const name = lastName(call.callee);
-      out.exception(n, call.args, read, name && /^[A-Z]/.test(name) ? name : null, 'throw', context(n), classConstantOf);
+      const errorClass = name && /^[A-Z]/.test(name) ? name : null;
+      // The constructor a call with these arguments reaches (not one whose count a spread or a trailing lambda hides).
+      const countable = /^[\w.]+$/.test(call.callee.text) && !call.lambda && !call.args.some((a) => a.parent?.text.startsWith('*'));
+      const built = errorClass && countable ? () => builtFor(call.callee.text, call.args.length, classes(), names()) : undefined;
+      out.exception(n, call.args, read, errorClass, 'throw', context(n), classConstantOf, built);
       continue;
     }
     const call = callOf(n);
@@ -250,5 +262,109 @@ export function kotlinSites(root: Node): FileSites {
     const parts = out.message([value], read, n);
     if (parts) out.sites.push({ ...siteContext(n, shapes), line: lineOf(n), endLine: endLineOf(n), form: `${inner!.callee.text}()`, kind: 'exception', errorClass: check, parts });
   }
-  return out.result(classConstants(root, ['class_declaration', 'object_declaration'], kotlinConstants, (v) => messageParts(v, null, v)));
+  return out.result(builtConstants(classes(), classConstants(root, ['class_declaration', 'object_declaration'], kotlinConstants, (v) => messageParts(v, null, v))));
+}
+
+const MESSAGE_MEMBERS = /^(message|localizedMessage|getMessage|getLocalizedMessage)$/;
+
+/**
+ * The file's classes by simple name, with what their constructors hand their base (constructors.ts);
+ * null: a name declared twice, inside a function or a companion, an object's or an interface's, or a
+ * function's too (`throw X()` may call it).
+ */
+function classTable(root: Node, pkg: string): Map<string, ClassInfo | null> {
+  const table = new Map<string, ClassInfo | null>();
+  for (const cls of root.descendantsOfType(['class_declaration', 'object_declaration'])) {
+    const name = cls ? nameOf(cls) : null;
+    if (!cls || !name) continue;
+    const path: string[] = [name];
+    let local = false;
+    for (let a = cls.parent; a; a = a.parent) {
+      if (FUNCTIONS.has(a.type) || a.type === 'companion_object' || a.type === 'object_literal') local = true;
+      if (a.type === 'class_declaration' || a.type === 'object_declaration') path.unshift(nameOf(a) ?? '');
+    }
+    if (table.has(name) || local || cls.type !== 'class_declaration' || cls.children.some((c) => c?.type === 'interface')) {
+      table.set(name, null);
+      continue;
+    }
+    const body = cls.namedChildren.find((c) => c?.type === 'class_body');
+    const members = body?.namedChildren.filter((m): m is Node => m !== null) ?? [];
+    const primary = cls.namedChildren.find((c) => c?.type === 'primary_constructor');
+    const classParameters = primary?.namedChildren.find((c) => c?.type === 'class_parameters')?.namedChildren.filter((p): p is Node => p?.type === 'class_parameter') ?? [];
+    const specifiers = cls.namedChildren.find((c) => c?.type === 'delegation_specifiers')?.namedChildren ?? [];
+    const invocation = specifiers.map((d) => d?.namedChildren.find((c) => c?.type === 'constructor_invocation')).find((c) => c) ?? null;
+    const superType = invocation?.namedChildren.find((c) => c?.type === 'user_type') ?? specifiers[0]?.namedChildren.find((c) => c?.type === 'user_type');
+    const secondaries = members.filter((m) => m.type === 'secondary_constructor');
+    const constructors: ClassConstructor[] = secondaries.map(secondaryConstructor);
+    // The primary constructor (a class with none declared and no secondary one has one taking nothing).
+    if (primary || secondaries.length === 0) {
+      const args = invocation ? valueArguments(invocation) : [];
+      const params = new Set(classParameters.map((p) => p.namedChildren.find((c) => c?.type === 'identifier')?.text));
+      const read = (a: Node) => (a.type === 'identifier' && params.has(a.text) ? null : messageParts(a, null, invocation!));
+      constructors.unshift({
+        min: classParameters.filter((p) => !p.children.some((c) => c?.type === '=')).length,
+        max: classParameters.length,
+        varargs: classParameters.some((p) => /\bvararg\b/.test(p.namedChildren.find((c) => c?.type === 'modifiers' || c?.type === 'parameter_modifiers')?.text ?? '')),
+        parts: superMessage(args, read),
+        plainSuper: args.length === 0,
+      });
+    }
+    const ownMessage =
+      members.some((m) => (m.type === 'property_declaration' || m.type === 'function_declaration') && MESSAGE_MEMBERS.test(m.type === 'function_declaration' ? (nameOf(m) ?? '') : (m.namedChildren.find((c) => c?.type === 'variable_declaration')?.namedChildren[0]?.text ?? ''))) ||
+      classParameters.some((p) => p.children.some((c) => c?.type === 'val' || c?.type === 'var') && MESSAGE_MEMBERS.test(p.namedChildren.find((c) => c?.type === 'identifier')?.text ?? ''));
+    table.set(name, { path: path.join('.'), qualified: `${pkg}${path.join('.')}`, base: superType?.namedChildren.filter((c) => c?.type === 'identifier' || c?.type === 'type_identifier').at(-1)?.text ?? null, constructors, ownMessage });
+  }
+  // `throw X(...)` may call a function named X.
+  for (const f of root.descendantsOfType('function_declaration')) {
+    const name = f ? nameOf(f) : null;
+    if (name && /^[A-Z]/.test(name)) table.set(name, null);
+  }
+  return table;
+}
+
+const valueArguments = (call: Node): Node[] =>
+  (call.namedChildren.find((c) => c?.type === 'value_arguments')?.namedChildren ?? []).filter((a): a is Node => a?.type === 'value_argument').map((a) => a.namedChildren.at(-1)!).filter(Boolean);
+
+function secondaryConstructor(ctor: Node): ClassConstructor {
+  const list = ctor.namedChildren.find((c) => c?.type === 'function_value_parameters');
+  const children = list?.children.filter((c): c is Node => c !== null) ?? [];
+  const params = children.filter((c) => c.type === 'parameter');
+  // A parameter with a default value is followed by `=` and the value.
+  const defaults = children.filter((c, i) => c.type === 'parameter' && children[i + 1]?.type === '=').length;
+  const delegation = ctor.namedChildren.find((c) => c?.type === 'constructor_delegation_call');
+  const viaSuper = delegation?.children.some((c) => c?.type === 'super') ?? false;
+  const args = delegation ? valueArguments(delegation) : [];
+  const names = new Set(params.map((p) => p.namedChildren.find((c) => c?.type === 'identifier')?.text));
+  const read = (a: Node) => (a.type === 'identifier' && names.has(a.text) ? null : messageParts(a, ctor, delegation!));
+  return {
+    min: params.length - defaults,
+    max: params.length,
+    varargs: children.some((c) => c.type === 'parameter_modifiers' && /\bvararg\b/.test(c.text)),
+    parts: viaSuper ? superMessage(args, read) : null,
+    plainSuper: !delegation || (viaSuper && args.length === 0),
+  };
+}
+
+/** The file's package, with a dot after it (or empty: the default package). */
+const packageOf = (root: Node): string => {
+  const d = root.namedChildren.find((c) => c?.type === 'package_header');
+  const name = d?.namedChildren.find((c) => c?.type === 'qualified_identifier' || c?.type === 'identifier')?.text.replace(/\s+/g, '');
+  return name ? `${name}.` : '';
+};
+
+/** The classes the file's imports name (by their alias, if any); a name none names is of the file's package, else of a `*` import. */
+function kotlinNames(root: Node, pkg: string): TypeNames {
+  const imported = new Map<string, string>();
+  const onDemand: string[] = [];
+  for (const d of root.namedChildren) {
+    if (d?.type !== 'import' && d?.type !== 'import_header') continue;
+    const name = d.namedChildren.find((c) => c?.type === 'qualified_identifier' || c?.type === 'identifier')?.text.replace(/\s+/g, '');
+    if (!name) continue;
+    if (d.children.some((c) => c?.type === '*')) onDemand.push(name);
+    else {
+      const alias = d.children.some((c) => c?.type === 'as') ? d.namedChildren.at(-1)?.text : undefined;
+      imported.set(alias ?? name.split('.').at(-1)!, name);
+    }
+  }
+  return { imported, prefixes: [pkg, ...onDemand.map((p) => `${p}.`)] };
 }

@@ -116,7 +116,7 @@ export function prose(file: FileFacts, site: Site): Pick<ErrorRecord, 'documenta
   if (site.doc) doc.push(`${site.enclosing ? `\`${site.enclosing}\`` : 'The code'} is documented as: "${site.doc}"`);
   if (site.comment) doc.push(`The comment beside it says: "${site.comment}"`);
   const holes = site.parts.filter((p) => p.kind === 'hole').map((p) => `\`{${p.kind === 'hole' ? p.name : ''}}\``);
-  if (site.builtBy) doc.push(`Its message is built by the \`${site.builtBy}\` constructor from the arguments passed here${holes.length > 0 ? '; its placeholders are named as in that constructor' : ''}.`);
+  if (site.builtBy) doc.push(`Its message is built by the \`${site.builtBy}\` constructor${holes.length > 0 ? ' from the arguments passed here; its placeholders are named as in that constructor' : ''}.`);
   if (holes.length > 0) doc.push(`The message shows the run-time value${holes.length > 1 ? 's' : ''} of ${[...new Set(holes)].join(', ')}.`);
   doc.push(INVITE);
   const trigger = guardSentence(site);

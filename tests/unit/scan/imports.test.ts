@@ -77,8 +77,59 @@ describe('scan: messages held in another file’s constant', () => {
       'src/main/java/acme/Store.java:44 NotFoundException The legacy store has no {id}',
     ]);
     expect(r.records[0]!.documentation).toContain('Its message is built by the `ClosedException` constructor from the arguments passed here; its placeholders are named as in that constructor.');
+    expect(r.records[3]!.documentation).toContain('Its message is built by the `LockedException` constructor. ');
     // Constructors building two messages; a class with its own getMessage; a class of a package the tree lacks, with arguments and without.
     expect(r.summary.skippedSites).toEqual(['src/main/java/acme/Store.java:31 not-literal', 'src/main/java/acme/Store.java:32 not-literal', 'src/main/java/acme/Store.java:33 not-literal', 'src/main/java/acme/Store.java:34 no-message']);
+    expectSound(r.records);
+  });
+
+  it('reads the message a Kotlin exception class’s constructor hands its base, for `throw X(…)` that passes it only arguments, here or where the class’s package is', async () => {
+    const r = await scan({ dir: fixtureRepo('kotlin-constructors') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/main/kotlin/acme/Store.kt:18 ClosedException The store {name} is closed',
+      // Imported under another name (a parameter with a default value may be left out); then the file's own package.
+      'src/main/kotlin/acme/Store.kt:19 Missing No entry for {id}',
+      'src/main/kotlin/acme/Store.kt:20 QuotaException Quota exceeded: {used} of {limit} bytes used',
+      // A constant of the file; a class whose constructor calls its base's without arguments.
+      'src/main/kotlin/acme/Store.kt:21 LockedException The store is locked by another process',
+      'src/main/kotlin/acme/Store.kt:22 ReadOnlyException The store is locked by another process',
+      // A message of its own at the raise is the raise's.
+      'src/main/kotlin/acme/Store.kt:27 ClosedException the archive store',
+      'src/main/kotlin/acme/Store.kt:31 Missing No entry for {id}',
+      // Named by its package: not acme.errors' class of that name.
+      'src/main/kotlin/acme/Store.kt:35 NotFoundException The legacy store has no {id}',
+    ]);
+    expect(r.records[1]!.documentation).toContain('Its message is built by the `NotFoundException` constructor from the arguments passed here; its placeholders are named as in that constructor.');
+    // Constructors building two messages; a class with its own message; a class of a package the tree lacks, with arguments and without.
+    expect([...r.summary.skippedSites].sort()).toEqual(['src/main/kotlin/acme/Store.kt:23 not-literal', 'src/main/kotlin/acme/Store.kt:24 not-literal', 'src/main/kotlin/acme/Store.kt:25 not-literal', 'src/main/kotlin/acme/Store.kt:26 no-message']);
+    expectSound(r.records);
+  });
+
+  it('reads the message a C# exception class’s constructor hands `base(…)`, for `throw new X(…)` that passes it only arguments, here or where the class’s namespace is', async () => {
+    const r = await scan({ dir: fixtureRepo('csharp-constructors') });
+    expect(r.records.map((x) => `${x.filePath}:${x.lineNumber} ${x.errorClass} ${x.errorMessage}`)).toEqual([
+      'src/Acme/Store.cs:25 ClosedException The store {name} is closed',
+      // A `using` namespace (an optional parameter may be left out); then the namespace around the raise.
+      'src/Acme/Store.cs:26 NotFoundException No entry for {id}',
+      'src/Acme/Store.cs:27 QuotaException Quota exceeded: {used} of {limit} bytes used',
+      // A constant of the class around; a class without constructors calls its base's without arguments.
+      'src/Acme/Store.cs:28 LockedException The store is locked by another process',
+      'src/Acme/Store.cs:29 ReadOnlyException The store is locked by another process',
+      // A message of its own at the raise is the raise's.
+      'src/Acme/Store.cs:34 ClosedException the archive store',
+      'src/Acme/Store.cs:42 NotFoundException No entry for {id}',
+      // `Legacy.` below the namespace `Acme`, a primary constructor: not Acme.Errors' class of that name.
+      'src/Acme/Store.cs:46 NotFoundException The legacy store has no {id}',
+    ]);
+    expect(r.records[1]!.documentation).toContain('Its message is built by the `NotFoundException` constructor from the arguments passed here; its placeholders are named as in that constructor.');
+    // Constructors building two messages; a class with its own Message; a class the tree lacks (by an alias), with arguments and without; a parameter's name handed to ArgumentNullException.
+    expect([...r.summary.skippedSites].sort()).toEqual([
+      'src/Acme/Store.cs:30 not-literal',
+      'src/Acme/Store.cs:31 not-literal',
+      'src/Acme/Store.cs:32 not-literal',
+      'src/Acme/Store.cs:33 no-message',
+      'src/Acme/Store.cs:35 not-literal',
+    ]);
     expectSound(r.records);
   });
 
