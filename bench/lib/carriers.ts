@@ -79,6 +79,8 @@ export const CARRIERS: Carrier[] = [
     const named = /^([A-Za-z_][\w.]*): (.*)$/s.exec(m);
     return `sqlalchemy.exc.StatementError: (${named ? `app.${named[1]}` : 'app.errors.Error'}) ${named ? named[2] : m}\n[SQL: SELECT 1]`;
   } },
+  // A stack trace flattened onto the message's line, as issues and trackers copy it in one line.
+  { name: 'stack flattened after it', form: 'line', wrap: (m) => `${m} at Cart.add (/app/src/cart.js:42:11) at process.processTicksAndRejections (node:internal/process/task_queues:95:5)` },
   { name: 'lower case', form: 'line', wrap: (m) => m.toLowerCase() },
   { name: 'cut in the middle (…)', form: 'line', wrap: (m) => {
     const w = m.split(' ');

@@ -386,14 +386,15 @@ function read(wrapped: string[], nested = false): NormalisedPaste {
   }
   messages = [...messages, ...tagged(wrapped, messages), ...messageBlocks(joined)];
   // Also each message without the name of an API call before it, without a note after it (a link to
-  // documentation, a place), the error it wraps (class-prefix.ts `wrappedError`), and with its runs of spaces as one (a terminal or a copy doubles spaces;
+  // documentation, a place), without a stack trace flattened after it, the error it wraps
+  // (class-prefix.ts `wrappedError`), and with its runs of spaces as one (a terminal or a copy doubles spaces;
   // some messages have two after a full stop, so both are read).
   messages = dedupe(
     messages
       .flatMap((m) => {
         // The wrapped error first: its message is the error's, the wrapper's line only carries it.
         const inner = wrappedError(m);
-        const own = [m, withoutApiCall(m), withoutEndNote(m)];
+        const own = [m, withoutApiCall(m), withoutEndNote(m), withoutFlatStack(m)];
         return inner ? [inner, withoutEndNote(inner), ...own] : own;
       })
       .filter((m) => m !== null)
@@ -462,6 +463,17 @@ const MAX_BLOCKS = 2;
 // (`Fatal error: … : file Swift/Array.swift, line 418`). One space or colon before each, so that a
 // run of spaces costs no backtracking.
 const END_NOTES = [/ \([^()]{0,100}https?:\/\/[^\s()]{1,300}\)\.?$/, /: file [^\s,]{1,300}, line \d{1,7}$/];
+
+// A stack trace flattened onto the message's line (an issue's or a tracker's one-line copy): the first
+// frame after it, ` at fn (file.js:12:3)`, ` at file.js:12:3`, Java's ` at pkg.Cls.fn(Cls.java:12)`.
+// Each part bounded, so a line costs a bounded scan at each ` at `.
+const FLAT_FRAME = / at (?:[^()\n]{1,200}? \([^()\s]{1,400}:\d{1,7}:\d{1,7}\)|[^()\s]{1,400}:\d{1,7}:\d{1,7}(?=\s|$)|[\w$.]{1,300}\([\w$]{1,200}\.(?:java|kt|scala):\d{1,7}\))/;
+
+/** The message without the stack trace flattened after it on its line (FLAT_FRAME), or null. */
+function withoutFlatStack(m: PastedMessage): PastedMessage | null {
+  const frame = FLAT_FRAME.exec(m.text);
+  return frame && frame.index > 0 ? withText(m, m.text.slice(0, frame.index).trimEnd()) : null;
+}
 
 /** The message without a note at its end (END_NOTES), or null. */
 function withoutEndNote(m: PastedMessage): PastedMessage | null {

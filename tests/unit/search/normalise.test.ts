@@ -98,6 +98,15 @@ RuntimeError: could not load frame 'frame'`;
     expect(withoutGroupBoxes(['| name | value |', '| --- | --- |'])).toEqual(['| name | value |', '| --- | --- |']);
   });
 
+  it('reads a message without the stack trace flattened after it on its line', () => {
+    const texts = (p: string) => normalisePaste(p).messages.map((m) => m.text);
+    expect(texts('QueryRunnerAlreadyReleasedError: Query runner already released. at PostgresQueryRunner.query (/app/node_modules/typeorm/driver/postgres/PostgresQueryRunner.js:173:19) at SelectQueryBuilder.loadRawResults')).toContain('Query runner already released.');
+    expect(texts('TypeError: x is not a function at /app/index.js:3:7')).toContain('x is not a function');
+    expect(texts('java.lang.IllegalStateException: closed at org.acme.Store.save(Store.java:12) at org.acme.Main.main(Main.java:3)')).toContain('closed');
+    // Words that only look like it stay: no frame after ` at `.
+    expect(texts('Error: failed at step 3 (build)')).toEqual(['failed at step 3 (build)']);
+  });
+
   it("reads a Twisted Failure's traceback, past its `--- <exception caught here> ---` mark", () => {
     const paste = `Traceback (most recent call last):
   File "/app/scrapy/middleware.py", line 62, in _process_chain
