@@ -99,8 +99,20 @@ export type TemplateProblem = 'pattern-unsafe' | 'template-unreadable';
  * The template and pattern of a message, or why none can be written: the parser does not read the
  * template back as the same parts, or the validator rejects the pattern (src/schema/pattern.ts).
  */
+// The style tags of Symfony Console and of Python's cleo (Poetry): `<error>…</>`, `<info>…</info>`,
+// `<fg=yellow>…</>`. The terminal shows the message without them.
+const STYLE_TAG = /<\/?(?:info|comment|question|error|warning|debug|success|b|c1|c2|(?:fg|bg|options)=[\w,;=-]{1,60})?>/g;
+const STYLE_CLOSE = /<\/(?:info|comment|question|error|warning|debug|success|b|c1|c2)?>/;
+
+/** The parts without console style tags, when the text closes one (so that a lone `<b>` of prose stays). */
+function withoutStyleTags(parts: MessagePart[]): MessagePart[] {
+  const text = parts.map((p) => (p.kind === 'text' ? p.text : '\u0000')).join('');
+  if (!STYLE_CLOSE.test(text)) return parts;
+  return parts.map((p) => (p.kind === 'text' ? { kind: 'text', text: p.text.replace(STYLE_TAG, '') } : p));
+}
+
 export function buildTemplate(parts: MessagePart[]): Template | TemplateProblem {
-  const norm = normaliseParts(parts);
+  const norm = normaliseParts(withoutStyleTags(parts));
   const errorMessage = norm.map((p) => (p.kind === 'text' ? escapeLiteral(p.text) : `{${p.name}}`)).join('');
   const read = parseTemplate(errorMessage);
   // The template syntax reads `#{x}` and `${x}` as one placeholder: a literal `#` or `$` right before a

@@ -29,6 +29,14 @@ describe('scan: message templates', () => {
     expect(template(braceParts('{} of {0!r:>10} and {name:?}, {{literal}}', ['a.b'], new Map([['name', 'x']]))).errorMessage).toBe('{a.b} of {a.b} and {name}, {{literal}}');
   });
 
+  it('leaves out the console style tags Symfony Console and cleo print without (`<error>…</>`), not prose that only looks like one', () => {
+    expect(template([text('<error>Failed to clone <info>'), hole('url'), text('</>, check your git configuration.</>')]).errorMessage).toBe('Failed to clone {url}, check your git configuration.');
+    expect(template([text('<warning>Environment "'), hole('name'), text('" does not exist.</warning>')]).errorMessage).toBe('Environment "{name}" does not exist.');
+    expect(template([text('Destination <fg=yellow>'), hole('path'), text('</> exists and is not empty.')]).errorMessage).toBe('Destination {path} exists and is not empty.');
+    // Nothing closes a tag: the text is the message's own.
+    expect(template([text('expected <b> or <error> here')]).errorMessage).toBe('expected <b> or <error> here');
+  });
+
   it('escapes literal braces and printf-like text so the site reads the template back as written', () => {
     const t = template([text('use {x} or %s literally, '), hole('n'), text(' (100% sure)')]);
     expect(t.errorMessage).toBe('use {{x}} or %%s literally, {n} (100% sure)');
