@@ -231,7 +231,9 @@ function builtMessages(root: Node): Map<string, MessagePart[] | null> {
     const messages = calls.map((call) => {
       const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
       const read = (a: Node) => messageParts(a, ctor, call);
-      const parts = args[0] ? read(args[0]) : null;
+      // A parameter handed on is what the raise passes (`if (!msg) msg = '…'` only its default).
+      const passed = args[0]?.type === 'identifier' && isParameter(call, args[0].text, FUNCTIONS);
+      const parts = args[0] && !passed ? read(args[0]) : null;
       return parts && hasLiteralWords(parts) && !args.slice(1).some((a) => hasLiteralWords(read(a) ?? [])) ? JSON.stringify(parts) : null;
     });
     if (messages.length > 0 && messages.every((m) => m !== null && m === messages[0])) out.set(name, JSON.parse(messages[0]!) as MessagePart[]);

@@ -66,6 +66,18 @@ export function hasLiteralPhrase(parts: MessagePart[]): boolean {
   return parts.some((p) => p.kind === 'text' && /\p{L}{2}[^\s]*\s+\S*\p{L}/u.test(p.text)) || parts.filter((p) => p.kind === 'text' && /\p{L}{2}/u.test(p.text)).length > 1;
 }
 
+/** How many words (two letters in a row or more) the literal text has. */
+export function literalWordCount(parts: MessagePart[]): number {
+  return parts.reduce((n, p) => n + (p.kind === 'text' ? (p.text.match(/\p{L}{2,}/gu)?.length ?? 0) : 0), 0);
+}
+
+/**
+ * Of the message a class's constructor builds and the literal a raise passes it, the one that shows
+ * more of what is printed: the constructor's (`No route for {id}` for `new NotFoundError('the index
+ * page')`) unless the literal has more words (`{baseMessage}, dialect: {name}.` for a whole sentence).
+ */
+export const constructorShowsMore = (built: MessagePart[], literal: MessagePart[]): boolean => literalWordCount(built) >= literalWordCount(literal);
+
 /** True when the literal text has at least one word (two letters in a row). */
 export function hasLiteralWords(parts: MessagePart[]): boolean {
   return parts.some((p) => p.kind === 'text' && /\p{L}{2}/u.test(p.text));
@@ -95,24 +107,26 @@ export interface Template {
 
 export type TemplateProblem = 'pattern-unsafe' | 'template-unreadable';
 
-/**
- * The template and pattern of a message, or why none can be written: the parser does not read the
- * template back as the same parts, or the validator rejects the pattern (src/schema/pattern.ts).
- */
-// The style tags of Symfony Console and of Python's cleo (Poetry): `<error>…</>`, `<info>…</info>`,
+// The style tags of Symfony Console (PHP) and of Python's cleo (Poetry): `<error>…</>`, `<info>…</info>`,
 // `<fg=yellow>…</>`. The terminal shows the message without them.
 const STYLE_TAG = /<\/?(?:info|comment|question|error|warning|debug|success|b|c1|c2|(?:fg|bg|options)=[\w,;=-]{1,60})?>/g;
+const STYLE_OPEN = /<(?:info|comment|question|error|warning|debug|success|b|c1|c2|(?:fg|bg|options)=[\w,;=-]{1,60})>/;
 const STYLE_CLOSE = /<\/(?:info|comment|question|error|warning|debug|success|b|c1|c2)?>/;
 
-/** The parts without console style tags, when the text closes one (so that a lone `<b>` of prose stays). */
+/** The parts without console style tags, when the text opens and closes one (JSX's `<>…</>` or a lone `<b>` of prose stays). */
 function withoutStyleTags(parts: MessagePart[]): MessagePart[] {
   const text = parts.map((p) => (p.kind === 'text' ? p.text : '\u0000')).join('');
-  if (!STYLE_CLOSE.test(text)) return parts;
+  if (!STYLE_OPEN.test(text) || !STYLE_CLOSE.test(text)) return parts;
   return parts.map((p) => (p.kind === 'text' ? { kind: 'text', text: p.text.replace(STYLE_TAG, '') } : p));
 }
 
-export function buildTemplate(parts: MessagePart[]): Template | TemplateProblem {
-  const norm = normaliseParts(withoutStyleTags(parts));
+/**
+ * The template and pattern of a message, or why none can be written: the parser does not read the
+ * template back as the same parts, or the validator rejects the pattern (src/schema/pattern.ts).
+ * `styleTags`: the language's console libraries style messages with tags (PHP, Python).
+ */
+export function buildTemplate(parts: MessagePart[], options: { styleTags?: boolean } = {}): Template | TemplateProblem {
+  const norm = normaliseParts(options.styleTags ? withoutStyleTags(parts) : parts);
   const errorMessage = norm.map((p) => (p.kind === 'text' ? escapeLiteral(p.text) : `{${p.name}}`)).join('');
   const read = parseTemplate(errorMessage);
   // The template syntax reads `#{x}` and `${x}` as one placeholder: a literal `#` or `$` right before a

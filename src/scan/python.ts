@@ -148,8 +148,11 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
         return own ? messageParts(own, null, site, depth + 1) : null;
       }
       if (!/^[A-Z]/.test(object.text)) return null;
-      const declared = classAttribute(classNamed(site, object.text), name);
-      return declared ? messageParts(declared, null, site, depth + 1) : constantParts(name, site, depth);
+      // A class of this file has the attribute or not; of another file, whatever this file declares by that name.
+      const cls = classNamed(site, object.text);
+      if (!cls) return constantParts(name, site, depth);
+      const declared = classAttribute(cls, name);
+      return declared ? messageParts(declared, null, site, depth + 1) : null;
     }
     default:
       return null;
@@ -256,51 +259,71 @@ const builtKey = (cls: string) => `${cls}()`;
  * `message=`), that message: its placeholders are the constructor's parameters and locals.
  */
 function builtMessages(root: Node): Map<string, MessagePart[]> {
-  const out = new Map<string, MessagePart[]>();
-  // A class without an `__init__` of its own: its bases', should one of this file build the message.
-  const inheriting = new Map<string, string[]>();
+  // Each error class of the file: its first base, and what its `__init__` hands its base.
+  const classes = new Map<string, { base: string | null; init: InitMessage; ownStr: boolean }>();
   for (const cls of root.descendantsOfType('class_definition')) {
     const name = cls?.childForFieldName('name')?.text;
     const bases = cls?.childForFieldName('superclasses')?.namedChildren.filter((b) => b?.type !== 'keyword_argument').map((b) => b?.text ?? '') ?? [];
     if (!cls || !name || !(looksLikeError(name) || bases.some((b) => looksLikeError(b.split('.').at(-1)!)))) continue;
-    const init = cls
-      .childForFieldName('body')
-      ?.namedChildren.find((m) => m?.type === 'function_definition' && m.childForFieldName('name')?.text === '__init__');
-    if (!init) {
-      inheriting.set(name, bases);
-      continue;
-    }
-    for (const call of init.descendantsOfType('call')) {
-      const fn = call?.childForFieldName('function');
-      if (!call || fn?.type !== 'attribute' || fn.childForFieldName('attribute')?.text !== '__init__' || enclosingFunction(call)?.id !== init.id) continue;
-      const object = fn.childForFieldName('object');
-      const viaSuper = object?.type === 'call' && object.childForFieldName('function')?.text === 'super';
-      const viaBase = object !== null && bases.includes(object.text);
-      if (!viaSuper && !viaBase) continue;
-      const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
-      const positional = args.filter((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat' && a.type !== 'dictionary_splat');
-      const keyword = args.find((a) => a.type === 'keyword_argument' && MESSAGE_KEYWORDS.has(a.childForFieldName('name')?.text ?? ''))?.childForFieldName('value');
-      const message = (viaSuper ? positional[0] : positional[1]) ?? keyword;
-      // A parameter handed on is what the raise passes (`hint = hint or "unknown"` only its default).
-      if (message?.type === 'identifier' && isParameter(call, message.text, FUNCTIONS)) break;
-      const parts = message ? messageParts(message, init, call) : null;
-      if (parts && hasLiteralWords(parts)) out.set(name, parts);
-      break;
-    }
+    const methods = (cls.childForFieldName('body')?.namedChildren ?? []).filter((m): m is Node => m?.type === 'function_definition');
+    const init = methods.find((m) => m.childForFieldName('name')?.text === '__init__');
+    const ownStr = methods.some((m) => m.childForFieldName('name')?.text === '__str__');
+    // Two classes of one name in a file: neither is known.
+    classes.set(name, classes.has(name) ? { base: null, init: { kind: 'other' }, ownStr: true } : { base: bases[0] ?? null, init: init ? initMessage(init, bases) : { kind: 'none' }, ownStr });
   }
-  // Python takes the first base's `__init__` (its method resolution order): the first base named.
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [name, bases] of inheriting) {
-      const from = bases[0] !== undefined ? out.get(bases[0]) : undefined;
-      if (from && !out.has(name)) {
-        out.set(name, from);
-        inheriting.delete(name);
-        grew = true;
-      }
-    }
+  const out = new Map<string, MessagePart[]>();
+  for (const name of classes.keys()) {
+    const parts = builtBy(name, classes, new Set());
+    if (parts) out.set(name, parts);
   }
   return out;
+}
+
+/** What an `__init__` hands its base: a message with literal words, a parameter as it is, anything else; none: no `__init__`. */
+type InitMessage = { kind: 'message'; parts: MessagePart[] } | { kind: 'passed' } | { kind: 'other' } | { kind: 'none' };
+
+/**
+ * The message a class's constructor makes, as Python calls it: its own `__init__`'s, else its first
+ * base's; then handed up unchanged by every base of the file it reaches (a base that builds its own
+ * message around it, or prints itself with `__str__`, makes another: none is taken).
+ */
+function builtBy(name: string, classes: ReadonlyMap<string, { base: string | null; init: InitMessage; ownStr: boolean }>, seen: Set<string>): MessagePart[] | null {
+  const cls = classes.get(name);
+  if (!cls || seen.has(name) || cls.ownStr) return null;
+  seen.add(name);
+  if (cls.init.kind === 'none') return cls.base ? builtBy(cls.base, classes, seen) : null;
+  if (cls.init.kind !== 'message') return null;
+  for (let base = cls.base, up = new Set<string>(); base !== null && classes.has(base) && !up.has(base); base = classes.get(base)!.base) {
+    up.add(base);
+    const b = classes.get(base)!;
+    if (b.ownStr || (b.init.kind !== 'none' && b.init.kind !== 'passed')) return null;
+  }
+  return cls.init.parts;
+}
+
+/** What an `__init__` hands its base (`super().__init__(…)`, `super(Cls, self).__init__(…)`, `Base.__init__(self, …)`, or as `message=`): every such call must hand the same. */
+function initMessage(init: Node, bases: readonly string[]): InitMessage {
+  let found: InitMessage = { kind: 'other' };
+  let calls = 0;
+  for (const call of init.descendantsOfType('call')) {
+    const fn = call?.childForFieldName('function');
+    if (!call || fn?.type !== 'attribute' || fn.childForFieldName('attribute')?.text !== '__init__' || enclosingFunction(call)?.id !== init.id) continue;
+    const object = fn.childForFieldName('object');
+    const viaSuper = object?.type === 'call' && object.childForFieldName('function')?.text === 'super';
+    const viaBase = object !== null && bases.includes(object.text);
+    if (!viaSuper && !viaBase) continue;
+    const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
+    const positional = args.filter((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat' && a.type !== 'dictionary_splat');
+    const keyword = args.find((a) => a.type === 'keyword_argument' && MESSAGE_KEYWORDS.has(a.childForFieldName('name')?.text ?? ''))?.childForFieldName('value');
+    const message = (viaSuper ? positional[0] : positional[1]) ?? keyword;
+    // A parameter handed on is what the raise passes (`hint = hint or "unknown"` only its default).
+    const passed = message?.type === 'identifier' && isParameter(call, message.text, FUNCTIONS);
+    const parts = message && !passed ? messageParts(message, init, call) : null;
+    const reading: InitMessage = passed ? { kind: 'passed' } : parts && hasLiteralWords(parts) ? { kind: 'message', parts } : { kind: 'other' };
+    if (calls++ > 0 && JSON.stringify(reading) !== JSON.stringify(found)) return { kind: 'other' };
+    found = reading;
+  }
+  return found;
 }
 
 const WARN_CALLEES = new Set(['warnings.warn', 'warn']);

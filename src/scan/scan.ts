@@ -8,7 +8,7 @@ import { errorRecordSchema, type ErrorRecord } from '../schema/record.ts';
 import { recordProblems } from '../schema/record-checks.ts';
 import { commitDate, listTree, originRepo, readBlobs, resolveCommit } from './git.ts';
 import { IdAllocator, siteKey } from './ids.ts';
-import { buildTemplate } from './message.ts';
+import { buildTemplate, constructorShowsMore } from './message.ts';
 import { importedParts } from './imports.ts';
 import { buildRecord, type FileFacts } from './record.ts';
 import { LANGUAGE_NAME, languageOf, MAX_FILE_BYTES, skipByPath, skipByText, type ScanLanguage, type SkipReason } from './select.ts';
@@ -176,7 +176,9 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
           const value = importedParts(path, site.imported, paths, constantsOf);
           const local = site.imported.local;
           // The constant is the whole message, or fills the placeholder named for it.
-          const parts = value && local !== undefined ? site.parts.flatMap((p) => (p.kind === 'hole' && p.name === local ? value : [p])) : value;
+          // Or, for a class's message the other file does not declare, the raise's own (Site.unread).
+          const own = site.builtBy !== undefined && site.parts.length > 0 && (value === null || !constructorShowsMore(value, site.parts));
+          const parts = value && local !== undefined ? site.parts.flatMap((p) => (p.kind === 'hole' && p.name === local ? value : [p])) : own ? site.parts : value;
           // The checks a reader makes of a message it reads itself (SiteCollector.message).
           const reason = !parts && site.unread ? site.unread : skipReason(parts, !site.errorClass);
           if (reason) {
@@ -184,10 +186,12 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
             summary.skippedSites.push(`${path}:${site.line} ${reason}`);
             continue;
           }
-          // A copy: a cached read (--history) is resolved again against the next revision's files.
-          site = { ...site, parts: parts! };
+          // A copy: a cached read (--history) is resolved again against the next revision's files. The
+          // raise's own message is not the constructor's.
+          const { builtBy: _, ...unbuilt } = site;
+          site = own ? { ...unbuilt, parts: parts! } : { ...site, parts: parts! };
         }
-        const template = buildTemplate(site.parts);
+        const template = buildTemplate(site.parts, { styleTags: language === 'python' || language === 'php' });
         if (typeof template === 'string') {
           bump(summary.sitesSkipped, template);
           summary.skippedSites.push(`${path}:${site.line} ${template}`);

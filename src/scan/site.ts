@@ -4,7 +4,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { SiteContext } from './context.ts';
-import { hasLiteralPhrase, hasLiteralWords, type MessagePart } from './message.ts';
+import { constructorShowsMore, hasLiteralPhrase, hasLiteralWords, type MessagePart } from './message.ts';
 
 export interface Site extends SiteContext {
   /** First and last line (1-based) of the statement that raises. */
@@ -29,7 +29,10 @@ export interface Site extends SiteContext {
    * the site as not literal.
    */
   imported?: ImportedMessage;
-  /** With `builtBy` and `imported`: why the site is skipped when the other file does not declare the class's message. */
+  /**
+   * With `builtBy` and `imported`, when the other file does not declare the class's message: `parts`
+   * holds the raise's own message, or `unread` says why it has none.
+   */
   unread?: SiteSkip;
 }
 
@@ -124,18 +127,19 @@ export class SiteCollector {
     built?: () => BuiltMessage | null,
   ): void {
     const site = { line: lineOf(at), endLine: endLineOf(at), form, kind: 'exception', errorClass } as const;
-    // The error class's constructor builds the message from what the raise passes it, none of which
-    // is a message itself: the constructor's message, here or (read later) in another file.
-    const fromClass = () => {
-      if (!built || candidates.some((c) => hasLiteralWords(read(c) ?? []))) return null;
-      const made = built();
-      // Skipped, should the other file not declare it, for what the raise itself lacks.
-      const first = candidates.map(read).find((p) => p) ?? null;
-      return made?.imported ? { ...made, unread: candidates.length === 0 ? ('no-message' as const) : skipReason(first, !errorClass)! } : made;
-    };
+    // The error class's constructor builds the message from what the raise passes it (an argument is
+    // not the message then, even a literal one): the constructor's message, of this file or, read
+    // later, of another.
+    const made = built?.() ?? null;
+    const readings = candidates.map(read);
+    const own = readings.find((p) => p !== null && skipReason(p, !errorClass) === null) ?? null;
+    if (made && !made.imported && (!own || constructorShowsMore(made.parts, own))) {
+      this.sites.push({ ...context(), ...site, ...made });
+      return;
+    }
     if (candidates.length === 0) {
-      const made = fromClass();
-      if (made) this.sites.push({ ...context(), ...site, ...made });
+      // Should the other file not declare the class's message, the raise has none.
+      if (made) this.sites.push({ ...context(), ...site, ...made, parts: [], unread: 'no-message' });
       else this.skip('no-message', at);
       return;
     }
@@ -145,9 +149,9 @@ export class SiteCollector {
       this.sites.push({ ...context(), ...site, parts: [], imported: elsewhere });
       return;
     }
-    const made = fromClass();
-    if (made) {
-      this.sites.push({ ...context(), ...site, ...made });
+    if (made?.imported) {
+      // Should the other file not declare the class's message, or it show less: the raise's own, or why it has none.
+      this.sites.push({ ...context(), ...site, ...made, parts: own ?? [], ...(own ? {} : { unread: skipReason(readings.find((p) => p) ?? null, !errorClass)! }) });
       return;
     }
     const parts = this.message(candidates, read, at, !errorClass);

@@ -139,7 +139,6 @@ export const withText = (m: PastedMessage, text: string): PastedMessage => ({ te
 // (SQLAlchemy: `OperationalError: (psycopg2.OperationalError) could not connect …`), and older
 // versions the statement after it on the same line (` [SQL: '…'] [parameters: …]`).
 const WRAPPED_CLASS = /^\(([A-Za-z_]\w{0,80}(?:\.[A-Za-z_]\w{0,80}){1,8})\) (?=\S)/;
-const STATEMENT_AFTER = / \[SQL: [^\n]*$/;
 
 /** The wrapped error's message, with its own class (`(sqlalchemy.exc.PendingRollbackError) Can't reconnect …`), or null. */
 export function wrappedError(m: PastedMessage): PastedMessage | null {
@@ -148,8 +147,9 @@ export function wrappedError(m: PastedMessage): PastedMessage | null {
   const name = wrapped[1]!.split('.').at(-1)!;
   if (!looksLikeClassName(name)) return null;
   const rest = m.text.slice(wrapped[0].length);
-  const statement = STATEMENT_AFTER.exec(rest);
-  const text = (statement ? rest.slice(0, statement.index) : rest).trimEnd();
+  const statement = rest.indexOf(' [SQL: ');
+  const lineEnd = rest.indexOf('\n');
+  const text = (statement !== -1 && (lineEnd === -1 || statement < lineEnd) ? rest.slice(0, statement) : rest).trimEnd();
   return text === '' ? null : { text, errorClass: name, withPrefix: `${name}: ${text}` };
 }
 

@@ -154,20 +154,28 @@ const traced = (f: Frame): boolean => RAISED_WHERE_TRACED.test(f.path) || NOTEBO
  * frame is in the site's function or in its file and folder (the file name alone is no evidence:
  * `app/main.py` is not `pydantic/main.py`). The error was then raised somewhere else: by the
  * language itself (`'str' object has no attribute 'decode'`) or by other code printing the same words.
- * Not when the frame nearest the error is in the record's own package: the code raising it moved
- * between the version pasted and the version catalogued.
+ * Not when the frame nearest the error is in the record's own package as installed: the code raising
+ * it moved between the version pasted and the version catalogued.
  */
 export function siteMissed(site: Pick<RaiseSite, 'file' | 'scope'> & { repo?: string }, frames: readonly Frame[]): boolean {
   const nearest = frames.find(traced);
   if (!RAISED_WHERE_TRACED.test(site.file) || !nearest) return false;
   const file = pathParts(site.file);
-  // Raised inside the record's own package (named as its repository is: `sqlalchemy/orm/query.py` of
+  // Raised inside the record's own package, installed (`site-packages/sqlalchemy/orm/query.py` of
   // sqlalchemy/sqlalchemy), in another file than the record's: the code moved between versions.
   const own = site.repo?.split('/')[1]?.toLowerCase().replace(/-/g, '_');
-  if (own && file.length > 1 && file[0]!.toLowerCase() === own && pathParts(nearest.path).slice(0, -1).some((p) => p.toLowerCase() === own)) return false;
+  if (own && file.length > 1 && file[0]!.toLowerCase() === own && installedIn(nearest.path, own)) return false;
   const enough = Math.min(2, file.length);
   const fn = site.scope ? lastName(site.scope) : null;
   return !frames.some((f) => commonSuffix(file, pathParts(f.path)) >= enough || (fn !== null && f.fn === fn));
+}
+
+const INSTALLED = new Set(['site-packages', 'dist-packages', 'node_modules']);
+
+/** Whether a frame's path is in the installed package `name` (right after `site-packages/` and the like), not a folder of the user's named alike. */
+function installedIn(path: string, name: string): boolean {
+  const parts = path.replace(/\\/g, '/').split('/');
+  return parts.some((p, i) => i > 0 && p.toLowerCase() === name && INSTALLED.has(parts[i - 1]!));
 }
 
 /**

@@ -187,7 +187,8 @@ function tracebackMessages(lines: string[]): PastedMessage[] | null {
       isTrace = true;
       const indentOf = (l: string) => l.length - l.trimStart().length;
       let base = Infinity;
-      for (let k = i + 1; k < lines.length && base > 0; k++) if (lines[k]!.trim() !== '') base = Math.min(base, indentOf(lines[k]!));
+      // Up to the next traceback: each line is looked at for one header only.
+      for (let k = i + 1; k < lines.length && base > 0 && !PY_TRACEBACK.test(lines[k]!); k++) if (lines[k]!.trim() !== '') base = Math.min(base, indentOf(lines[k]!));
       const margin = Math.max(indentOf(line), base === Infinity ? 0 : base);
       let j = i + 1;
       while (j < lines.length && (lines[j]!.trim() === '' || indentOf(lines[j]!) > margin || (margin > 0 && FRAME.test(lines[j]!)))) j++;
@@ -467,7 +468,8 @@ const END_NOTES = [/ \([^()]{0,100}https?:\/\/[^\s()]{1,300}\)\.?$/, /: file [^\
 // A stack trace flattened onto the message's line (an issue's or a tracker's one-line copy): the first
 // frame after it, ` at fn (file.js:12:3)`, ` at file.js:12:3`, Java's ` at pkg.Cls.fn(Cls.java:12)`.
 // Each part bounded, so a line costs a bounded scan at each ` at `.
-const FLAT_FRAME = / at (?:[^()\n]{1,200}? \([^()\s]{1,400}:\d{1,7}:\d{1,7}\)|[^()\s]{1,400}:\d{1,7}:\d{1,7}(?=\s|$)|[\w$.]{1,300}\([\w$]{1,200}\.(?:java|kt|scala):\d{1,7}\))/;
+// A place is a file with an extension (or Node's own `node:…`) and its line and column, not a time.
+const FLAT_FRAME = / at (?:[^()\n]{1,200}? \((?:node:[^()\s]{1,300}|[^()\s]{0,400}\.[A-Za-z]{1,5}):\d{1,7}:\d{1,7}\)|(?:node:[^()\s]{1,300}|[^()\s]{0,400}\.[A-Za-z]{1,5}):\d{1,7}:\d{1,7}(?=\s|$)|[\w$.]{1,300}\([\w$]{1,200}\.(?:java|kt|scala):\d{1,7}\))/;
 
 /** The message without the stack trace flattened after it on its line (FLAT_FRAME), or null. */
 function withoutFlatStack(m: PastedMessage): PastedMessage | null {

@@ -5,8 +5,8 @@ import { braceParts, buildTemplate, hole, printfParts, text } from '../../../src
 import { skipByPath, skipByText } from '../../../src/scan/select.ts';
 import { fillTemplate } from '../../../src/schema/message-template.ts';
 
-const template = (parts: Parameters<typeof buildTemplate>[0]) => {
-  const t = buildTemplate(parts);
+const template = (parts: Parameters<typeof buildTemplate>[0], options?: Parameters<typeof buildTemplate>[1]) => {
+  const t = buildTemplate(parts, options);
   if (typeof t === 'string') throw new Error(t);
   return t;
 };
@@ -30,11 +30,15 @@ describe('scan: message templates', () => {
   });
 
   it('leaves out the console style tags Symfony Console and cleo print without (`<error>…</>`), not prose that only looks like one', () => {
-    expect(template([text('<error>Failed to clone <info>'), hole('url'), text('</>, check your git configuration.</>')]).errorMessage).toBe('Failed to clone {url}, check your git configuration.');
-    expect(template([text('<warning>Environment "'), hole('name'), text('" does not exist.</warning>')]).errorMessage).toBe('Environment "{name}" does not exist.');
-    expect(template([text('Destination <fg=yellow>'), hole('path'), text('</> exists and is not empty.')]).errorMessage).toBe('Destination {path} exists and is not empty.');
-    // Nothing closes a tag: the text is the message's own.
-    expect(template([text('expected <b> or <error> here')]).errorMessage).toBe('expected <b> or <error> here');
+    const styled = (parts: Parameters<typeof buildTemplate>[0]) => template(parts, { styleTags: true }).errorMessage;
+    expect(styled([text('<error>Failed to clone <info>'), hole('url'), text('</>, check your git configuration.</>')])).toBe('Failed to clone {url}, check your git configuration.');
+    expect(styled([text('<warning>Environment "'), hole('name'), text('" does not exist.</warning>')])).toBe('Environment "{name}" does not exist.');
+    expect(styled([text('Destination <fg=yellow>'), hole('path'), text('</> exists and is not empty.')])).toBe('Destination {path} exists and is not empty.');
+    // Nothing closes a tag, or nothing opens one (JSX's fragment): the text is the message's own.
+    expect(styled([text('expected <b> or <error> here')])).toBe('expected <b> or <error> here');
+    expect(styled([text('Did you want a JSX fragment <>...</>?')])).toBe('Did you want a JSX fragment <>...</>?');
+    // In a language whose console libraries use none, tags are text.
+    expect(template([text('Expected closing tag </b> for <b> near '), hole('name')]).errorMessage).toBe('Expected closing tag </b> for <b> near {name}');
   });
 
   it('escapes literal braces and printf-like text so the site reads the template back as written', () => {

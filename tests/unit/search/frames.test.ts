@@ -92,6 +92,8 @@ describe('raise sites against frames', () => {
     expect(siteMissed({ ...moved, scope: null }, old)).toBe(false);
     expect(siteMissed({ ...moved, scope: null, repo: 'acme/orm' }, old)).toBe(true);
     expect(siteMissed({ ...site, repo: 'pydantic/pydantic' }, user)).toBe(true);
+    // A folder of the user's named like the package is not the package.
+    expect(siteMissed({ ...moved, scope: null }, frames('  File "/home/me/sqlalchemy/orm/query.py", line 2200, in f\nInvalidRequestError: bad'))).toBe(true);
     // Ruby and Java keep their folders too.
     expect(siteMissed({ file: 'lib/store/repo.rb', scope: 'save' }, frames("/app/gems/store-1.2/lib/store/repo.rb:12:in 'load': bad (ArgumentError)"))).toBe(false);
     expect(siteMissed({ file: 'src/main/java/com/acme/Repo.java', scope: 'Repo.save' }, frames('java.lang.IllegalStateException: bad\n\tat com.acme.web.Handler.run(Handler.java:8)'))).toBe(true);

@@ -103,8 +103,11 @@ RuntimeError: could not load frame 'frame'`;
     expect(texts('QueryRunnerAlreadyReleasedError: Query runner already released. at PostgresQueryRunner.query (/app/node_modules/typeorm/driver/postgres/PostgresQueryRunner.js:173:19) at SelectQueryBuilder.loadRawResults')).toContain('Query runner already released.');
     expect(texts('TypeError: x is not a function at /app/index.js:3:7')).toContain('x is not a function');
     expect(texts('java.lang.IllegalStateException: closed at org.acme.Store.save(Store.java:12) at org.acme.Main.main(Main.java:3)')).toContain('closed');
-    // Words that only look like it stay: no frame after ` at `.
+    // Words that only look like it stay: no frame after ` at `, a time is no place.
     expect(texts('Error: failed at step 3 (build)')).toEqual(['failed at step 3 (build)']);
+    expect(texts('Error: Job failed at 10:30:45')).toEqual(['Job failed at 10:30:45']);
+    expect(texts('Error: Token expired at 2024-05-01T10:00:00')).toEqual(['Token expired at 2024-05-01T10:00:00']);
+    expect(texts('Error: x is not a function at process.tick (node:internal/process/task_queues:95:5)')).toContain('x is not a function');
   });
 
   it("reads a Twisted Failure's traceback, past its `--- <exception caught here> ---` mark", () => {
