@@ -64,7 +64,7 @@ export function builtMessage(cls: ClassInfo, arity: number, classes: ClassTable,
  * (constants of FileSites): the class's qualified name, then `<init>` (the JVM's name for a
  * constructor) and the count: `com.acme.NotFoundException.<init>(1)`.
  */
-const builtKey = (qualified: string, arity: number) => `${qualified}.<init>(${arity})`;
+const constructorKey = (qualified: string, arity: number) => `${qualified}.<init>(${arity})`;
 
 /** The messages the file's classes build, under the keys another file looks them up by. */
 export function builtConstants(classes: ClassTable, into: Record<string, MessagePart[]>): Record<string, MessagePart[]> {
@@ -73,7 +73,7 @@ export function builtConstants(classes: ClassTable, into: Record<string, Message
     const arities = new Set(constructorsOf(cls).flatMap((c) => Array.from({ length: Math.min(c.max - c.min, 8) + 1 }, (_, i) => c.min + i)));
     for (const arity of arities) {
       const parts = builtMessage(cls, arity, classes);
-      if (parts) into[builtKey(cls.qualified, arity)] = parts;
+      if (parts) into[constructorKey(cls.qualified, arity)] = parts;
     }
   }
   return into;

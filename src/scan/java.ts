@@ -244,7 +244,7 @@ export function javaSites(root: Node): FileSites {
     const scope = enclosingFunction(stmt);
     out.exception(stmt, argsOf(thrown), (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), (a) => classConstantOf(a, staticImports), built);
   }
-  const constants = classConstants(root, ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'], javaConstant, (v) => messageParts(v, null, v));
+  const constants = classConstants(root, CLASS_TYPES, javaConstant, (v) => messageParts(v, null, v));
   return out.result(builtConstants(classes, constants));
 }
 

@@ -10,7 +10,7 @@ import { fileConstant, isParameter, literalOnly } from './constants.ts';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { concatParts, hasLiteralWords, hole, text, type MessagePart } from './message.ts';
-import { SiteCollector, type BuiltMessage, type FileSites, type ImportedMessage } from './site.ts';
+import { builtKey, SiteCollector, type BuiltMessage, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
 const CLASSES = new Set(['class_declaration', 'class', 'abstract_class_declaration']);
@@ -148,7 +148,7 @@ export function javascriptSites(root: Node): FileSites {
   const classImports = importTable(root, true);
   const built = builtMessages(root);
   // The class's own message (its constructor's), from this file or the file it is imported from.
-  const builtFor = (cls: string) => (): BuiltMessage | null => {
+  const constructorMessage = (cls: string) => (): BuiltMessage | null => {
     const here = built.get(cls);
     if (here !== undefined) return here ? { parts: here, builtBy: cls } : null;
     const from = classImports.get(cls);
@@ -174,7 +174,7 @@ export function javascriptSites(root: Node): FileSites {
     // The message: the first argument with literal text (`new AggregateError(errors, 'message')` has it second).
     const scope = enclosingFunction(stmt);
     const imported = (a: Node) => (a.type === 'identifier' && !isParameter(stmt, a.text, FUNCTIONS) ? (imports.get(a.text) ?? null) : null);
-    const built = isNew && callee?.type === 'identifier' && errorClass ? builtFor(errorClass) : undefined;
+    const built = isNew && callee?.type === 'identifier' && errorClass ? constructorMessage(errorClass) : undefined;
     out.exception(stmt, args, (a) => messageParts(a, scope, stmt), errorClass, 'throw', () => siteContext(stmt, shapes), imported, built);
   }
   const constants = exportedConstants(root);
@@ -190,8 +190,6 @@ export function javascriptSites(root: Node): FileSites {
   return out.result(constants);
 }
 
-/** How another file names the message a class's constructor builds (constants of FileSites): `Class()`. */
-const builtKey = (cls: string) => `${cls}()`;
 
 /**
  * Of each class of the file that extends another, the message its constructor hands `super(...)` as

@@ -13,7 +13,7 @@ import { fileConstant, isParameter, literalOnly } from './constants.ts';
 import { contains, firstParagraph, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
 import { braceParts, concatParts, hasLiteralWords, hole, printfParts, text, type MessagePart } from './message.ts';
-import { endLineOf, lineOf, SiteCollector, type BuiltMessage, type FileSites, type ImportedMessage } from './site.ts';
+import { builtKey, endLineOf, lineOf, SiteCollector, type BuiltMessage, type FileSites, type ImportedMessage } from './site.ts';
 
 const MESSAGE_KEYWORDS = new Set(['message', 'msg', 'detail', 'reason', 'description', 'text']);
 
@@ -117,8 +117,9 @@ function messageParts(n: Node, scope: Node | null, site: Node, depth = 0): Messa
       // A message marked for translation (`_("...")`, `gettext_lazy("...")`) prints as written when untranslated.
       if (fn?.type === 'identifier' && GETTEXT.has(fn.text)) {
         const args = (n.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is Node => a !== null && a.type !== 'comment');
-        const message = fn.text.startsWith('pgettext') ? args[1] : args[0];
-        return args.length === (fn.text.startsWith('pgettext') ? 2 : 1) && message ? messageParts(message, scope, site, depth + 1) : null;
+        const withContext = fn.text.startsWith('pgettext');
+        const message = withContext ? args[1] : args[0];
+        return args.length === (withContext ? 2 : 1) && message ? messageParts(message, scope, site, depth + 1) : null;
       }
       if (fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'format') {
         const obj = fn.childForFieldName('object');
@@ -227,7 +228,7 @@ function classMessages(root: Node, out: SiteCollector): void {
       if (value?.type === 'parenthesized_expression') value = value.namedChildren[0];
       // A literal, or one marked for translation (Django REST framework's `default_detail = _('…')`).
       const translated = value?.type === 'call' && GETTEXT.has(value.childForFieldName('function')?.text ?? '');
-      if (!assignment || !target || !value || !MESSAGE_ATTRIBUTES.has(target) || (value?.type !== 'string' && value?.type !== 'concatenated_string' && !translated)) continue;
+      if (!assignment || !target || !value || !MESSAGE_ATTRIBUTES.has(target) || (value.type !== 'string' && value.type !== 'concatenated_string' && !translated)) continue;
       const parts = out.message([value], (v) => messageParts(v, null, v), assignment);
       if (!parts) continue;
       const literal = parts.every((p) => p.kind === 'text') ? parts.map((p) => (p.kind === 'text' ? p.text : '')).join('') : null;
@@ -250,8 +251,6 @@ function classMessages(root: Node, out: SiteCollector): void {
   }
 }
 
-/** How another file names the message a class's constructor builds (constants of FileSites): `Class()`. */
-const builtKey = (cls: string) => `${cls}()`;
 
 /**
  * Of each error class of the file whose `__init__` hands its base a message with literal words
@@ -352,7 +351,7 @@ export function pythonSites(root: Node): FileSites {
   const imports = importTable(root);
   const built = builtMessages(root);
   // The class's own message (its constructor's), from this file or the file it is imported from.
-  const builtFor = (cls: string | null) => (): BuiltMessage | null => {
+  const constructorMessage = (cls: string | null) => (): BuiltMessage | null => {
     if (!cls) return null;
     const here = built.get(cls);
     if (here) return { parts: here, builtBy: cls };
@@ -383,7 +382,7 @@ export function pythonSites(root: Node): FileSites {
     const candidates = keyword ? [...positional, keyword] : positional;
     const scope = enclosingFunction(stmt);
     const imported = (c: Node) => (c.type === 'identifier' && !(scope && isParameter(stmt, c.text, FUNCTIONS)) ? (imports.get(c.text) ?? null) : null);
-    out.exception(stmt, candidates, (c) => messageParts(c, scope, stmt), errorClass, 'raise', () => siteContext(stmt, shapes), imported, builtFor(fn?.type === 'identifier' ? (callee ?? null) : null));
+    out.exception(stmt, candidates, (c) => messageParts(c, scope, stmt), errorClass, 'raise', () => siteContext(stmt, shapes), imported, constructorMessage(fn?.type === 'identifier' ? (callee ?? null) : null));
   }
   const constants = moduleConstants(root);
   for (const [cls, parts] of built) constants[builtKey(cls)] = parts;

@@ -59,6 +59,9 @@ export interface ImportedMessage {
 /** A message the raised class's constructor builds: its parts, or where another file declares the class (`parts` empty until the scan reads it). */
 export type BuiltMessage = Pick<Site, 'parts' | 'builtBy' | 'imported' | 'unread'>;
 
+/** How another file names the message a class's constructor builds (FileSites.constants): `Class()`. */
+export const builtKey = (cls: string): string => `${cls}()`;
+
 /** Why a message read at a raise site gives no record (null: it does); `factory`: raised without an error class. */
 export function skipReason(parts: MessagePart[] | null, factory: boolean): SiteSkip | null {
   return !parts ? 'not-literal' : !hasLiteralWords(parts) ? 'no-words' : factory && !hasLiteralPhrase(parts) ? 'not-literal' : null;

@@ -46,6 +46,16 @@ describe('the scripts’ options', () => {
     expect(unknown.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a value that is no whole number, or below its least, is named with the usage (exit 2) before any work', () => {
+    const word = run('scripts/bench-fragments.ts', ['--queries', 'ten']);
+    expect(word.status).toBe(2);
+    expect(word.stderr).toContain('--queries takes a whole number of at least 1; got ten');
+    expect(word.stderr).toContain('Usage');
+    const zero = run('scripts/bench-search-hostile.ts', ['--reps', '0']);
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toContain('--reps takes a whole number of at least 1; got 0');
+  });
+
   it('generate: an option without its value, or a count that is no count, is refused before anything is written', () => {
     const missing = run('scripts/generate-catalog.ts', ['--out', out, '--count']);
     expect(missing.status).toBe(2);
