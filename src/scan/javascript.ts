@@ -9,7 +9,8 @@ import type { Node } from 'web-tree-sitter';
 import { fileConstant, isParameter, literalOnly } from './constants.ts';
 import { commentsAbove, contains, lastAssignedValue, oneLine, siteContext, type Shapes } from './context.ts';
 import { decodeEscapes } from './escapes.ts';
-import { concatParts, hasLiteralWords, hole, text, type MessagePart } from './message.ts';
+import { concatParts, hole, text, type MessagePart } from './message.ts';
+import { superMessage } from './constructors.ts';
 import { builtKey, SiteCollector, type BuiltMessage, type FileSites, type ImportedMessage } from './site.ts';
 
 const FUNCTIONS = new Set(['function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'generator_function', 'method_definition']);
@@ -231,8 +232,8 @@ function builtMessages(root: Node): Map<string, MessagePart[] | null> {
       const read = (a: Node) => messageParts(a, ctor, call);
       // A parameter handed on is what the raise passes (`if (!msg) msg = '…'` only its default).
       const passed = args[0]?.type === 'identifier' && isParameter(call, args[0].text, FUNCTIONS);
-      const parts = args[0] && !passed ? read(args[0]) : null;
-      return parts && hasLiteralWords(parts) && !args.slice(1).some((a) => hasLiteralWords(read(a) ?? [])) ? JSON.stringify(parts) : null;
+      const parts = passed ? null : superMessage(args, read);
+      return parts ? JSON.stringify(parts) : null;
     });
     if (messages.length > 0 && messages.every((m) => m !== null && m === messages[0])) out.set(name, JSON.parse(messages[0]!) as MessagePart[]);
   }

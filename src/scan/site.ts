@@ -147,7 +147,7 @@ export class SiteCollector {
       return;
     }
     // A message none of the candidates holds here, but one names another file's constant: read later.
-    const elsewhere = imported && !candidates.some((c) => read(c)) ? candidates.map(imported).find((m) => m) : null;
+    const elsewhere = imported && !readings.some((p) => p) ? candidates.map(imported).find((m) => m) : null;
     if (elsewhere) {
       this.sites.push({ ...context(), ...site, parts: [], imported: elsewhere });
       return;

@@ -297,7 +297,8 @@ export function stripLinePrefixes(lines: readonly string[]): string[] {
   return parts.map((p, i) => (p.prefix !== '' ? rests[i]! : prefixes.has(lines[i]!.trim()) ? '' : lines[i]!));
 }
 
-const indentOf = (s: string): number => s.length - s.trimStart().length;
+/** How many whitespace characters a line starts with. */
+export const indentOf = (s: string): number => s.length - s.trimStart().length;
 
 /**
  * Each text without the indentation that the `counted` ones which are not blank all share: what a

@@ -8,7 +8,7 @@
 
 import { looksLikeClassPrefix, pythonRepr, splitClassPrefix, withoutApiCall, withText, wrappedError, type PastedMessage } from './class-prefix.ts';
 import { pasteFrames, type Frame } from './frames.ts';
-import { splitLogPrefix, stripLinePrefixes, stripLogPrefix, structuredLog, toolTag, withoutSharedIndent, type StructuredLog } from './log-prefix.ts';
+import { indentOf, splitLogPrefix, stripLinePrefixes, stripLogPrefix, structuredLog, toolTag, withoutSharedIndent, type StructuredLog } from './log-prefix.ts';
 import { CODE_FENCE, decodeEntities, unwrapInlineCode, unwrapPaste } from './unwrap.ts';
 
 export type { PastedMessage } from './class-prefix.ts';
@@ -185,7 +185,6 @@ function tracebackMessages(lines: string[]): PastedMessage[] | null {
     // the exception line is then at the least indentation of the lines after it, and is no frame.
     if (PY_TRACEBACK.test(line)) {
       isTrace = true;
-      const indentOf = (l: string) => l.length - l.trimStart().length;
       let base = Infinity;
       // Up to the next traceback: each line is looked at for one header only.
       for (let k = i + 1; k < lines.length && base > 0 && !PY_TRACEBACK.test(lines[k]!); k++) if (lines[k]!.trim() !== '') base = Math.min(base, indentOf(lines[k]!));
