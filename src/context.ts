@@ -101,8 +101,7 @@ export function getCatalog(): Catalog {
     return (catalog = loaded);
   }
   // No record whole: a page reads its own when it is rendered (wholeEntry).
-  const none = () => false;
-  return (catalog = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }, { code: none, prose: none, text: none }));
+  return (catalog = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }, 'lean'));
 }
 
 /**

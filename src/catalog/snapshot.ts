@@ -11,10 +11,19 @@
  * again; a text that holds a line break (a record file written over several lines) would end the
  * line, so that entry is written `[file, line, datasetVersion, id, sourceText]` instead. JSON.stringify
  * writes no raw tab, inside strings or between values: a line holds a tab only in the first form.
+ *
+ * Beside it, the lean snapshot (`leanSnapshotFile`), written with it: each entry's record without its
+ * code and its prose but the documentation (a rich record's bytes are mostly these), the hash of its
+ * text and where its line is in the snapshot. The stages that read every record but show none whole
+ * (the render's listings and related errors, the record files' short links, the message index, the
+ * filter indexes) parse it, a fifth of the snapshot, instead of every record whole each; a page reads
+ * its own record whole from the snapshot (`wholeEntry`). One line per entry, in the snapshot's order:
+ * `[file, line, datasetVersion, id, textKey, offset, bytes, datasetVersionFrom]`, a tab, the record.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import type { FailureClass } from '../schema/failure-class.ts';
+import type { ErrorRecord } from '../schema/record.ts';
 import { readTwin } from '../schema/input-forms.ts';
 import type { LedgerPlan } from './ledger.ts';
 import { textHash, type CatalogEntry } from './entry.ts';
@@ -58,8 +67,52 @@ export function readLedgerPlan(headPath: string): LedgerPlan {
   return JSON.parse(readFileSync(ledgerPlanFile(headPath), 'utf8')) as LedgerPlan;
 }
 
+/** Where the lean snapshot of the snapshot at `path` is. */
+export const leanSnapshotFile = (path: string): string => path.replace(/(\.jsonl)?$/, '-lean.jsonl');
+
+/**
+ * Writes the snapshot and its lean snapshot. The entries' records are validation's, each as its text
+ * reads (the catalog's field order: src/catalog/validate.ts), so that a line of the lean snapshot is
+ * what `readTwin` and dropping the code and prose give of the entry's text.
+ */
 export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): number {
-  return writeLines(path, map(entries, snapshotLine));
+  const full = lineWriter(path);
+  const lean = lineWriter(leanSnapshotFile(path));
+  try {
+    for (const e of entries) {
+      const at = full.add(snapshotLine(e));
+      const head: LeanHead = [e.origin.file, e.origin.line, e.datasetVersion, e.record.id, textHash(e.sourceText), at.offset, at.bytes, e.datasetVersionFrom ?? null];
+      // A copy keeps the fields' order; validation's records have dropped them already.
+      const record = { ...e.record };
+      dropCode(record);
+      dropProse(record, true);
+      lean.add(`${JSON.stringify(head)}\t${JSON.stringify(record)}`);
+    }
+    lean.end();
+    return full.end();
+  } finally {
+    full.close();
+    lean.close();
+  }
+}
+
+type LeanHead = [file: string, line: number, datasetVersion: string, id: string, textKey: string, offset: number, bytes: number, datasetVersionFrom: CatalogEntry['datasetVersionFrom'] | null];
+
+/**
+ * The entries of the lean snapshot beside the snapshot at `path`, one at a time: each record without
+ * its code and prose (with `documentation`, its documentation kept), its text left out but its hash
+ * and its line in the snapshot (`wholeEntry` reads it whole from there). `entry`: which are read at
+ * all, by record id; the others' records are not parsed.
+ */
+export function* leanSnapshotEntries(path: string, keep: { entry?: (id: string) => boolean; documentation?: boolean } = {}): Generator<CatalogEntry> {
+  for (const [bytes] of lines(leanSnapshotFile(path))) {
+    const tab = bytes.indexOf(0x09);
+    const [file, line, datasetVersion, id, textKey, offset, size, from] = JSON.parse(bytes.toString('utf8', 0, tab)) as LeanHead;
+    if (keep.entry && !keep.entry(id)) continue;
+    const record = JSON.parse(bytes.toString('utf8', tab + 1)) as ErrorRecord;
+    if (!keep.documentation) record.documentation = '';
+    yield { record, sourceText: '', textKey, snapshotLine: { offset, bytes: size }, datasetVersion, ...(from ? { datasetVersionFrom: from } : {}), origin: { file, line } };
+  }
 }
 
 function snapshotLine(e: CatalogEntry): string {
@@ -202,31 +255,55 @@ function* map<T>(items: Iterable<T>, f: (item: T) => string): Iterable<string> {
  * path every build waits on.
  */
 function writeLines(path: string, lines: Iterable<string>, digest?: Hash): number {
+  const writer = lineWriter(path, digest);
+  try {
+    for (const line of lines) writer.add(line);
+    return writer.end();
+  } finally {
+    writer.close();
+  }
+}
+
+/**
+ * A new file written a line at a time (`writeLines`): `add` tells where each line begins and its bytes
+ * (without its newline), `end` writes what is held and gives the lines' count, `close` closes the file
+ * (once ended, or on a failure).
+ */
+function lineWriter(path: string, digest?: Hash): { add: (line: string) => { offset: number; bytes: number }; end: () => number; close: () => void } {
   rmSync(path, { force: true });
   const fd = openSync(path, 'w');
-  try {
-    let batch: string[] = [];
-    let chars = 0;
-    let n = 0;
-    const flush = () => {
-      const text = batch.join('');
-      digest?.update(text);
-      const bytes = Buffer.from(text);
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-      batch = [];
-      chars = 0;
-    };
-    for (const line of lines) {
+  let batch: string[] = [];
+  let chars = 0;
+  let written = 0;
+  let n = 0;
+  let open = true;
+  const flush = () => {
+    const text = batch.join('');
+    digest?.update(text);
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    batch = [];
+    chars = 0;
+  };
+  return {
+    add(line) {
+      const at = { offset: written, bytes: Buffer.byteLength(line) };
       batch.push(line, '\n');
       chars += line.length + 1;
+      written += at.bytes + 1;
       n++;
       if (chars >= WRITE_CHARS) flush();
-    }
-    flush();
-    return n;
-  } finally {
-    closeSync(fd);
-  }
+      return at;
+    },
+    end() {
+      flush();
+      return n;
+    },
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
 }
 
 /** Characters of lines gathered before each write. */

@@ -272,8 +272,12 @@ export function entryChecks(options: ValidateOptions = {}): EntryChecks {
       for (const p of recordProblems(record)) add(entry, { ...p, field: named(`record.${p.field}`) });
       if (key !== null && !perEntry.has(entry)) result.sound.push(key);
       contextProblems(record, bare, options, (f) => add(entry, f));
-      if (!hasErrors(entry))
-        keep({ entry, wrapped: parsed.data, record, text: entry.text, datasetVersion: parsed.data.datasetVersion, datasetVersionFrom: 'record', bare });
+      if (!hasErrors(entry)) {
+        // The schema changes no value it checks: the record kept is the catalog's, as a later build reads an entry it found sound.
+        const read = asRead(rec as Record<string, unknown>);
+        const { datasetVersion } = parsed.data;
+        keep({ entry, wrapped: { record: read, datasetVersion }, record: read, text: entry.text, datasetVersion, datasetVersionFrom: 'record', bare });
+      }
     },
     finish() {
       // Across records: the first occurrence keeps its place, every later one is reported with a pointer back.
@@ -337,12 +341,13 @@ export function entryChecks(options: ValidateOptions = {}): EntryChecks {
 }
 
 /**
- * Drops a valid entry's code and prose, and the parsed value it was read from (`lean`), in place: its
- * record is its wrapped form's record, and nothing else holds either.
+ * Drops a valid entry's code and prose but its documentation, and the parsed value it was read from
+ * (`lean`), in place: its record is its wrapped form's record, and nothing else holds either.
  */
 function makeLean(c: ValidEntry): void {
   dropCode(c.record);
-  dropProse(c.record);
+  // The documentation stays: the lean snapshot keeps it (src/catalog/snapshot.ts).
+  dropProse(c.record, true);
   // The value is read again only to name a record rejected across records (src/catalog/catalog.ts).
   c.entry.value = { record: { id: c.record.id } };
 }
@@ -354,11 +359,17 @@ function makeLean(c: ValidEntry): void {
 function knownSound(entry: RawEntry): ValidEntry & { bare: boolean } {
   const obj = withoutNotes(entry.value as Record<string, unknown>);
   const bare = isBareRecord(obj);
-  const raw = withoutNotes((bare ? obj : obj.record) as Record<string, unknown>);
-  const record = (raw.backgroundTag === undefined ? { ...raw, backgroundTag: null } : raw) as unknown as ErrorRecord;
+  const record = asRead(withoutNotes((bare ? obj : obj.record) as Record<string, unknown>));
   const datasetVersion = bare ? PENDING_VERSION : (obj.datasetVersion as string);
   return { entry, wrapped: { record, datasetVersion }, record, text: entry.text, datasetVersion, datasetVersionFrom: 'record', bare };
 }
+
+/**
+ * A valid record as every process after validation reads it from its text (readTwin): its fields in
+ * the catalog's order (the lean snapshot is written from it: src/catalog/snapshot.ts), a failure class
+ * left out null.
+ */
+const asRead = (raw: Record<string, unknown>): ErrorRecord => (raw.backgroundTag === undefined ? { ...raw, backgroundTag: null } : raw) as unknown as ErrorRecord;
 
 /** The checks of a valid record that read more than its text: the failure classes the catalog defines, the owners errdex reserves. */
 function contextProblems(record: ErrorRecord, bare: boolean, options: ValidateOptions, add: (f: Finding) => void): void {

@@ -82,7 +82,7 @@ type Listing = Omit<MadeListing, 'key'> & { key: string | null; job?: Job };
 /** The listings to write: every listing of the catalog, or a shard's share of them. */
 async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string, string>, classes: SnapshotHead['classes']): Promise<Listing[]> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [{ readSnapshot }, { browseListings }, { hasListIndex }, { repoListing, repoFacets }, { classListing, tagListing }, { partitionOfId }] = await Promise.all([
+  const [{ leanSnapshotEntries }, { browseListings }, { hasListIndex }, { repoListing, repoFacets }, { classListing, tagListing }, { partitionOfId }] = await Promise.all([
     import('../../catalog/snapshot.ts'),
     import('../../catalog/derive/index.ts'),
     import('../../views/list-index.ts'),
@@ -90,7 +90,7 @@ async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string
     import('../../views/collection-listing.ts'),
     import('../../catalog/partition.ts'),
   ]);
-  const entries = readSnapshot(options.snapshot, { text: false, code: () => false, prose: () => false });
+  const entries = [...leanSnapshotEntries(options.snapshot)];
   const b = browseListings(entries, classes);
   const jobs: Job[] = [];
   for (const s of b.repos) {

@@ -40,7 +40,7 @@ interface MessageIndexOptions {
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [
-    { forEachSnapshotEntry, readHead, readLedgerPlan },
+    { forEachSnapshotEntry, leanSnapshotEntries, readHead, readLedgerPlan },
     { ledgerPath, ledgerReport, serializeLedger },
     { redirectsFile },
     { errorPath, shortPath },
@@ -70,19 +70,15 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   );
   const sites = raiseSites(excerpts);
   excerpts.length = 0;
-  // Then the records without their code, and without their prose once the summary a result shows is
-  // taken: dropped as each is read, most of what a record holds is never kept.
+  // Then the records of the lean snapshot, without their documentation once the summary a result
+  // shows is taken.
   const entries: CatalogEntry[] = [];
   const summaries: string[] = [];
-  forEachSnapshotEntry(
-    options.snapshot,
-    (e) => {
-      summaries.push(summaryOf(e.record));
-      dropProse(e.record);
-      entries.push(e);
-    },
-    { text: false, code: () => false },
-  );
+  for (const e of leanSnapshotEntries(options.snapshot, { documentation: true })) {
+    summaries.push(summaryOf(e.record));
+    dropProse(e.record);
+    entries.push(e);
+  }
   const head = readHead(options.head);
   const plan = readLedgerPlan(options.head);
   rmSync(options.outDir, { recursive: true, force: true });

@@ -18,8 +18,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { forEachSnapshotEntry } from '../../catalog/snapshot.ts';
-import { readHead } from '../../catalog/snapshot.ts';
+import { leanSnapshotEntries, readHead, snapshotTexts } from '../../catalog/snapshot.ts';
 import { placeLabels } from '../../catalog/derive/message-groups.ts';
 import { titleHeadlines } from '../../catalog/derive/titles.ts';
 import type { ErrorRecord } from '../../schema/record.ts';
@@ -99,20 +98,20 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'>)[] = [];
   const own = options.shardIds ? new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]) : null;
   let bytes = 0;
-  // The code is not needed: its fields are left out (the pages' titles and descriptions are prose and places).
-  forEachSnapshotEntry(
-    options.snapshot,
-    ({ record, sourceText }) => {
-      if (!own || own.has(record.id)) {
-        files.write(pageFileOf(jsonPath(record.id)), sourceText);
-        bytes += Buffer.byteLength(sourceText);
-      }
-      records.push({ ...shortLinkRecord(record), filePath: record.filePath, lineNumber: record.lineNumber });
-      // Half the work per record: the short link is the other half.
-      if (records.length % 1000 === 0) onRecord?.(records.length / 2);
-    },
-    { code: () => false },
-  );
+  // The records from the lean snapshot (the pages' titles and descriptions are its documentation and
+  // places), the twins from the snapshot's texts, unparsed: the two files hold the entries in one order.
+  const texts = snapshotTexts(options.snapshot);
+  for (const { record } of leanSnapshotEntries(options.snapshot, { documentation: true })) {
+    const [id, sourceText] = texts.next().value ?? [];
+    if (id !== record.id) throw new Error(`${options.snapshot}: its lean snapshot's entry ${record.id} is not the snapshot's (${id ?? 'none'})`);
+    if (!own || own.has(record.id)) {
+      files.write(pageFileOf(jsonPath(record.id)), sourceText!);
+      bytes += Buffer.byteLength(sourceText!);
+    }
+    records.push({ ...shortLinkRecord(record), filePath: record.filePath, lineNumber: record.lineNumber });
+    // Half the work per record: the short link is the other half.
+    if (records.length % 1000 === 0) onRecord?.(records.length / 2);
+  }
   onRecord?.(Math.floor(records.length / 2));
   const headlines = titleHeadlines(records);
   const places = placeLabels(records, options.head ? readHead(options.head).scopes : {}, headlines);

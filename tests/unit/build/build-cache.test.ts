@@ -10,7 +10,7 @@ import { entriesIn, partitionOfId, routesIn } from '../../../src/catalog/partiti
 import { textHash, textKey } from '../../../src/catalog/entry.ts';
 import { recordCacheKey } from '../../../src/catalog/page-cache.ts';
 import { twinsSha256 } from '../../../src/views/api.ts';
-import { readRelated, readSnapshot, snapshotIds, snapshotTexts, wholeEntry, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
+import { leanSnapshotEntries, leanSnapshotFile, readRelated, readSnapshot, snapshotIds, snapshotTexts, wholeEntry, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../../src/catalog/derive/index.ts';
 import { relatedErrors } from '../../../src/catalog/derive/related.ts';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
@@ -217,6 +217,11 @@ describe('catalog snapshots', () => {
     // Read whole again from its line, in either form.
     const none = readSnapshot(file, { text: () => false });
     expect(none.map((e) => wholeEntry(file, e))).toEqual(entries);
+    // The lean snapshot: what a read of the snapshot without code, prose and text gives, and whole again from its line.
+    const nothing = () => false;
+    const lean = [...leanSnapshotEntries(file)];
+    expect(lean).toEqual(readSnapshot(file, { code: nothing, prose: nothing, text: nothing }));
+    expect(lean.map((e) => wholeEntry(file, e))).toEqual(entries);
   });
 
   it('read back whole when lines cross the blocks the file is read in (over 8 MB), and leave out what a process does not need', async () => {
@@ -239,6 +244,13 @@ describe('catalog snapshots', () => {
     expect(light.every((e) => e.sourceText === '')).toBe(true);
     // Only the entries asked for (a full-text index part: src/build/search-index.ts).
     expect(readSnapshot(file, { entry: (id) => id.endsWith('7') })).toEqual(entries.filter((e) => e.record.id.endsWith('7')));
+    // The lean snapshot: each record without code and prose, its documentation when asked for, its line in the snapshot.
+    const lean = [...leanSnapshotEntries(file, { documentation: true })];
+    expect(readFileSync(leanSnapshotFile(file)).length).toBeLessThan(readFileSync(file).length / 5);
+    expect(lean.map((e) => [e.record.sourceCode, e.record.exampleFix, e.record.documentation])).toEqual(entries.map((e) => [null, null, e.record.documentation]));
+    expect(lean.every((e, i) => e.sourceText === '' && e.textKey === textKey(entries[i]!))).toBe(true);
+    expect(wholeEntry(file, lean[2_999]!)).toEqual(entries[2_999]);
+    expect([...leanSnapshotEntries(file, { entry: (id) => id.endsWith('7') })].map((e) => e.record.id)).toEqual(entries.filter((e) => e.record.id.endsWith('7')).map((e) => e.record.id));
     // A render process's read: the other partitions' texts are left out, their hashes kept for the page keys.
     const own = (id: string) => partitionOfId(id, 4) === 1;
     const partition = readSnapshot(file, { code: own, prose: own, text: own });
