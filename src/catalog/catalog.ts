@@ -146,9 +146,9 @@ export function catalogReport(c: Catalog): string {
 /**
  * The valid catalog as the build wrote it after validating (src/catalog/snapshot.ts): its entries
  * (what `keep` asks for of each; 'lean': the lean snapshot's, each without its code, prose and text),
- * and its head, which holds the failure classes as validation read
- * them, so no later process reads or checks that file again. The ledger's entries are not read: its
- * plan for this catalog is the snapshot's (`readLedgerPlan`).
+ * and its head, which holds the failure classes as validation read them, so no later process reads
+ * or checks that file again. The ledger's entries are not read: its plan for this catalog is the
+ * snapshot's (`readLedgerPlan`).
  */
 export function catalogFromSnapshot(files: { snapshot: string; head: string }, keep?: SnapshotKeep | 'lean'): Catalog {
   const entries = keep === 'lean' ? [...leanSnapshotEntries(files.snapshot)] : readSnapshot(files.snapshot, keep);
