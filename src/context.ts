@@ -101,7 +101,7 @@ export function getCatalog(): Catalog {
     return (catalog = loaded);
   }
   // No record whole: a page reads its own when it is rendered (wholeEntry).
-  return (catalog = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }, 'lean'));
+  return (catalog = catalogFromSnapshot({ snapshot: ctx.snapshot.entries, head: ctx.snapshot.head }));
 }
 
 /**

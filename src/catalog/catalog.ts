@@ -10,7 +10,7 @@ import { readLedger, type Ledger } from './ledger.ts';
 import { loadCatalogFiles } from './load.ts';
 import { formatReport, type Problem } from './problems.ts';
 export type { CatalogEntry } from './entry.ts';
-import { leanSnapshotEntries, readHead, readSnapshot, type SnapshotKeep } from './snapshot.ts';
+import { leanSnapshotEntries, readHead } from './snapshot.ts';
 import { entryChecks } from './validate.ts';
 
 
@@ -144,14 +144,14 @@ export function catalogReport(c: Catalog): string {
 }
 
 /**
- * The valid catalog as the build wrote it after validating (src/catalog/snapshot.ts): its entries
- * (what `keep` asks for of each; 'lean': the lean snapshot's, each without its code, prose and text),
- * and its head, which holds the failure classes as validation read them, so no later process reads
- * or checks that file again. The ledger's entries are not read: its plan for this catalog is the
- * snapshot's (`readLedgerPlan`).
+ * The valid catalog as the build wrote it after validating (src/catalog/snapshot.ts): its entries as
+ * the lean snapshot holds them (each without its code, prose and text, read whole when a page shows
+ * it: `wholeEntry`), and its head, which holds the failure classes as validation read them, so no
+ * later process reads or checks that file again. The ledger's entries are not read: its plan for
+ * this catalog is the snapshot's (`readLedgerPlan`).
  */
-export function catalogFromSnapshot(files: { snapshot: string; head: string }, keep?: SnapshotKeep | 'lean'): Catalog {
-  const entries = keep === 'lean' ? [...leanSnapshotEntries(files.snapshot)] : readSnapshot(files.snapshot, keep);
+export function catalogFromSnapshot(files: { snapshot: string; head: string }): Catalog {
+  const entries = [...leanSnapshotEntries(files.snapshot)];
   const head = readHead(files.head);
   return { ...assemble(head.root, entries, head, { ...head.ledger, ledger: null }, { files: [], problems: [], warnings: [], skipped: [], total: entries.length }), twinsSha256: head.twinsSha256 };
 }

@@ -125,16 +125,16 @@ export interface SnapshotKeep {
   /** Which entries are read at all, by record id; the others are passed over without parsing their text. */
   entry?: (id: string) => boolean;
   /**
-   * Whether the entry's code fields are needed, and its prose fields. A render process shows them only
-   * for the records whose pages it renders; the other records' are left out (code null, prose '' or
-   * []) to save memory: listings and related errors show messages, places and tags.
+   * Whether the entry's code fields are needed, and its prose fields, by record id; the others' are
+   * left out (code null, prose '' or []) to save memory. A process that needs neither of any record
+   * reads the lean snapshot instead (`leanSnapshotEntries`).
    */
   code?: (id: string) => boolean;
   prose?: (id: string) => boolean;
   /**
    * Whether the entries' text (`sourceText`, the JSON twin) is needed; '' when not. As a function of the
-   * record id: the entries it turns down keep only the hash of their text (`textKey`), which is all a
-   * render process needs of the records whose pages it does not render (src/catalog/partition.ts).
+   * record id: the entries it turns down keep only the hash of their text (`textKey`) and their line,
+   * as the lean snapshot's do.
    */
   text?: boolean | ((id: string) => boolean);
 }

@@ -191,7 +191,6 @@ export function javascriptSites(root: Node): FileSites {
   return out.result(constants);
 }
 
-
 /**
  * Of each class of the file that extends another, the message its constructor hands `super(...)` as
  * its first argument, when that has literal words (and no other argument has): its placeholders are

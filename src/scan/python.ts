@@ -251,7 +251,6 @@ function classMessages(root: Node, out: SiteCollector): void {
   }
 }
 
-
 /**
  * Of each error class of the file whose `__init__` hands its base a message with literal words
  * (`super().__init__(message)`, `super(Cls, self).__init__(...)`, `Base.__init__(self, ...)`, or as
