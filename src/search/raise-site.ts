@@ -32,7 +32,18 @@ const DEFINITION: RegExp[] = [
 ];
 const CLASS = /^\s*(?:export\s+)?(?:default\s+)?(?:(?:public|private|protected|abstract|final|static|pub(?:\([\w:\s]+\))?)\s+)*(?:class|struct|impl(?:<[^>]*>)?(?:\s+[\w:<>]+\s+for)?|interface|object|trait)\s+([A-Za-z_$][\w$]*)/;
 
-const indentOf = (line: string): number => /^\s*/.exec(line)![0].replace(/\t/g, '    ').length;
+/** Leading whitespace's width, a tab counting four. */
+function indentOf(line: string): number {
+  let width = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 9) width += 4;
+    else if (c === 32 || (c >= 10 && c <= 13)) width++;
+    else if (c > 127 && /\s/.test(line[i]!)) width++;
+    else break;
+  }
+  return width;
+}
 
 /** The function (and class) around line `line` of a file whose excerpt starts at `start`. */
 export function enclosingScope(source: string, start: number, line: number): string | null {
@@ -41,20 +52,24 @@ export function enclosingScope(source: string, start: number, line: number): str
   return scopeAt(lines, line);
 }
 
-/** The function (and class) around line `line`, in the lines known of a file (by line number; gaps allowed). */
-export function scopeAt(lines: ReadonlyMap<number, string>, line: number): string | null {
+/**
+ * The function (and class) around line `line`, in the lines known of a file (by line number; gaps
+ * allowed) of which `first` is the lowest (found when not given: callers asking for many lines of one
+ * file pass it).
+ */
+export function scopeAt(lines: ReadonlyMap<number, string>, line: number, first = lowestKey(lines)): string | null {
   if (!lines.has(line)) return null;
-  let first = line;
-  for (const n of lines.keys()) first = Math.min(first, n);
   // The raise may span lines (`raise X(` then the message): its first line sets the indentation.
   let at = line;
-  while (at > first && (lines.get(at) ?? '').trim() === '') at--;
+  while (at > first && isBlank(lines.get(at) ?? '')) at--;
   let indent = indentOf(lines.get(at) ?? '');
   let fn: string | null = null;
   for (let i = at - 1; i >= first; i--) {
     const text = lines.get(i);
-    if (text === undefined || text.trim() === '' || indentOf(text) >= indent) continue;
-    indent = indentOf(text);
+    if (text === undefined || isBlank(text)) continue;
+    const width = indentOf(text);
+    if (width >= indent) continue;
+    indent = width;
     if (fn === null) {
       for (const re of DEFINITION) {
         const m = re.exec(text);
@@ -71,6 +86,14 @@ export function scopeAt(lines: ReadonlyMap<number, string>, line: number): strin
   }
   return fn;
 }
+
+const lowestKey = (lines: ReadonlyMap<number, string>): number => {
+  let first = Infinity;
+  for (const n of lines.keys()) if (n < first) first = n;
+  return first;
+};
+
+const isBlank = (line: string): boolean => indentOf(line) === line.length;
 
 /** What a record's raise site is read from. */
 export type SiteFields = { repo: string; filePath: string; lineNumber: number | null; sourceCode: string | null; sourceCodeStart: number | null };
@@ -89,9 +112,13 @@ export function raiseSites(records: readonly SiteFields[]): RaiseSite[] {
     const start = r.sourceCodeStart;
     r.sourceCode.split('\n').forEach((text, i) => lines!.set(start + i, text));
   }
+  const firsts = new Map<Map<number, string>, number>();
   return records.map((r) => {
     const lines = files.get(key(r));
-    return { file: r.filePath, line: r.lineNumber, scope: lines && r.lineNumber !== null ? scopeAt(lines, r.lineNumber) : null };
+    if (!lines || r.lineNumber === null) return { file: r.filePath, line: r.lineNumber, scope: null };
+    let first = firsts.get(lines);
+    if (first === undefined) firsts.set(lines, (first = lowestKey(lines)));
+    return { file: r.filePath, line: r.lineNumber, scope: scopeAt(lines, r.lineNumber, first) };
   });
 }
 

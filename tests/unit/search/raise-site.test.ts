@@ -26,4 +26,12 @@ describe('the function around a raise', () => {
     ]);
     expect(sites.map((s) => s.scope)).toEqual(['C.f', 'C.f']);
   });
+
+  it('counts a tab as four columns and passes over lines of whitespace alone, Unicode spaces too', () => {
+    // The raise's own line is blank (`raise X(` is on the line above): the walk starts above it. The
+    // tab-indented definition is under the 8-space body; a line of no-break spaces is blank, not a step out.
+    const code = 'class Pool:\n\tdef get(self, key):\n\u00a0\u00a0\n        raise KeyError(\n            \n';
+    expect(enclosingScope(code, 10, 14)).toBe('Pool.get');
+    expect(enclosingScope('def f():\n\u3000x = 1\n    raise E()', 1, 3)).toBe('f');
+  });
 });
