@@ -3,7 +3,7 @@
  * from here; nothing else opens catalog files.
  */
 import type { FailureClass } from '../schema/failure-class.ts';
-import type { CatalogEntry } from './entry.ts';
+import { knownTextKey, type CatalogEntry } from './entry.ts';
 import { recordOf } from '../schema/input-forms.ts';
 import { loadClasses, type LoadedClasses } from './classes.ts';
 import { readLedger, type Ledger } from './ledger.ts';
@@ -87,13 +87,17 @@ export function loadCatalog(root: string, options: { datasetVersion?: string; kn
   const validation = checks.finish();
   problems.push(...validation.problems);
 
-  const entries: CatalogEntry[] = validation.valid.map((v) => ({
-    record: v.record,
-    sourceText: v.text,
-    datasetVersion: v.datasetVersion,
-    ...(v.datasetVersionFrom === 'record' ? {} : { datasetVersionFrom: v.datasetVersionFrom }),
-    origin: { file: v.entry.file, line: v.entry.line },
-  }));
+  const entries: CatalogEntry[] = validation.valid.map((v) => {
+    const entry: CatalogEntry = {
+      record: v.record,
+      sourceText: v.text,
+      datasetVersion: v.datasetVersion,
+      ...(v.datasetVersionFrom === 'record' ? {} : { datasetVersionFrom: v.datasetVersionFrom }),
+      origin: { file: v.entry.file, line: v.entry.line },
+    };
+    if (v.textHash !== undefined) knownTextKey(entry, v.textHash);
+    return entry;
+  });
   entries.sort((a, b) => cmp(a.record.repo, b.record.repo) || cmp(a.record.slug, b.record.slug) || cmp(a.record.id, b.record.id));
 
   const skipped: SkippedRecord[] = validation.invalid.map(({ entry, problems }) => {

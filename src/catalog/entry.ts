@@ -33,5 +33,10 @@ export function textKey(entry: Pick<CatalogEntry, 'sourceText' | 'textKey'>): st
   return key;
 }
 
+/** Takes the hash of the entry's text already taken (by validation), so that it is not taken again. */
+export function knownTextKey(entry: CatalogEntry, key: string): void {
+  textKeys.set(entry, key);
+}
+
 /** The hash of a record's text that stands for it in other records' page keys. */
 export const textHash = (text: string): string => hash('sha1', text);

@@ -26,7 +26,7 @@ import type { FailureClass } from '../schema/failure-class.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { readTwin } from '../schema/input-forms.ts';
 import type { LedgerPlan } from './ledger.ts';
-import { textHash, type CatalogEntry } from './entry.ts';
+import { textHash, textKey, type CatalogEntry } from './entry.ts';
 import { dropCode, dropProse } from './record-fields.ts';
 import type { RelatedLink } from './derive/related.ts';
 import type { Scopes } from './derive/message-groups.ts';
@@ -81,7 +81,7 @@ export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): nu
   try {
     for (const e of entries) {
       const at = full.add(snapshotLine(e));
-      const head: LeanHead = [e.origin.file, e.origin.line, e.datasetVersion, e.record.id, textHash(e.sourceText), at.offset, at.bytes, e.datasetVersionFrom ?? null];
+      const head: LeanHead = [e.origin.file, e.origin.line, e.datasetVersion, e.record.id, textKey(e), at.offset, at.bytes, e.datasetVersionFrom ?? null];
       // A copy keeps the fields' order; validation's records have dropped them already.
       const record = { ...e.record };
       dropCode(record);

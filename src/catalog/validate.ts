@@ -26,6 +26,8 @@ export interface ValidEntry {
   text: string;
   datasetVersion: string;
   datasetVersionFrom: DatasetVersionFrom;
+  /** The hash of `text` (textHash), when validation took it to look the entry up in `known`. */
+  textHash?: string;
 }
 
 export interface ValidationResult {
@@ -197,8 +199,9 @@ export function entryChecks(options: ValidateOptions = {}): EntryChecks {
   const hasErrors = (entry: RawEntry) => perEntry.get(entry)?.some((p) => p.severity !== 'warning') ?? false;
 
   const candidates: (ValidEntry & { bare: boolean })[] = [];
-  const keep = (c: ValidEntry & { bare: boolean }): void => {
+  const keep = (c: ValidEntry & { bare: boolean }, key: string | null): void => {
     if (options.lean) makeLean(c);
+    if (key !== null) c.textHash = key;
     candidates.push(c);
   };
   return {
@@ -209,7 +212,7 @@ export function entryChecks(options: ValidateOptions = {}): EntryChecks {
         const candidate = knownSound(entry);
         result.sound.push(key);
         contextProblems(candidate.record, candidate.bare, options, (f) => add(entry, f));
-        if (!hasErrors(entry)) keep(candidate);
+        if (!hasErrors(entry)) keep(candidate, key);
         return;
       }
       if (v === null || typeof v !== 'object' || Array.isArray(v)) {
@@ -276,7 +279,7 @@ export function entryChecks(options: ValidateOptions = {}): EntryChecks {
         // The schema changes no value it checks: the record kept is the catalog's, as a later build reads an entry it found sound.
         const read = asRead(rec as Record<string, unknown>);
         const { datasetVersion } = parsed.data;
-        keep({ entry, wrapped: { record: read, datasetVersion }, record: read, text: entry.text, datasetVersion, datasetVersionFrom: 'record', bare });
+        keep({ entry, wrapped: { record: read, datasetVersion }, record: read, text: entry.text, datasetVersion, datasetVersionFrom: 'record', bare }, key);
       }
     },
     finish() {
@@ -402,5 +405,6 @@ function datasetVersionsOfBareRecords(valid: (ValidEntry & { bare: boolean })[],
     c.datasetVersionFrom = from;
     c.wrapped = { ...c.wrapped, datasetVersion: version };
     c.text = wrappedTwin(c.entry.text, version, from);
+    delete c.textHash;
   }
 }

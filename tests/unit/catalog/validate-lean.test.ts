@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../src/catalog/catalog.ts';
-import { textHash } from '../../../src/catalog/entry.ts';
+import { textHash, textKey } from '../../../src/catalog/entry.ts';
 import type { RawEntry } from '../../../src/catalog/load.ts';
 import { validateEntries } from '../../../src/catalog/validate.ts';
 import { dropCode, dropProse } from '../../../src/catalog/record-fields.ts';
@@ -85,4 +85,16 @@ describe('lean validation', () => {
     expect(lean.entries.map((e) => e.sourceText)).toEqual(whole.entries.map((e) => e.sourceText));
     expect(lean.entries.map((e) => textHash(e.sourceText))).toEqual(whole.entries.map((e) => textHash(e.sourceText)));
   });
+
+  it("carries the hash validation took of each entry's text, and none of a bare record's, whose twin is another text", () => {
+    const [a, b] = sampleWrapped();
+    const root = tempCatalog({ 'classes.json': SAMPLE_CLASSES, 'x.jsonl': `${JSON.stringify(a)}\n${JSON.stringify(b!.record)}\n` });
+    for (const known of [new Set<string>(), new Set(loadCatalog(root, { known: new Set() }).sound)]) {
+      const { entries } = loadCatalog(root, { known, lean: true });
+      expect(entries.length).toBe(2);
+      expect(entries.some((e) => e.datasetVersionFrom !== undefined)).toBe(true);
+      for (const e of entries) expect(textKey(e)).toBe(textHash(e.sourceText));
+    }
+  });
 });
+
