@@ -54,6 +54,12 @@ export interface UnchangedFiles {
    * file at `publishedPath` (`path` unless given) when that holds the same bytes.
    */
   write(path: string, data: string | Uint8Array, publishedPath?: string): void;
+  /**
+   * Links `path` to the published file of the same path when the listing proves, without reading it,
+   * that it holds the bytes whose SHA-1 is `sha1` (base64): it is the file listed, listed with that
+   * hash. Returns their size, or -1 when nothing is linked (the caller then `write`s the bytes).
+   */
+  linkKnown(path: string, sha1: string): number;
   /** Writes the listing of the files written and linked, for the next build. */
   save(): void;
   /** Files linked and files written so far. */
@@ -135,34 +141,44 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
   const note = (path: string, stat: string | null, sha1: string): void => {
     if (keep) after.push(`${path}\t${stat ?? statOf(join(dir, path)) ?? ''}\t${sha1}\n`);
   };
+  /** The published file at `publishedPath`, its identity when it is still the one listed, and the hash listed with it. */
+  const publishedCopy = (publishedPath: string): { source: string; stat: string | null; sha1: string | null } | null => {
+    const from = folders.get(publishedPath) ?? site;
+    if (from === null) return null;
+    const source = join(from, publishedPath);
+    const listed = before.get(publishedPath);
+    const stat = listed === undefined ? null : statOf(source);
+    const tab = listed?.lastIndexOf('\t') ?? -1;
+    return stat !== null && listed!.slice(0, tab) === stat ? { source, stat, sha1: listed!.slice(tab + 1) } : { source, stat: null, sha1: null };
+  };
+  /** Links `path` to `source`; false when the file system will not (another one, or too many links). */
+  const link = (source: string, path: string, stat: string | null, sha1: string): boolean => {
+    try {
+      linkSync(source, join(dir, path));
+    } catch {
+      return false;
+    }
+    counts.linked++;
+    note(path, stat, sha1);
+    return true;
+  };
   return {
     counts,
     write(path, data, publishedPath = path) {
-      const target = join(dir, path);
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       const sha1 = hash('sha1', bytes, 'base64');
-      const from = folders.get(publishedPath) ?? site;
-      if (from !== null) {
-        const source = join(from, publishedPath);
-        const listed = before.get(publishedPath);
-        const stat = listed === undefined ? null : statOf(source);
-        // Listed, and still the file listed: its bytes are known by their hash.
-        const tab = listed?.lastIndexOf('\t') ?? -1;
-        const known = stat !== null && listed!.slice(0, tab) === stat;
-        if (known ? listed!.slice(tab + 1) === sha1 : sameBytes(source, bytes)) {
-          try {
-            linkSync(source, target);
-            counts.linked++;
-            note(path, known ? stat : null, sha1);
-            return;
-          } catch {
-            // Another file system, or too many links: written instead.
-          }
-        }
-      }
-      writeFileSync(target, bytes);
+      const from = publishedCopy(publishedPath);
+      // Listed, and still the file listed: its bytes are known by their hash.
+      if (from !== null && (from.sha1 !== null ? from.sha1 === sha1 : sameBytes(from.source, bytes)) && link(from.source, path, from.stat, sha1)) return;
+      writeFileSync(join(dir, path), bytes);
       counts.written++;
       note(path, null, sha1);
+    },
+    linkKnown(path, sha1) {
+      const from = publishedCopy(path);
+      if (from?.sha1 !== sha1 || !link(from.source, path, from.stat, sha1)) return -1;
+      // The identity's third field (file-proofs.ts): the size.
+      return Number(from.stat!.split(':')[2]);
     },
     save() {
       if (!published?.listing) return;

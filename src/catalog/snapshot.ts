@@ -212,9 +212,17 @@ export function wholeEntry(path: string, entry: CatalogEntry): CatalogEntry {
 
 /** Each entry's record id and text (its JSON twin), in order, the text not parsed. */
 export function* snapshotTexts(path: string): Generator<[id: string, text: string]> {
+  for (const [id, text] of lazySnapshotTexts(path)) yield [id, text()];
+}
+
+/**
+ * Each entry's record id and its text, decoded only when asked for, before the next entry is: a
+ * reader that needs few of the texts does not decode the others.
+ */
+export function* lazySnapshotTexts(path: string): Generator<[id: string, text: () => string]> {
   for (const [bytes] of lines(path)) {
     const { head, tab } = lineHead(bytes);
-    yield [head[3], tab === -1 ? head[4]! : bytes.toString('utf8', tab + 1)];
+    yield [head[3], () => (tab === -1 ? head[4]! : bytes.toString('utf8', tab + 1))];
   }
 }
 

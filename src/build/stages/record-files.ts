@@ -18,7 +18,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { leanSnapshotEntries, readHead, snapshotTexts } from '../../catalog/snapshot.ts';
+import { lazySnapshotTexts, leanSnapshotEntries, readHead } from '../../catalog/snapshot.ts';
+import { textKey } from '../../catalog/entry.ts';
 import { placeLabels } from '../../catalog/derive/message-groups.ts';
 import { titleHeadlines } from '../../catalog/derive/titles.ts';
 import type { ErrorRecord } from '../../schema/record.ts';
@@ -100,13 +101,22 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   let bytes = 0;
   // The records from the lean snapshot (the pages' titles and descriptions are its documentation and
   // places), the twins from the snapshot's texts, unparsed: the two files hold the entries in one order.
-  const texts = snapshotTexts(options.snapshot);
-  for (const { record } of leanSnapshotEntries(options.snapshot, { documentation: true })) {
-    const [id, sourceText] = texts.next().value ?? [];
+  const texts = lazySnapshotTexts(options.snapshot);
+  for (const entry of leanSnapshotEntries(options.snapshot, { documentation: true })) {
+    const { record } = entry;
+    const [id, text] = texts.next().value ?? [];
     if (id !== record.id) throw new Error(`${options.snapshot}: its lean snapshot's entry ${record.id} is not the snapshot's (${id ?? 'none'})`);
     if (!own || own.has(record.id)) {
-      files.write(pageFileOf(jsonPath(record.id)), sourceText!);
-      bytes += Buffer.byteLength(sourceText!);
+      // The twin is the entry's text, whose hash the lean snapshot carries: a published twin listed
+      // with that hash is linked without the text being read.
+      const path = pageFileOf(jsonPath(record.id));
+      const linked = files.linkKnown(path, Buffer.from(textKey(entry), 'hex').toString('base64'));
+      if (linked >= 0) bytes += linked;
+      else {
+        const sourceText = text!();
+        files.write(path, sourceText);
+        bytes += Buffer.byteLength(sourceText);
+      }
     }
     records.push({ ...shortLinkRecord(record), filePath: record.filePath, lineNumber: record.lineNumber });
     // Half the work per record: the short link is the other half.

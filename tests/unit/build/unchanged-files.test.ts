@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -181,4 +181,23 @@ describe('unchangedFiles', () => {
     files.write('a/size.json', '{"x":2}');
     expect(files.counts).toEqual({ linked: 0, written: 1 });
   });
+
+  it('links by a hash known beforehand only a file the listing proves: listed with that hash, and still the file listed', () => {
+    const { dir, site, listing, out } = publishFirst();
+    const files = unchangedFiles(out, { site, listing });
+    const sha1 = (text: string) => hash('sha1', text, 'base64');
+    expect(files.linkKnown('a/same.json', sha1('{"x":1}'))).toBe(7);
+    expect(sameFile(join(out, 'a/same.json'), join(site, 'a/same.json'))).toBe(true);
+    // Another hash; a path not listed; a file replaced since (same bytes, another identity): nothing linked or written.
+    expect(files.linkKnown('a/edited.json', sha1('{"x":2}'))).toBe(-1);
+    expect(files.linkKnown('a/new.json', sha1('{"x":1}'))).toBe(-1);
+    writeFileSync(join(dir, 'other'), '{"x":1}');
+    renameSync(join(dir, 'other'), join(site, 'a/edited.json'));
+    expect(files.linkKnown('a/edited.json', sha1('{"x":1}'))).toBe(-1);
+    expect(files.counts).toEqual({ linked: 1, written: 0 });
+    expect(readdirSync(join(out, 'a'))).toEqual(['same.json']);
+    files.save();
+    expect(readListing(listing)['a/same.json']).toEqual([statOf(join(site, 'a/same.json')), sha1('{"x":1}')]);
+  });
 });
+

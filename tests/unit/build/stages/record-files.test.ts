@@ -56,13 +56,13 @@ describe('the record files stage', () => {
     writeTemplate(site, template);
     const published = join(dir, 'published');
     const listing = join(dir, 'cache/record-files.json');
-    await writeRecordFiles({ snapshot, outDir: published, templateSites: [site], published: { site: null, listing } });
+    const made = await writeRecordFiles({ snapshot, outDir: published, templateSites: [site], published: { site: null, listing } });
     const first = catalog.entries[0]!.record.id;
     const twin = join(published, 'api/errors', `${first}.json`);
     writeFileSync(twin, `${readFileSync(twin, 'utf8')} `);
     const out = join(dir, 'again');
     const result = await writeRecordFiles({ snapshot, outDir: out, templateSites: [site], published: { site: published, listing } });
-    expect(result).toMatchObject({ files: 2 * catalog.entries.length, linked: 2 * catalog.entries.length - 1 });
+    expect(result).toMatchObject({ files: 2 * catalog.entries.length, linked: 2 * catalog.entries.length - 1, bytes: made.bytes });
     for (const e of catalog.entries) {
       const f = `api/errors/${e.record.id}.json`;
       expect(readFileSync(join(out, f), 'utf8')).toBe(e.sourceText);
