@@ -26,7 +26,7 @@ import type { FailureClass } from '../schema/failure-class.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { readTwin } from '../schema/input-forms.ts';
 import type { LedgerPlan } from './ledger.ts';
-import { textHash, textKey, type CatalogEntry } from './entry.ts';
+import { textKey, type CatalogEntry } from './entry.ts';
 import { dropCode, dropProse } from './record-fields.ts';
 import type { RelatedLink } from './derive/related.ts';
 import type { Scopes } from './derive/message-groups.ts';
@@ -120,23 +120,17 @@ function snapshotLine(e: CatalogEntry): string {
   return e.sourceText.includes('\n') ? JSON.stringify([...head, e.sourceText]) : `${JSON.stringify(head)}\t${e.sourceText}`;
 }
 
-/** What a process reads of each entry; everything when not given. */
+/**
+ * What a process reads of each entry; everything when not given. A process that needs no record's code
+ * or prose reads the lean snapshot instead (`leanSnapshotEntries`).
+ */
 export interface SnapshotKeep {
   /** Which entries are read at all, by record id; the others are passed over without parsing their text. */
   entry?: (id: string) => boolean;
-  /**
-   * Whether the entry's code fields are needed, and its prose fields, by record id; the others' are
-   * left out (code null, prose '' or []) to save memory. A process that needs neither of any record
-   * reads the lean snapshot instead (`leanSnapshotEntries`).
-   */
-  code?: (id: string) => boolean;
-  prose?: (id: string) => boolean;
-  /**
-   * Whether the entries' text (`sourceText`, the JSON twin) is needed; '' when not. As a function of the
-   * record id: the entries it turns down keep only the hash of their text (`textKey`) and their line,
-   * as the lean snapshot's do.
-   */
-  text?: boolean | ((id: string) => boolean);
+  /** Whether the entries' prose fields are needed; left out ('' and []) when not, to save memory. */
+  prose?: boolean;
+  /** Whether the entries' text (`sourceText`, the JSON twin) is needed; '' when not. */
+  text?: boolean;
 }
 
 export function readSnapshot(path: string, keep: SnapshotKeep = {}): CatalogEntry[] {
@@ -161,34 +155,28 @@ function lineHead(bytes: Buffer): { head: LineHead; tab: number } {
 
 /** The entries one at a time, read as they are asked for (an async consumer may await between them). */
 export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generator<CatalogEntry> {
-  for (const [bytes, offset] of lines(path)) {
-    const entry = entryOf(bytes, offset, keep);
+  for (const [bytes] of lines(path)) {
+    const entry = entryOf(bytes, keep);
     if (entry) yield entry;
   }
 }
 
-/** A snapshot line's entry (what `keep` asks for of it; null: not asked for); `offset`: where the line is in the file. */
-function entryOf(bytes: Buffer, offset: number, keep: SnapshotKeep): CatalogEntry | null {
+/** A snapshot line's entry (what `keep` asks for of it; null: not asked for). */
+function entryOf(bytes: Buffer, keep: SnapshotKeep): CatalogEntry | null {
   // The head alone is decoded first: an entry not asked for costs no more.
   const { head, tab } = lineHead(bytes);
   const [file, lineNo, datasetVersion, id, escapedText] = head;
   if (keep.entry && !keep.entry(id)) return null;
   const sourceText = tab === -1 ? escapedText! : bytes.toString('utf8', tab + 1);
   const { record, datasetVersionFrom } = readTwin(sourceText);
-  if (keep.code && !keep.code(id)) dropCode(record);
-  if (keep.prose && !keep.prose(id)) dropProse(record);
-  const origin = { file, line: lineNo };
+  if (keep.prose === false) dropProse(record);
   const from = datasetVersionFrom === 'record' ? {} : { datasetVersionFrom };
-  if (typeof keep.text === 'function' && !keep.text(id)) {
-    return { record, sourceText: '', textKey: textHash(sourceText), snapshotLine: { offset, bytes: bytes.length }, datasetVersion, ...from, origin };
-  }
-  return { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, ...from, origin };
+  return { record, sourceText: keep.text === false ? '' : sourceText, datasetVersion, ...from, origin: { file, line: lineNo } };
 }
 
 /**
- * The whole entry (record, code, prose, text) of one read without its text (`keep.text` turned it
- * down), read again from its line in the snapshot: a render process holds every record without
- * them, and a page reads whole the one it shows, for as long as it is rendered. An entry read whole
+ * The whole entry (record, code, prose, text) of one read from the lean snapshot, read again from
+ * its line in the snapshot: a render process holds every record without them, and a page reads whole the one it shows, for as long as it is rendered. An entry read whole
  * is given back as it is.
  */
 export function wholeEntry(path: string, entry: CatalogEntry): CatalogEntry {
@@ -205,7 +193,7 @@ export function wholeEntry(path: string, entry: CatalogEntry): CatalogEntry {
   } finally {
     closeSync(fd);
   }
-  const whole = entryOf(bytes, at.offset, {});
+  const whole = entryOf(bytes, {});
   if (whole?.record.id !== entry.record.id) throw new Error(`${path}: byte ${at.offset} is not the line of ${entry.record.id}`);
   return whole;
 }

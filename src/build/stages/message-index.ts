@@ -66,7 +66,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     options.snapshot,
     ({ record: r }) =>
       excerpts.push({ repo: r.repo, filePath: r.filePath, lineNumber: r.lineNumber, sourceCode: r.sourceCode, sourceCodeStart: r.sourceCodeStart }),
-    { text: false, prose: () => false },
+    { text: false, prose: false },
   );
   const sites = raiseSites(excerpts);
   excerpts.length = 0;
