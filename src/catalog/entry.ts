@@ -10,7 +10,7 @@ export interface CatalogEntry {
   record: ErrorRecord;
   /** The wrapped record's JSON text exactly as it stands in the catalog: the page's JSON twin. */
   sourceText: string;
-  /** The hash of the text, when a process read the entry without it (src/catalog/snapshot.ts, SnapshotKeep). */
+  /** The hash of the text, when a process read the entry without it (the lean snapshot: src/catalog/snapshot.ts). */
   textKey?: string;
   /** Where the entry's line is in the snapshot, when read without its text: read whole from there (snapshot.ts `wholeEntry`). */
   snapshotLine?: { offset: number; bytes: number };

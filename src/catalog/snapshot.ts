@@ -1,8 +1,8 @@
 /**
  * Catalog snapshots: the build validates the catalog once, then hands the render processes and the
  * stages beside them the valid entries as a snapshot file, so that no process validates again. Each
- * reads what it needs of every entry (SnapshotKeep); a render process reads none whole, and each page
- * its own record from its line (`wholeEntry`).
+ * reads what it needs of the entries (SnapshotKeep), or their lean form (below); a render process
+ * reads none whole, and each page its own record from its line (`wholeEntry`).
  *
  * One entry per line: `[file, line, datasetVersion, id]`, a tab, then the entry's source text as the
  * catalog gives it. The record is the source text's `record`: the schema changes nothing it
