@@ -468,7 +468,8 @@ const END_NOTES = [/ \([^()]{0,100}https?:\/\/[^\s()]{1,300}\)\.?$/, /: file [^\
 // frame after it, ` at fn (file.js:12:3)`, ` at file.js:12:3`, Java's ` at pkg.Cls.fn(Cls.java:12)`.
 // Each part bounded, so a line costs a bounded scan at each ` at `.
 // A place is a file with an extension (or Node's own `node:…`) and its line and column, not a time.
-const FLAT_FRAME = / at (?:[^()\n]{1,200}? \((?:node:[^()\s]{1,300}|[^()\s]{0,400}\.[A-Za-z]{1,5}):\d{1,7}:\d{1,7}\)|(?:node:[^()\s]{1,300}|[^()\s]{0,400}\.[A-Za-z]{1,5}):\d{1,7}:\d{1,7}(?=\s|$)|[\w$.]{1,300}\([\w$]{1,200}\.(?:java|kt|scala):\d{1,7}\))/;
+const FRAME_PLACE = String.raw`(?:node:[^()\s]{1,300}|[^()\s]{0,400}\.[A-Za-z]{1,5}):\d{1,7}:\d{1,7}`;
+const FLAT_FRAME = new RegExp(String.raw` at (?:[^()\n]{1,200}? \(${FRAME_PLACE}\)|${FRAME_PLACE}(?=\s|$)|[\w$.]{1,300}\([\w$]{1,200}\.(?:java|kt|scala):\d{1,7}\))`);
 
 /** The message without the stack trace flattened after it on its line (FLAT_FRAME), or null. */
 function withoutFlatStack(m: PastedMessage): PastedMessage | null {
