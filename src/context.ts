@@ -16,7 +16,7 @@ import { relatedErrors } from './catalog/derive/related.ts';
 import type { LedgerPlan } from './catalog/ledger.ts';
 import { catalogPath } from './catalog/load.ts';
 import { buildDatasetVersion } from './catalog/validate.ts';
-import { pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
+import { listingCacheKey, pageFilesToRender, type PageFile } from './catalog/page-cache.ts';
 import { entriesIn, inPartition, routesIn, type Partition } from './catalog/partition.ts';
 import { readHead, readRelated, readLedgerPlan, wholeEntry as wholeSnapshotEntry, type SnapshotHead } from './catalog/snapshot.ts';
 import { CONTEXT_ENV } from './context-env.ts';
@@ -171,6 +171,27 @@ export function routesToRender<T>(files: readonly PageFile<T>[]): T[] {
   // (src/build/reused-pages.ts; the message is src/build/protocol.ts's ChildMessage `listed`).
   if (ctx?.reuse) process.send?.({ type: 'listed' });
   return routes;
+}
+
+let classesText: string | undefined;
+
+/**
+ * This process's share of a listing's pages (a repository's, a failure class's or a tag's: `pageOf`
+ * gives a route's page path and its whole listing's entries), but those the published site holds under
+ * the same key (src/catalog/page-cache.ts `listingCacheKey`), which the build links instead.
+ */
+export function listingRoutes<T extends { params: Record<string, string | undefined> }>(routes: readonly T[], pageOf: (route: T) => { path: string; entries: readonly CatalogEntry[] }): T[] {
+  const own = partitionRoutes(routes);
+  const ctx = buildContext();
+  if (!ctx) return own;
+  classesText ??= JSON.stringify(getCatalog().classes);
+  const files = own.map((route) => {
+    const page = pageOf(route);
+    // The page's file as Astro writes it (`build.format: 'directory'`): `/a/b/` -> `a/b/index.html`.
+    const file = `${page.path.slice(1)}index.html`;
+    return { route, file, key: listingCacheKey(file, page.entries, classesText!) };
+  });
+  return pageFilesToRender(files, ctx.reuse, ctx.pageLog, 'listing');
 }
 
 /**

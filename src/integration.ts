@@ -33,7 +33,7 @@ const EVERY = 100;
 /**
  * Counts each rendered error page, every EVERY of them telling the build, and notes what the build
  * needs of each page from the bytes Astro writes as they are (a page, not a redirect response): the
- * head of every HTML page and the SHA-256 of every error page (src/build/rendered-pages.ts), so that
+ * head and the SHA-256 of every HTML page and error page (src/build/rendered-pages.ts), so that
  * nothing is read back from the site.
  */
 function notingPrerenderer(inner: AstroPrerenderer, log: RenderedLog): AstroPrerenderer {
@@ -49,7 +49,8 @@ function notingPrerenderer(inner: AstroPrerenderer, log: RenderedLog): AstroPrer
       if (!response.ok || !response.body || (!html && !errorPage)) return result;
       const body = new Uint8Array(await response.arrayBuffer());
       const path = decodeURI(new URL(request.url).pathname).slice(siteConfig.basePath.length);
-      log.note(pageFileOf(path), body, { html, proof: errorPage });
+      // A proof of every page the build may reuse: the error pages and the listings' pages, all HTML.
+      log.note(pageFileOf(path), body, { html, proof: errorPage || html });
       const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
       return result instanceof Response ? copy : { ...result, response: copy };
     },

@@ -249,20 +249,32 @@ export function reuseFiles(published: PublishedSite | null, workDir: string): { 
   return { site: published.site, keys };
 }
 
-/** The page logs of all render processes, merged. */
-export function readPageLogs(logFiles: readonly string[]): { keys: Record<string, string>; reused: string[] } {
+/**
+ * The whole lines of a render process's page log (none when it has none). A line is appended whole, but
+ * may be read while it is being written (the early link reads the log as the render goes on): the text
+ * after the last line break is not a line yet.
+ */
+export function readPageLog(file: string): PageLogLine[] {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.pop();
+  return lines.filter(Boolean).map((text) => JSON.parse(text) as PageLogLine);
+}
+
+/** The page logs of all render processes, merged; `listings`: how many of the keys, and of the reused, are of listing pages. */
+export function readPageLogs(logFiles: readonly string[]): { keys: Record<string, string>; reused: string[]; listings: { keys: number; reused: number } } {
   const keys: Record<string, string> = {};
   const reused = new Set<string>();
-  for (const file of logFiles) {
-    if (!existsSync(file)) continue;
-    for (const text of readFileSync(file, 'utf8').split('\n')) {
-      if (!text) continue;
-      const line = JSON.parse(text) as PageLogLine;
-      Object.assign(keys, line.keys);
-      for (const f of line.reused) reused.add(f);
+  const listings = { keys: 0, reused: 0 };
+  for (const line of logFiles.flatMap(readPageLog)) {
+    Object.assign(keys, line.keys);
+    if (line.kind === 'listing') {
+      listings.keys += Object.keys(line.keys).length;
+      listings.reused += line.reused.length;
     }
+    for (const f of line.reused) reused.add(f);
   }
-  return { keys, reused: [...reused].sort() };
+  return { keys, reused: [...reused].sort(), listings };
 }
 
 /** Links each reused file from the published site into the new one (a copy across file systems). */

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { CONTEXT_ENV } from '../context-env.ts';
 import { highlightCacheFile } from '../highlight/cache.ts';
 import type { RenderContext } from '../context.ts';
-import { linkReused, readPageLogs } from './page-reuse.ts';
+import { linkReused, readPageLog, readPageLogs } from './page-reuse.ts';
 import { linkListedPages } from './reused-pages.ts';
 import { readRenderedLogs, renderedLogOf, type RenderedPages } from './rendered-pages.ts';
 import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
@@ -56,8 +56,11 @@ export interface RenderOptions {
 export interface RenderResult {
   /** Pages rendered now. */
   rendered: number;
-  /** The key of every error page, and those left to be reused from the published site (src/catalog/page-cache.ts). */
-  pages: { keys: Record<string, string>; reused: string[] };
+  /**
+   * The key of every error page and listing page, those left to be reused from the published site
+   * (src/catalog/page-cache.ts), and how many of the keys are of listing pages.
+   */
+  pages: { keys: Record<string, string>; reused: string[]; listings: { keys: number; reused: number } };
   /** What the render processes noted of the pages they wrote: SHA-256 of error pages, heads of HTML pages. */
   written: RenderedPages;
 }
@@ -100,7 +103,7 @@ export class RenderProcesses {
   private readonly pages = new Map<number, number>();
   private readonly running = new Set<Child>();
   /** Each partition's reused pages being linked, once its process has listed them. */
-  private readonly linking = new Map<number, { result: Promise<number>; kill: () => void }>();
+  private readonly linking = new Map<number, { result: Promise<{ pages: number; lines: number }>; kill: () => void }>();
   private early: { partition: RenderPartition; process: RenderProcess } | undefined;
   private readonly options: RenderOptions;
 
@@ -167,8 +170,13 @@ export class RenderProcesses {
     const reuse = this.options.reuse;
     if (!reuse) return;
     const into = this.options.reusedDir;
-    await Promise.all([...this.linking.values()].map((l) => l.result));
-    for (const p of partitions) if (!this.linking.has(p.index)) linkReused(readPageLogs([pageLogOf(p)]).reused, reuse.site, into);
+    for (const p of partitions) {
+      // Linked beside the render: the lines of its page log the early link read; the rest now.
+      const early = this.linking.get(p.index);
+      const read = early ? (await early.result).lines : 0;
+      const rest = readPageLog(pageLogOf(p)).slice(read);
+      linkReused([...new Set(rest.flatMap((l) => l.reused))].sort(), reuse.site, into);
+    }
     this.linking.clear();
     if (!existsSync(into)) return;
     if (existsSync(this.options.outDir)) {

@@ -1,19 +1,22 @@
 /**
- * The page cache, render side: errdex's own incremental build for the error pages, one per record.
- * (A record's JSON twin and short link are written by the build every time: src/build/stages/record-files.ts.)
+ * The page cache, render side: errdex's own incremental build for the error pages, one per record, and
+ * the listings' pages (a repository's, a failure class's, a tag's). (A record's JSON twin and short link
+ * are written by the build every time: src/build/stages/record-files.ts.)
  *
- * Each such file has a key (recordCacheKey below: the record's text, what the page
- * shows of other records, the site settings). When the last published site holds the file under the
- * same key, and the code that renders it is unchanged, the render process leaves it out of Astro's
- * routes and the build links the published file into the new site instead (src/build/page-reuse.ts).
- * A rebuild then costs Astro only the pages that changed. The render context (src/context.ts) says
- * which site may lend its pages, and where the page log goes.
+ * Each such file has a key (recordCacheKey below: the record's text, what the page shows of other
+ * records, the site settings; listingCacheKey: the page's file and its listing's records as a listing
+ * shows them). When the last published site holds the file under the same key, and the code that
+ * renders it is unchanged, the render process leaves it out of Astro's routes and the build links the
+ * published file into the new site instead (src/build/page-reuse.ts). A rebuild then costs Astro only
+ * the pages that changed. The render context (src/context.ts) says which site may lend its pages, and
+ * where the page log goes.
  */
 import { hash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteConfig } from '../../errdex.config.mjs';
 import { textKey, type CatalogEntry } from './entry.ts';
+import { isCodeOrProse } from './record-fields.ts';
 
 export interface PageFile<T> {
   /** The route Astro renders when the file cannot be reused. */
@@ -23,10 +26,11 @@ export interface PageFile<T> {
   key: string;
 }
 
-/** One line of a page log: the keys of the files a route covers, and the files reused. */
+/** One line of a page log: the keys of the files a route covers, and the files reused; of error pages, or of listing pages. */
 export interface PageLogLine {
   keys: Record<string, string>;
   reused: string[];
+  kind?: 'listing';
 }
 
 let previous: { keys: Map<string, string>; site: string } | null | undefined;
@@ -42,9 +46,9 @@ function previousSite(reuse: { site: string; keys: string } | null): typeof prev
  * keys as a JSON file) does not hold under the same key. Every file's key, and which were reused, go
  * to the page log for the build.
  */
-export function pageFilesToRender<T>(files: readonly PageFile<T>[], reuse: { site: string; keys: string } | null, pageLog: string | null): T[] {
+export function pageFilesToRender<T>(files: readonly PageFile<T>[], reuse: { site: string; keys: string } | null, pageLog: string | null, kind?: 'listing'): T[] {
   const prev = previousSite(reuse);
-  const line: PageLogLine = { keys: {}, reused: [] };
+  const line: PageLogLine = { keys: {}, reused: [], ...(kind ? { kind } : {}) };
   const render: T[] = [];
   for (const f of files) {
     line.keys[f.file] = f.key;
@@ -68,3 +72,27 @@ export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText' | 'textKey
   // The record's own text by its hash too: a render process holds no record's text (src/context.ts).
   return hash('sha1', `${SITE_CONFIG_TEXT}\0${textKey(entry)}\0${shownText}`);
 }
+
+const rowKeys = new WeakMap<object, string>();
+const listingKeys = new WeakMap<object, string>();
+
+/** What a listing shows of a record, hashed once: its fields but its code and prose. */
+function rowKey(record: CatalogEntry['record']): string {
+  let key = rowKeys.get(record);
+  if (key === undefined) rowKeys.set(record, (key = hash('sha1', JSON.stringify(record, (k, v) => (isCodeOrProse(k) ? undefined : v)))));
+  return key;
+}
+
+/**
+ * The incremental-build key of one page of a listing (a repository's, a failure class's, a tag's): its
+ * file, and its whole listing's records in order, as a listing shows them (a row's message, place,
+ * severity and classes, and the counts, facets, directories and page breaks made of them: every
+ * field but code and prose), with `shown`, what else its pages show (the failure classes). A
+ * record's prose or excerpt edited leaves every listing page as it was.
+ */
+export function listingCacheKey(file: string, entries: readonly Pick<CatalogEntry, 'record'>[], shown: string): string {
+  let listing = listingKeys.get(entries);
+  if (listing === undefined) listingKeys.set(entries, (listing = hash('sha1', entries.map((e) => rowKey(e.record)).join(''))));
+  return hash('sha1', `${SITE_CONFIG_TEXT}\0${shown}\0${file}\0${listing}`);
+}
+

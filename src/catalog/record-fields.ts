@@ -12,6 +12,11 @@ const CODE_FIELDS = ['sourceCode', 'exampleFix', 'validationCode', 'typeGuard', 
 const PROSE_FIELDS = ['documentation', 'triggerScenarios', 'commonSituations'] as const satisfies readonly (keyof ErrorRecord)[];
 const PROSE_LIST_FIELDS = ['solutions', 'preventionTips'] as const satisfies readonly (keyof ErrorRecord)[];
 
+const CODE_OR_PROSE = new Set<string>([...CODE_FIELDS, ...PROSE_FIELDS, ...PROSE_LIST_FIELDS]);
+
+/** Whether the field holds code or prose. */
+export const isCodeOrProse = (field: string): boolean => CODE_OR_PROSE.has(field);
+
 /** Drops the record's code (null), in place. */
 export function dropCode(record: ErrorRecord): void {
   for (const field of CODE_FIELDS) record[field] = null;

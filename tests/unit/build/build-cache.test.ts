@@ -8,7 +8,7 @@ import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../../src/buil
 import { loadCatalog, type CatalogEntry } from '../../../src/catalog/catalog.ts';
 import { entriesIn, partitionOfId, routesIn } from '../../../src/catalog/partition.ts';
 import { textHash, textKey } from '../../../src/catalog/entry.ts';
-import { recordCacheKey } from '../../../src/catalog/page-cache.ts';
+import { listingCacheKey, recordCacheKey } from '../../../src/catalog/page-cache.ts';
 import { twinsSha256 } from '../../../src/views/api.ts';
 import { leanSnapshotEntries, leanSnapshotFile, readRelated, readSnapshot, snapshotIds, snapshotTexts, wholeEntry, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../../src/catalog/derive/index.ts';
@@ -169,6 +169,31 @@ describe('render partitions', () => {
     // A record read without its text (only its hash, as a render process reusing pages reads it) keys the same.
     expect(recordCacheKey({ sourceText: '', textKey: textHash('{"a":1}') })).toBe(recordCacheKey({ sourceText: '{"a":1}' }));
     expect(recordCacheKey({ sourceText: '', textKey: textHash('{"a": 1}') })).not.toBe(recordCacheKey({ sourceText: '{"a":1}' }));
+  });
+
+  it("keys a listing's page by its file, and its whole listing's records but their code and prose", () => {
+    const entries = loadCatalog(SAMPLE_CATALOG).entries;
+    const again = () => loadCatalog(SAMPLE_CATALOG).entries;
+    const key = (list: CatalogEntry[], file = 'acme/app/index.html', shown = '[]') => listingCacheKey(file, list, shown);
+    const base = key(entries);
+    expect(key(again())).toBe(base);
+    // Prose and code are on the record's own page only.
+    const edited = (f: (r: CatalogEntry['record']) => void) => {
+      const list = again();
+      f(list[1]!.record);
+      return key(list);
+    };
+    expect(edited((r) => (r.documentation = 'Another explanation.'))).toBe(base);
+    expect(edited((r) => (r.solutions = []))).toBe(base);
+    expect(edited((r) => (r.sourceCode = 'raise Other()'))).toBe(base);
+    // A row's fields, the listing's order, the page's file and what else the pages show each change it.
+    expect(edited((r) => (r.errorMessage = 'Another message'))).not.toBe(base);
+    expect(edited((r) => (r.lineNumber = (r.lineNumber ?? 0) + 1))).not.toBe(base);
+    expect(edited((r) => (r.analyzedAt = '2030-01-01T00:00:00Z'))).not.toBe(base);
+    expect(key([...again()].reverse())).not.toBe(base);
+    expect(key(again().slice(1))).not.toBe(base);
+    expect(key(again(), 'acme/app/page/2/index.html')).not.toBe(base);
+    expect(key(again(), 'acme/app/index.html', '[{"id":"x"}]')).not.toBe(base);
   });
 
   it('merges a partition into the site: its own folders moved, shared files kept once', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { proofOf } from '../../../src/build/file-proofs.ts';
-import { keepReusable, keptSite, linkReused, publishedSite, readManifest, manifestFile, writePageManifest } from '../../../src/build/page-reuse.ts';
+import { keepReusable, keptSite, linkReused, publishedSite, readManifest, manifestFile, readPageLog, readPageLogs, writePageManifest } from '../../../src/build/page-reuse.ts';
 
 const write = (root: string, files: Record<string, string>) => {
   for (const [f, text] of Object.entries(files)) {
@@ -47,5 +47,25 @@ describe('the page manifest of a build that reused pages', () => {
     // And every proof holds by identity for the next build.
     keepReusable(second, keys, cache, { listed: published.listed, unchanged });
     expect([...publishedSite({ cacheDir: cache, code: 'x', force: false })!.identical].sort()).toEqual(Object.keys(keys));
+  });
+});
+
+describe('page logs', () => {
+  it('read whole lines only, and count the keys and reuses of listing pages apart', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-page-log-'));
+    const log = join(dir, 'pages.jsonl');
+    const errors = { keys: { 'r/a/index.html': 'ka', 'r/b/index.html': 'kb' }, reused: ['r/a/index.html'] };
+    const listings = { keys: { 'r/index.html': 'k1', 'r/page/2/index.html': 'k2' }, reused: ['r/page/2/index.html'], kind: 'listing' };
+    // A line being appended as the log is read (the early link reads it beside the render): not read yet.
+    const whole = `${JSON.stringify(errors)}\n`;
+    writeFileSync(log, `${whole}${JSON.stringify(listings).slice(0, 20)}`);
+    expect(readPageLog(log)).toEqual([errors]);
+    writeFileSync(log, `${whole}${JSON.stringify(listings)}\n`);
+    expect(readPageLog(log)).toEqual([errors, listings]);
+    expect(readPageLogs([log, join(dir, 'none.jsonl')])).toEqual({
+      keys: { ...errors.keys, ...listings.keys },
+      reused: ['r/a/index.html', 'r/page/2/index.html'],
+      listings: { keys: 2, reused: 1 },
+    });
   });
 });
