@@ -61,7 +61,7 @@ export interface RenderResult {
    * (src/catalog/page-cache.ts), and how many of the keys are of listing pages.
    */
   pages: { keys: Record<string, string>; reused: string[]; listings: { keys: number; reused: number } };
-  /** What the render processes noted of the pages they wrote: SHA-256 of error pages, heads of HTML pages. */
+  /** What the render processes noted of the pages they wrote: SHA-256 and head of each HTML page. */
   written: RenderedPages;
 }
 

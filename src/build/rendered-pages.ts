@@ -60,7 +60,7 @@ interface RenderedLine {
 
 /** What the render processes wrote, merged. */
 export interface RenderedPages {
-  /** Site file -> SHA-256 of its bytes (error pages). */
+  /** Site file -> SHA-256 of its bytes (the HTML pages: error and listing pages among them). */
   sha256: Record<string, string>;
   /** Site file -> its head (HTML pages). */
   heads: Record<string, PageHead>;
