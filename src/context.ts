@@ -181,15 +181,27 @@ let classesText: string | undefined;
  * the same key (src/catalog/page-cache.ts `listingCacheKey`), which the build links instead.
  */
 export function listingRoutes<T extends { params: Record<string, string | undefined> }>(routes: readonly T[], pageOf: (route: T) => { path: string; entries: readonly CatalogEntry[] }): T[] {
+  return keyedRoutes(routes, (route) => {
+    const page = pageOf(route);
+    classesText ??= JSON.stringify(getCatalog().classes);
+    return { path: page.path, key: (file) => listingCacheKey(file, page.entries, classesText!) };
+  });
+}
+
+/**
+ * This process's share of the pages made of several records (a listing's, a message page), but those
+ * the published site holds under the same key: `pageOf` gives a route's page path and its key from its
+ * file. Their page log lines are counted apart from the error pages' (src/build/page-reuse.ts).
+ */
+export function keyedRoutes<T extends { params: Record<string, string | undefined> }>(routes: readonly T[], pageOf: (route: T) => { path: string; key: (file: string) => string }): T[] {
   const own = partitionRoutes(routes);
   const ctx = buildContext();
   if (!ctx) return own;
-  classesText ??= JSON.stringify(getCatalog().classes);
   const files = own.map((route) => {
     const page = pageOf(route);
     // The page's file as Astro writes it (`build.format: 'directory'`): `/a/b/` -> `a/b/index.html`.
     const file = `${page.path.slice(1)}index.html`;
-    return { route, file, key: listingCacheKey(file, page.entries, classesText!) };
+    return { route, file, key: page.key(file) };
   });
   return pageFilesToRender(files, ctx.reuse, ctx.pageLog, 'listing');
 }

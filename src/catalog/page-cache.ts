@@ -1,11 +1,11 @@
 /**
- * The page cache, render side: errdex's own incremental build for the error pages, one per record, and
- * the listings' pages (a repository's, a failure class's, a tag's). (A record's JSON twin and short link
- * are written by the build every time: src/build/stages/record-files.ts.)
+ * The page cache, render side: errdex's own incremental build for the error pages, one per record, the
+ * listings' pages (a repository's, a failure class's, a tag's) and the message pages. (A record's JSON
+ * twin and short link are written by the build every time: src/build/stages/record-files.ts.)
  *
  * Each such file has a key (recordCacheKey below: the record's text, what the page shows of other
  * records, the site settings; listingCacheKey: the page's file and its listing's records as a listing
- * shows them). When the last published site holds the file under the same key, and the code that
+ * shows them; pageCacheKey, a message page's: its file and its records' texts). When the last published site holds the file under the same key, and the code that
  * renders it is unchanged, the render process leaves it out of Astro's routes and the build links the
  * published file into the new site instead (src/build/page-reuse.ts). A rebuild then costs Astro only
  * the pages that changed. The render context (src/context.ts) says which site may lend its pages, and
@@ -26,7 +26,7 @@ export interface PageFile<T> {
   key: string;
 }
 
-/** One line of a page log: the keys of the files a route covers, and the files reused; of error pages, or of listing pages. */
+/** One line of a page log: the keys of the files a route covers, and the files reused; of error pages, or (`listing`) of pages made of several records: a listing's, a message page. */
 export interface PageLogLine {
   keys: Record<string, string>;
   reused: string[];
@@ -68,9 +68,17 @@ const SITE_CONFIG_TEXT = JSON.stringify(siteConfig);
  * A page that comes to show data from other records (related errors) must add that data here.
  */
 export function recordCacheKey(entry: Pick<CatalogEntry, 'sourceText' | 'textKey'>, shown: unknown = null): string {
-  const shownText = JSON.stringify(shown, (key, value) => (key === 'entry' && value && typeof value === 'object' && 'sourceText' in value ? textKey(value as CatalogEntry) : value));
   // The record's own text by its hash too: a render process holds no record's text (src/context.ts).
-  return hash('sha1', `${SITE_CONFIG_TEXT}\0${textKey(entry)}\0${shownText}`);
+  return hash('sha1', `${SITE_CONFIG_TEXT}\0${textKey(entry)}\0${shownText(shown)}`);
+}
+
+/** What a page shows, as text: each record it shows (under the key `entry`) by its text's hash. */
+const shownText = (shown: unknown): string =>
+  JSON.stringify(shown, (key, value) => (key === 'entry' && value && typeof value === 'object' && 'sourceText' in value ? textKey(value as CatalogEntry) : value));
+
+/** The key of a page made of several records (a message page): its file, and what it shows (`shown`, as recordCacheKey's). */
+export function pageCacheKey(file: string, shown: unknown): string {
+  return hash('sha1', `${SITE_CONFIG_TEXT}\0${file}\0${shownText(shown)}`);
 }
 
 const rowKeys = new WeakMap<object, string>();

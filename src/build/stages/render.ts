@@ -52,7 +52,7 @@ export async function render(ctx: StageContext<BuildState>): Promise<void> {
     summary:
       `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} pages rendered, ${formatCount(rendered.pages.reused.length - listings.reused)} unchanged` +
       (partitions.length > 1 ? ` (${partitions.length} processes, ${Math.min(s.plan.workers, partitions.length)} at a time)` : '') +
-      (listings.reused > 0 ? `; ${formatCount(listings.reused)} of ${formatCount(listings.keys)} listing pages unchanged` : '') +
+      (listings.reused > 0 ? `; ${formatCount(listings.reused)} of ${formatCount(listings.keys)} listing and message pages unchanged` : '') +
       (waited >= 0.1 ? `, the second waited ${waited.toFixed(1)} s for the full-text and message indexes` : ''),
     items: rendered.rendered + rendered.pages.reused.length,
     unit: 'pages',

@@ -8,7 +8,7 @@ import { catalogBlocks, preHighlight, rawCatalogBlocks } from '../../../src/buil
 import { loadCatalog, type CatalogEntry } from '../../../src/catalog/catalog.ts';
 import { entriesIn, partitionOfId, routesIn } from '../../../src/catalog/partition.ts';
 import { textHash, textKey } from '../../../src/catalog/entry.ts';
-import { listingCacheKey, recordCacheKey } from '../../../src/catalog/page-cache.ts';
+import { listingCacheKey, pageCacheKey, recordCacheKey } from '../../../src/catalog/page-cache.ts';
 import { twinsSha256 } from '../../../src/views/api.ts';
 import { leanSnapshotEntries, leanSnapshotFile, readRelated, readSnapshot, snapshotIds, snapshotTexts, wholeEntry, writeRelated, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { deriveCatalog } from '../../../src/catalog/derive/index.ts';
@@ -194,6 +194,16 @@ describe('render partitions', () => {
     expect(key(again().slice(1))).not.toBe(base);
     expect(key(again(), 'acme/app/page/2/index.html')).not.toBe(base);
     expect(key(again(), 'acme/app/index.html', '[{"id":"x"}]')).not.toBe(base);
+  });
+
+  it("keys a message page by its file and what it shows, each record by its text's hash", () => {
+    const page = (text: string, scope: string | null) => ({ message: 'm', entries: [{ entry: { sourceText: text, record: {} }, scope }] });
+    const base = pageCacheKey('r/m/x/index.html', page('{"a":1}', 'f'));
+    expect(pageCacheKey('r/m/x/index.html', page('{"a":1}', 'f'))).toBe(base);
+    expect(pageCacheKey('r/m/x/index.html', { message: 'm', entries: [{ entry: { sourceText: '', textKey: textHash('{"a":1}') }, scope: 'f' }] })).toBe(base);
+    expect(pageCacheKey('r/m/x/index.html', page('{"a":2}', 'f'))).not.toBe(base);
+    expect(pageCacheKey('r/m/x/index.html', page('{"a":1}', 'g'))).not.toBe(base);
+    expect(pageCacheKey('r/m/y/index.html', page('{"a":1}', 'f'))).not.toBe(base);
   });
 
   it('merges a partition into the site: its own folders moved, shared files kept once', () => {
