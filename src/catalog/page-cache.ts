@@ -5,11 +5,11 @@
  *
  * Each such file has a key (recordCacheKey below: the record's text, what the page shows of other
  * records, the site settings; listingCacheKey: the page's file and its listing's records as a listing
- * shows them; pageCacheKey, a message page's: its file and its records' texts). When the last published site holds the file under the same key, and the code that
- * renders it is unchanged, the render process leaves it out of Astro's routes and the build links the
- * published file into the new site instead (src/build/page-reuse.ts). A rebuild then costs Astro only
- * the pages that changed. The render context (src/context.ts) says which site may lend its pages, and
- * where the page log goes.
+ * shows them; pageCacheKey, a message page's: its file and its records' texts). When the last
+ * published site holds the file under the same key, and the code that renders it is unchanged, the
+ * render process leaves it out of Astro's routes and the build links the published file into the new
+ * site instead (src/build/page-reuse.ts). A rebuild then costs Astro only the pages that changed. The
+ * render context (src/context.ts) says which site may lend its pages, and where the page log goes.
  */
 import { hash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
