@@ -50,6 +50,9 @@ export function statOf(path: string, notOwn?: OwnFiles): string | null {
   return files > 0 ? hash.digest('hex') : null;
 }
 
+/** The size a file's identity (`statOf`) states. */
+export const sizeOf = (identity: string): number => Number(identity.split(':')[2]);
+
 /** The content hash of a file or folder (a path ending in '/'). */
 export function contentOf(path: string, notOwn?: OwnFiles): string {
   if (!path.endsWith('/')) return sha256(path);

@@ -19,7 +19,7 @@ import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFi
 import { hash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../util/files.ts';
-import { statOf } from './file-proofs.ts';
+import { sizeOf, statOf } from './file-proofs.ts';
 
 /** What a stage's files are compared with, and where the stage keeps its listing of them. */
 export interface PublishedFiles {
@@ -57,9 +57,9 @@ export interface UnchangedFiles {
   /**
    * Links `path` to the published file of the same path when the listing proves, without reading it,
    * that it holds the bytes whose SHA-1 is `sha1` (base64): it is the file listed, listed with that
-   * hash. Returns their size, or -1 when nothing is linked (the caller then `write`s the bytes).
+   * hash. Otherwise `data()`, which must be those bytes, is written as `write` does. Returns the size.
    */
-  linkKnown(path: string, sha1: string): number;
+  writeKnown(path: string, sha1: string, data: () => string | Uint8Array): number;
   /** Writes the listing of the files written and linked, for the next build. */
   save(): void;
   /** Files linked and files written so far. */
@@ -162,23 +162,27 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
     note(path, stat, sha1);
     return true;
   };
+  /** Links `path` to the published copy `from` when it holds `bytes`, else writes them. */
+  const put = (path: string, bytes: Uint8Array, from: ReturnType<typeof publishedCopy>): void => {
+    const sha1 = hash('sha1', bytes, 'base64');
+    // Listed, and still the file listed: its bytes are known by their hash.
+    if (from !== null && (from.sha1 !== null ? from.sha1 === sha1 : sameBytes(from.source, bytes)) && link(from.source, path, from.stat, sha1)) return;
+    writeFileSync(join(dir, path), bytes);
+    counts.written++;
+    note(path, null, sha1);
+  };
   return {
     counts,
     write(path, data, publishedPath = path) {
-      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      const sha1 = hash('sha1', bytes, 'base64');
-      const from = publishedCopy(publishedPath);
-      // Listed, and still the file listed: its bytes are known by their hash.
-      if (from !== null && (from.sha1 !== null ? from.sha1 === sha1 : sameBytes(from.source, bytes)) && link(from.source, path, from.stat, sha1)) return;
-      writeFileSync(join(dir, path), bytes);
-      counts.written++;
-      note(path, null, sha1);
+      put(path, typeof data === 'string' ? Buffer.from(data) : data, publishedCopy(publishedPath));
     },
-    linkKnown(path, sha1) {
+    writeKnown(path, sha1, data) {
       const from = publishedCopy(path);
-      if (from?.sha1 !== sha1 || !link(from.source, path, from.stat, sha1)) return -1;
-      // The identity's third field (file-proofs.ts): the size.
-      return Number(from.stat!.split(':')[2]);
+      if (from?.sha1 === sha1 && link(from.source, path, from.stat, sha1)) return sizeOf(from.stat!);
+      const text = data();
+      const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+      put(path, bytes, from);
+      return bytes.byteLength;
     },
     save() {
       if (!published?.listing) return;

@@ -110,13 +110,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
       // The twin is the entry's text, whose hash the lean snapshot carries: a published twin listed
       // with that hash is linked without the text being read.
       const path = pageFileOf(jsonPath(record.id));
-      const linked = files.linkKnown(path, Buffer.from(textKey(entry), 'hex').toString('base64'));
-      if (linked >= 0) bytes += linked;
-      else {
-        const sourceText = text!();
-        files.write(path, sourceText);
-        bytes += Buffer.byteLength(sourceText);
-      }
+      bytes += files.writeKnown(path, Buffer.from(textKey(entry), 'hex').toString('base64'), () => text!());
     }
     records.push({ ...shortLinkRecord(record), filePath: record.filePath, lineNumber: record.lineNumber });
     // Half the work per record: the short link is the other half.

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -186,18 +186,31 @@ describe('unchangedFiles', () => {
     const { dir, site, listing, out } = publishFirst();
     const files = unchangedFiles(out, { site, listing });
     const sha1 = (text: string) => hash('sha1', text, 'base64');
-    expect(files.linkKnown('a/same.json', sha1('{"x":1}'))).toBe(7);
+    const unread = () => {
+      throw new Error('read although the listing proves the published file');
+    };
+    expect(files.writeKnown('a/same.json', sha1('{"x":1}'), unread)).toBe(7);
     expect(sameFile(join(out, 'a/same.json'), join(site, 'a/same.json'))).toBe(true);
-    // Another hash; a path not listed; a file replaced since (same bytes, another identity): nothing linked or written.
-    expect(files.linkKnown('a/edited.json', sha1('{"x":2}'))).toBe(-1);
-    expect(files.linkKnown('a/new.json', sha1('{"x":1}'))).toBe(-1);
+    // Another hash; a path not listed; a file replaced since (same bytes, another identity): the bytes are written, or linked once compared.
+    expect(files.writeKnown('a/edited.json', sha1('{"x":22}'), () => '{"x":22}')).toBe(8);
+    expect(files.writeKnown('a/new.json', sha1('{"x":1}'), () => '{"x":1}')).toBe(7);
+    expect(files.counts).toEqual({ linked: 1, written: 2 });
+    expect(readFileSync(join(out, 'a/edited.json'), 'utf8')).toBe('{"x":22}');
+    expect(readFileSync(join(out, 'a/new.json'), 'utf8')).toBe('{"x":1}');
+    // Replaced since it was listed (same bytes, another identity): read, compared, then linked.
     writeFileSync(join(dir, 'other'), '{"x":1}');
-    renameSync(join(dir, 'other'), join(site, 'a/edited.json'));
-    expect(files.linkKnown('a/edited.json', sha1('{"x":1}'))).toBe(-1);
-    expect(files.counts).toEqual({ linked: 1, written: 0 });
-    expect(readdirSync(join(out, 'a'))).toEqual(['same.json']);
+    renameSync(join(dir, 'other'), join(site, 'a/same.json'));
+    const again = join(dir, 'again');
+    mkdirSync(join(again, 'a'), { recursive: true });
+    const other = unchangedFiles(again, { site, listing });
+    let read = 0;
+    expect(other.writeKnown('a/same.json', sha1('{"x":1}'), () => (read++, '{"x":1}'))).toBe(7);
+    expect(read).toBe(1);
+    expect(other.counts).toEqual({ linked: 1, written: 0 });
+    expect(sameFile(join(again, 'a/same.json'), join(site, 'a/same.json'))).toBe(true);
     files.save();
-    expect(readListing(listing)['a/same.json']).toEqual([statOf(join(site, 'a/same.json')), sha1('{"x":1}')]);
+    expect(readListing(listing)['a/same.json']).toEqual([statOf(join(out, 'a/same.json')), sha1('{"x":1}')]);
+    expect(readListing(listing)['a/edited.json']![1]).toBe(sha1('{"x":22}'));
   });
 });
 
