@@ -26,11 +26,11 @@ export interface PageFile<T> {
   key: string;
 }
 
-/** One line of a page log: the keys of the files a route covers, and the files reused; of error pages, or (`listing`) of pages made of several records: a listing's, a message page. */
+/** One line of a page log: the keys of the files a route covers, and the files reused; of error pages, or (`several`) of pages made of several records: a listing's, a message page. */
 export interface PageLogLine {
   keys: Record<string, string>;
   reused: string[];
-  kind?: 'listing';
+  kind?: 'several';
 }
 
 let previous: { keys: Map<string, string>; site: string } | null | undefined;
@@ -46,7 +46,7 @@ function previousSite(reuse: { site: string; keys: string } | null): typeof prev
  * keys as a JSON file) does not hold under the same key. Every file's key, and which were reused, go
  * to the page log for the build.
  */
-export function pageFilesToRender<T>(files: readonly PageFile<T>[], reuse: { site: string; keys: string } | null, pageLog: string | null, kind?: 'listing'): T[] {
+export function pageFilesToRender<T>(files: readonly PageFile<T>[], reuse: { site: string; keys: string } | null, pageLog: string | null, kind?: 'several'): T[] {
   const prev = previousSite(reuse);
   const line: PageLogLine = { keys: {}, reused: [], ...(kind ? { kind } : {}) };
   const render: T[] = [];
@@ -84,10 +84,15 @@ export function pageCacheKey(file: string, shown: unknown): string {
 const rowKeys = new WeakMap<object, string>();
 const listingKeys = new WeakMap<object, string>();
 
-/** What a listing shows of a record, hashed once: its fields but its code and prose. */
+/** What a listing shows of a record, hashed once: its fields but its code and prose (the record's own fields: a nested field of that name stays). */
 function rowKey(record: CatalogEntry['record']): string {
   let key = rowKeys.get(record);
-  if (key === undefined) rowKeys.set(record, (key = hash('sha1', JSON.stringify(record, (k, v) => (isCodeOrProse(k) ? undefined : v)))));
+  if (key === undefined) {
+    const shown = JSON.stringify(record, function (this: unknown, k: string, v: unknown) {
+      return this === record && isCodeOrProse(k) ? undefined : v;
+    });
+    rowKeys.set(record, (key = hash('sha1', shown)));
+  }
   return key;
 }
 

@@ -194,6 +194,9 @@ describe('render partitions', () => {
     expect(key(again().slice(1))).not.toBe(base);
     expect(key(again(), 'acme/app/page/2/index.html')).not.toBe(base);
     expect(key(again(), 'acme/app/index.html', '[{"id":"x"}]')).not.toBe(base);
+    // Only the record's own fields of those names are left out: a nested one is a row's field like any other.
+    const nested = (documentation: string) => edited((r) => Object.assign(r, { context: { documentation } }));
+    expect(nested('one')).not.toBe(nested('two'));
   });
 
   it("keys a message page by its file and what it shows, each record by its text's hash", () => {
