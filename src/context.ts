@@ -203,7 +203,7 @@ export function keyedRoutes<T extends { params: Record<string, string | undefine
     const file = `${page.path.slice(1)}index.html`;
     return { route, file, key: page.key(file) };
   });
-  return pageFilesToRender(files, ctx.reuse, ctx.pageLog, 'listing');
+  return pageFilesToRender(files, ctx.reuse, ctx.pageLog, 'several');
 }
 
 /**

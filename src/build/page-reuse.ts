@@ -261,20 +261,20 @@ export function readPageLog(file: string): PageLogLine[] {
   return lines.filter(Boolean).map((text) => JSON.parse(text) as PageLogLine);
 }
 
-/** The page logs of all render processes, merged; `listings`: how many of the keys, and of the reused, are of listing pages. */
-export function readPageLogs(logFiles: readonly string[]): { keys: Record<string, string>; reused: string[]; listings: { keys: number; reused: number } } {
+/** The page logs of all render processes, merged; `several`: how many of the keys, and of the reused, are of pages of several records (a listing's, a message page). */
+export function readPageLogs(logFiles: readonly string[]): { keys: Record<string, string>; reused: string[]; several: { keys: number; reused: number } } {
   const keys: Record<string, string> = {};
   const reused = new Set<string>();
-  const listings = { keys: 0, reused: 0 };
+  const several = { keys: 0, reused: 0 };
   for (const line of logFiles.flatMap(readPageLog)) {
     Object.assign(keys, line.keys);
-    if (line.kind === 'listing') {
-      listings.keys += Object.keys(line.keys).length;
-      listings.reused += line.reused.length;
+    if (line.kind === 'several') {
+      several.keys += Object.keys(line.keys).length;
+      several.reused += line.reused.length;
     }
     for (const f of line.reused) reused.add(f);
   }
-  return { keys, reused: [...reused].sort(), listings };
+  return { keys, reused: [...reused].sort(), several };
 }
 
 /** Links each reused file from the published site into the new one (a copy across file systems). */

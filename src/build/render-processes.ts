@@ -60,7 +60,7 @@ export interface RenderResult {
    * The key of every error page and listing page, those left to be reused from the published site
    * (src/catalog/page-cache.ts), and how many of the keys are of listing pages.
    */
-  pages: { keys: Record<string, string>; reused: string[]; listings: { keys: number; reused: number } };
+  pages: { keys: Record<string, string>; reused: string[]; several: { keys: number; reused: number } };
   /** What the render processes noted of the pages they wrote: SHA-256 and head of each HTML page. */
   written: RenderedPages;
 }

@@ -40,7 +40,7 @@ function checkBeforePublishing(s: BuildState): void {
   const index = join(staging, 'api/errors.json');
   const problems = countProblems({
     records: s.catalog!.records,
-    errorPages: pages.length - s.rendered!.pages.listings.keys,
+    errorPages: pages.length - s.rendered!.pages.several.keys,
     missingPages: pages.filter((f) => !existsSync(join(staging, f))),
     jsonTwins: staged.size,
     indexRows: existsSync(index) ? (JSON.parse(readFileSync(index, 'utf8')) as { count: number }).count : 0,

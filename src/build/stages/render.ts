@@ -44,15 +44,15 @@ export async function render(ctx: StageContext<BuildState>): Promise<void> {
   // cache): linked in beside the render (src/build/reused-pages.ts).
   const rendered = await s.render.render(partitions, ready);
   s.rendered = rendered;
-  const { listings } = rendered.pages;
+  const { several } = rendered.pages;
   // Without the short-link template the record files stage would wait for it for ever.
   const noTemplate = missingTemplate(s.dirs.staging);
   if (noTemplate) throw new Error(noTemplate);
   board.end({
     summary:
-      `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} pages rendered, ${formatCount(rendered.pages.reused.length - listings.reused)} unchanged` +
+      `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} pages rendered, ${formatCount(rendered.pages.reused.length - several.reused)} unchanged` +
       (partitions.length > 1 ? ` (${partitions.length} processes, ${Math.min(s.plan.workers, partitions.length)} at a time)` : '') +
-      (listings.reused > 0 ? `; ${formatCount(listings.reused)} of ${formatCount(listings.keys)} listing and message pages unchanged` : '') +
+      (several.reused > 0 ? `; ${formatCount(several.reused)} of ${formatCount(several.keys)} listing and message pages unchanged` : '') +
       (waited >= 0.1 ? `, the second waited ${waited.toFixed(1)} s for the full-text and message indexes` : ''),
     items: rendered.rendered + rendered.pages.reused.length,
     unit: 'pages',

@@ -55,7 +55,7 @@ describe('page logs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'errdex-page-log-'));
     const log = join(dir, 'pages.jsonl');
     const errors = { keys: { 'r/a/index.html': 'ka', 'r/b/index.html': 'kb' }, reused: ['r/a/index.html'] };
-    const listings = { keys: { 'r/index.html': 'k1', 'r/page/2/index.html': 'k2' }, reused: ['r/page/2/index.html'], kind: 'listing' };
+    const listings = { keys: { 'r/index.html': 'k1', 'r/page/2/index.html': 'k2' }, reused: ['r/page/2/index.html'], kind: 'several' };
     // A line being appended as the log is read (the early link reads it beside the render): not read yet.
     const whole = `${JSON.stringify(errors)}\n`;
     writeFileSync(log, `${whole}${JSON.stringify(listings).slice(0, 20)}`);
@@ -65,7 +65,7 @@ describe('page logs', () => {
     expect(readPageLogs([log, join(dir, 'none.jsonl')])).toEqual({
       keys: { ...errors.keys, ...listings.keys },
       reused: ['r/a/index.html', 'r/page/2/index.html'],
-      listings: { keys: 2, reused: 1 },
+      several: { keys: 2, reused: 1 },
     });
   });
 });
