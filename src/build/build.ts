@@ -22,6 +22,7 @@ import { recoverPublish } from './publish-step.ts';
 import { Progress } from './progress.ts';
 import { RenderProcesses } from './render-processes.ts';
 import { removeStaleRenderDirs, removeStaleWorkDirs, workDirs, type WorkDirs } from './site-folders.ts';
+import { claimStandby } from './standby.ts';
 import { fullTextStage } from './stages/full-text.ts';
 import { highlightStage } from './stages/highlight.ts';
 import { ledger } from './stages/ledger.ts';
@@ -181,6 +182,8 @@ function setUp(settings: BuildSettings, { facts, machine, board, dirs, code, pat
     dirs,
     ...paths,
     published,
+    // Under the lock; a shard publishes to a folder of its own, and leaves the standby to the site's builds.
+    standby: settings.shard ? null : claimStandby(settings.outDir),
     code,
     render: new RenderProcesses({
       outDir: dirs.staging,

@@ -75,6 +75,8 @@ export interface BuildState {
   snapshotKey?: string;
   /** The last published site, when its pages may be reused (src/build/page-reuse.ts); and the code's key. */
   published: PublishedSite | null;
+  /** The standby this build claimed (src/build/standby.ts), or null. */
+  standby: string | null;
   code: string;
   /** The render processes (the first starts with the build). */
   render: RenderProcesses;
@@ -113,6 +115,8 @@ export interface RecordFilesResult {
   files: number;
   /** Of those, the files linked to the published site's copy (src/build/unchanged-files.ts). */
   linked: number;
+  /** Of those linked, the files already in place in folders taken from the standby (src/build/standby.ts); absent: none taken. */
+  inPlace?: number;
   bytes: number;
   /** The short links' titles compared among themselves, as written. */
   titles: TitleFigures;

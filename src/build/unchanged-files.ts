@@ -15,7 +15,7 @@
  * listing is written at the stage's end, of what it wrote and linked; if that build is not published,
  * its files' identities are not the published ones, and the next build compares bytes instead.
  */
-import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { hash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../util/files.ts';
@@ -33,6 +33,12 @@ export interface PublishedFiles {
    * for there, not in the site.
    */
   beside?: readonly { site: string; listing: string }[];
+  /**
+   * The folder written may hold files already: the standby's (src/build/standby.ts), the site before
+   * the published one. A file there that is the published one (the same identity) is kept as it is;
+   * any other is unlinked before its path is linked or written, never written into.
+   */
+  seeded?: boolean;
 }
 
 /**
@@ -62,8 +68,8 @@ export interface UnchangedFiles {
   writeKnown(path: string, sha1: string, data: () => string | Uint8Array): number;
   /** Writes the listing of the files written and linked, for the next build. */
   save(): void;
-  /** Files linked and files written so far. */
-  readonly counts: { linked: number; written: number };
+  /** Files linked and files written so far; `kept`: of those linked, the files of a seeded folder already in place. */
+  readonly counts: { linked: number; written: number; kept: number };
 }
 
 /**
@@ -124,7 +130,7 @@ function bytesOfSize(file: string, size: number): Buffer | null {
 
 /** A writer into `dir` that links what the published site holds already (`published`; null: nothing published, no listing). */
 export function unchangedFiles(dir: string, published: PublishedFiles | null): UnchangedFiles {
-  const counts = { linked: 0, written: 0 };
+  const counts = { linked: 0, written: 0, kept: 0 };
   const site = published?.site ?? null;
   const before: Listing = site === null ? new Map() : readListing(published?.listing ?? null);
   /** The folder of each path a `beside` folder lists. */
@@ -151,12 +157,32 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
     const tab = listed?.lastIndexOf('\t') ?? -1;
     return stat !== null && listed!.slice(0, tab) === stat ? { source, stat, sha1: listed!.slice(tab + 1) } : { source, stat: null, sha1: null };
   };
+  const seeded = published?.seeded === true;
+  /**
+   * In a seeded folder: true when the file at `path` is already `source` (`stat`: its identity, when
+   * known), else none is left there. A file seeded may be a link of a published one: it is unlinked,
+   * so that nothing writes into it.
+   */
+  const settled = (path: string, source: string | null, stat: string | null): boolean => {
+    if (!seeded) return false;
+    const target = join(dir, path);
+    const there = statOf(target);
+    if (there === null) return false;
+    if (source !== null && there === (stat ?? statOf(source))) {
+      counts.kept++;
+      return true;
+    }
+    rmSync(target, { force: true });
+    return false;
+  };
   /** Links `path` to `source`; false when the file system will not (another one, or too many links). */
   const link = (source: string, path: string, stat: string | null, sha1: string): boolean => {
-    try {
-      linkSync(source, join(dir, path));
-    } catch {
-      return false;
+    if (!settled(path, source, stat)) {
+      try {
+        linkSync(source, join(dir, path));
+      } catch {
+        return false;
+      }
     }
     counts.linked++;
     note(path, stat, sha1);
@@ -167,7 +193,9 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
     const sha1 = hash('sha1', bytes, 'base64');
     // Listed, and still the file listed: its bytes are known by their hash.
     if (from !== null && (from.sha1 !== null ? from.sha1 === sha1 : sameBytes(from.source, bytes)) && link(from.source, path, from.stat, sha1)) return;
-    writeFileSync(join(dir, path), bytes);
+    settled(path, null, null);
+    // 'wx': a new file, never the bytes of one that is there (a seeded file may be a published one).
+    writeFileSync(join(dir, path), bytes, { flag: 'wx' });
     counts.written++;
     note(path, null, sha1);
   };

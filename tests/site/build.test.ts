@@ -7,8 +7,11 @@ import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { analysePatterns, redosFile, writeVerdicts } from '../../src/catalog/redos.ts';
 import { FIXTURES, buildSite, hashTree, listFiles, readText, type BuiltSite } from '../support/site.ts';
 
-/** What lies beside an output folder: the folder itself, and a build's working folder and lock while it runs. */
-const besideOutput = (dist: string): string[] => readdirSync(dirname(dist)).filter((f) => !f.startsWith('dist.previous-')).sort();
+/**
+ * What lies beside an output folder: the folder itself, and a build's working folder and lock while it
+ * runs (not old sites being deleted, nor the standby a build that reused the site keeps: src/build/standby.ts).
+ */
+const besideOutput = (dist: string): string[] => readdirSync(dirname(dist)).filter((f) => !f.startsWith('dist.previous-') && f !== 'dist.standby').sort();
 
 const pages = [
   { id: 'b024d3d9177721a3', path: 'vllm-project/vllm/unexpected-frame-received-frame-b024d3', start: 1570, end: 1606, mark: 1588 },

@@ -2,7 +2,7 @@
  * The build cache: sharded renders produce the same site as one process, an incremental build
  * re-renders only what changed and yields the same site as a cold build, and removed records vanish.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +119,26 @@ describe('partitioned and incremental builds', () => {
 
     const cold = build('cold', 2, join(root, 'cache-cold'), ['--no-cache']);
     expect(snapshot(cold.dist)).toEqual(after);
+    // The site it replaced is kept beside it, the next build's standby (src/build/standby.ts).
+    expect(existsSync(`${again.dist}.standby/api/errors`)).toBe(true);
+  });
+
+  it("fills the standby's folders in place, keeping only what is the published site's", () => {
+    const dist = sharded.dist;
+    const published = snapshot(dist);
+    const standby = `${dist}.standby`;
+    // What the standby must not lend: a twin and a short link no record has, and a twin that is not the
+    // published one (replaced, as an older site's would be).
+    writeFileSync(join(standby, 'api/errors/stray.json'), '{}');
+    mkdirSync(join(standby, 'e/stray'));
+    writeFileSync(join(standby, 'e/stray/index.html'), '<p>stray</p>');
+    const twin = `api/errors/${idOf(lines[0]!)}.json`;
+    rmSync(join(standby, twin));
+    writeFileSync(join(standby, twin), '{"not":"this"}');
+    const site = build('shards-2', 2, cache);
+    expect(site.stdout).toMatch(/ 24 JSON twins and short links, 24 of them unchanged, 2[0-3] already in place in the standby's folders/);
+    expect(snapshot(site.dist)).toEqual(published);
+    expect(existsSync(`${dist}.standby`)).toBe(true);
   });
 
   it('reuses from the build cache alone when the published site is gone (what a CI keeps), and renders again without it', () => {

@@ -3,8 +3,8 @@
  * the full-text index) is merged into the staging folder, which then becomes the output folder by
  * renames only, so the site is never half old, half new; the URL ledger is written in the same step
  * (src/build/publish-step.ts), so that it records exactly the URLs published. The previous site is
- * deleted by a detached process: deleting a large tree file by file takes longer than the rest of an
- * incremental build. The keys of the pages just published are recorded for the next build
+ * kept as the next build's standby (src/build/standby.ts) or deleted by a detached process: deleting a
+ * large tree file by file takes longer than the rest of an incremental build. The keys of the pages just published are recorded for the next build
  * (src/build/page-reuse.ts); a merge's next build joins the shards again, so it keeps none.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -15,7 +15,8 @@ import { pageFileOf, type PageHead } from '../rendered-pages.ts';
 import type { StageContext } from '../pipeline.ts';
 import { publishSiteAndLedger } from '../publish-step.ts';
 import { countProblems, fullTextPages, MASS_REMOVAL_SHARE, massRemovals, removedOf, siteRecordIds } from '../publish-checks.ts';
-import { mergeInto, removeInBackground } from '../site-folders.ts';
+import { mergeInto } from '../site-folders.ts';
+import { keepStandby } from '../standby.ts';
 import type { BuildState } from '../state.ts';
 import { describeTitles, titleFigures, type TitleFigures } from '../summary.ts';
 import { SHORT_LINK_TEMPLATE_ID } from '../../views/short-link.ts';
@@ -99,7 +100,8 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   // Until the new keys are written, no record of keys may describe the folder being replaced.
   forgetPageManifest(s.settings.cacheDir);
   const previous = publishSiteAndLedger({ staging, outDir: s.settings.outDir, ledger: ledger.write });
-  if (previous) removeInBackground(previous);
+  // A site replaced by one that reused it differs from it by this build's changes: the next build fills its folders in place.
+  keepStandby(s.settings.outDir, previous, s.published !== null && !s.settings.fromShards);
   s.ledgerSummary = ledger.summary;
   if (s.settings.fromShards) dropShardsStore(s.settings.cacheDir);
   else {

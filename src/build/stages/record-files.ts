@@ -16,7 +16,7 @@
  * reading nothing of the catalog (`linkShardRecords`), from its start (`beginShardRecords`).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lazySnapshotTexts, leanSnapshotEntries, readHead } from '../../catalog/snapshot.ts';
 import { textKey } from '../../catalog/entry.ts';
@@ -39,6 +39,7 @@ import { SHARD_RECORDS, shardRecordsListing, shardRecordsResult } from '../merge
 import { readShardFile, snapshotKey } from '../shard-reuse.ts';
 import { linkReused } from '../page-reuse.ts';
 import { listedPaths, publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
+import { takeFromStandby } from '../standby.ts';
 
 /** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
 const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);
@@ -58,6 +59,30 @@ export interface RecordFilesOptions {
   published?: PublishedFiles | null;
   /** A shard's build: the file of its records' ids (src/catalog/shard.ts), whose files alone are written; the others' titles still count. */
   shardIds?: string | null;
+  /** The standby this build claimed (src/build/standby.ts), whose `api/errors/` and `e/` are filled in place; null: none. */
+  standby?: string | null;
+}
+
+/** The stage's folders in a site: the JSON twins', and the short links' (with the notices of removed records, which publish adds). */
+const FOLDERS = ['api/errors', 'e'] as const;
+
+/**
+ * The stage's folders: taken from the standby when it has them (their files are then kept only where
+ * they are the published ones: `seeded`), else made. Returns whether any was taken.
+ */
+function stageFolders(outDir: string, standby: string | null): boolean {
+  rmSync(outDir, { recursive: true, force: true });
+  let seeded = false;
+  for (const folder of FOLDERS) {
+    if (takeFromStandby(standby, folder, join(outDir, folder))) seeded = true;
+    else mkdirSync(join(outDir, folder), { recursive: true });
+  }
+  return seeded;
+}
+
+/** Removes what a folder taken from the standby holds that this build did not make: `made`, the names in it to keep. */
+function removeUnmade(dir: string, made: ReadonlySet<string>): void {
+  for (const name of readdirSync(dir)) if (!made.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
 }
 
 /** A merge's: the shards' folders whose record files are linked into `outDir` (`linkShardRecords`). */
@@ -91,10 +116,11 @@ async function awaitTemplate(siteDirs: readonly string[]): Promise<string> {
 /** Writes every record's JSON twin, then, with the template, its short link; `onRecord` is told the records done so far. */
 export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (done: number) => void): Promise<RecordFilesResult> {
   const { outDir } = options;
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(join(outDir, 'api/errors'), { recursive: true });
-  mkdirSync(join(outDir, 'e'), { recursive: true });
-  const files = unchangedFiles(outDir, options.published ?? null);
+  const seeded = stageFolders(outDir, options.standby ?? null);
+  const published = options.published ?? null;
+  const files = unchangedFiles(outDir, { ...(published ?? { site: null, listing: null }), seeded });
+  /** The names made in each folder, when some were taken from the standby: what else is there goes. */
+  const made = seeded ? { twins: new Set<string>(), links: new Set<string>() } : null;
   // Of every record, what its title, place and short link take (the titles are the whole catalog's).
   const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'>)[] = [];
   const own = options.shardIds ? new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]) : null;
@@ -110,6 +136,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
       // The twin is the entry's text, whose hash the lean snapshot carries: a published twin listed
       // with that hash is linked without the text being read.
       const path = pageFileOf(jsonPath(record.id));
+      made?.twins.add(basename(path));
       bytes += files.writeKnown(path, Buffer.from(textKey(entry), 'hex').toString('base64'), () => text!());
     }
     records.push({ ...shortLinkRecord(record), filePath: record.filePath, lineNumber: record.lineNumber });
@@ -128,16 +155,24 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   links.forEach((link, i) => {
     const page = stampShortLink(template, link);
     const path = shortPath(link.id);
-    mkdirSync(join(outDir, 'e', link.id));
+    if (made) {
+      made.links.add(link.id);
+      mkdirSync(join(outDir, 'e', link.id), { recursive: true });
+    } else mkdirSync(join(outDir, 'e', link.id));
     files.write(pageFileOf(path), page);
     heads.push([pageFileOf(path), headOf(page)]);
     bytes += Buffer.byteLength(page);
     if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((links.length + i + 1) / 2));
   });
   onRecord?.(links.length);
+  if (made) {
+    removeUnmade(join(outDir, FOLDERS[0]), made.twins);
+    removeUnmade(join(outDir, FOLDERS[1]), made.links);
+  }
   files.save();
   // A shard's short links are compared with the other shards' in the merge.
-  return { records: links.length, files: 2 * links.length, linked: files.counts.linked, bytes, titles: titleFigures(heads), heads: own ? heads : undefined };
+  const inPlace = made ? { inPlace: files.counts.kept } : {};
+  return { records: links.length, files: 2 * links.length, linked: files.counts.linked, ...inPlace, bytes, titles: titleFigures(heads), heads: own ? heads : undefined };
 }
 
 /** What a shard's record files stage said of them (src/build/merge.ts `shardRecordsResult`); null when it cannot be read. */
@@ -300,7 +335,16 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
     }
     const options: RecordFilesOptions | LinkOptions = linked
       ? { link: linked, outDir: s.dirs.recordFiles }
-      : { snapshot: s.snapshot, head: s.head, outDir: s.dirs.recordFiles, templateSites, published: recordFilesPublished(s.settings), shardIds: shard ? s.shardIds : null };
+      : {
+          snapshot: s.snapshot,
+          head: s.head,
+          outDir: s.dirs.recordFiles,
+          templateSites,
+          published: recordFilesPublished(s.settings),
+          shardIds: shard ? s.shardIds : null,
+          // Not a merge's: its folders are made from the shards' (a standby's files are the published site's).
+          standby: s.settings.useCache && !fromShards ? s.standby : null,
+        };
     child = startChild(options, onRecord, stageProcess(s.plan, 'record-files'));
   }
   ctx.onCancel(child.kill);
@@ -308,7 +352,9 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
   s.recordFiles = { ...result, key };
   const whose = linked ? " (the shards': made from the same snapshot)" : fromShards ? ' (made here: not every shard made them from the same snapshot)' : '';
   board.end({
-    summary: `${formatCount(result.files)} JSON twins and short links, ${formatCount(result.linked)} of them unchanged${whose}`,
+    summary:
+      `${formatCount(result.files)} JSON twins and short links, ${formatCount(result.linked)} of them unchanged${whose}` +
+      (result.inPlace !== undefined ? `, ${formatCount(result.inPlace)} already in place in the standby's folders` : ''),
     items: result.records,
     unit: 'records',
     output: { files: result.files, bytes: result.bytes },

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ describe('unchangedFiles', () => {
     files.write('a/size.json', '{"x":2}');
     files.write('a/longer.json', '{"x":1}');
     files.write('a/new.json', Buffer.from('new'));
-    expect(files.counts).toEqual({ linked: 1, written: 3 });
+    expect(files.counts).toEqual({ linked: 1, written: 3, kept: 0 });
     expect(sameFile(join(out, 'a/same.json'), join(published, 'a/same.json'))).toBe(true);
     for (const [f, text] of [
       ['a/size.json', '{"x":2}'],
@@ -78,13 +78,13 @@ describe('unchangedFiles', () => {
     files.write('a/z.json', 'z');
     // A file no shard lists is written; so is one whose bytes differ from the shard's (below).
     files.write('a/same.json', '{"x":1}');
-    expect(files.counts).toEqual({ linked: 3, written: 1 });
+    expect(files.counts).toEqual({ linked: 3, written: 1, kept: 0 });
     expect(sameFile(join(out, 'a/x.json'), join(one.site, 'a/x.json'))).toBe(true);
     expect(sameFile(join(out, 'a/z.json'), join(two.site, 'a/z.json'))).toBe(true);
     const other = unchangedFiles(join(dir, 'out-2'), { site: null, listing: null, beside: [one] });
     mkdirSync(join(dir, 'out-2', 'a'), { recursive: true });
     other.write('a/x.json', 'x changed');
-    expect(other.counts).toEqual({ linked: 0, written: 1 });
+    expect(other.counts).toEqual({ linked: 0, written: 1, kept: 0 });
     expect(readFileSync(join(one.site, 'a/x.json'), 'utf8')).toBe('x');
   });
 
@@ -106,7 +106,7 @@ describe('unchangedFiles', () => {
     }
     const files = unchangedFiles(out, null);
     files.write('a/same.json', '{"x":1}');
-    expect(files.counts).toEqual({ linked: 0, written: 1 });
+    expect(files.counts).toEqual({ linked: 0, written: 1, kept: 0 });
   });
 
   /** Two builds: the first writes `site` with its listing; publishing renames it into place, as publish does. */
@@ -135,7 +135,7 @@ describe('unchangedFiles', () => {
     files.write('a/edited.json', '{"x":2}');
     files.write('a/new.json', '{"x":3}');
     files.save();
-    expect(files.counts).toEqual({ linked: 1, written: 2 });
+    expect(files.counts).toEqual({ linked: 1, written: 2, kept: 0 });
     expect(sameFile(join(out, 'a/same.json'), join(site, 'a/same.json'))).toBe(true);
     expect(readFileSync(join(out, 'a/edited.json'), 'utf8')).toBe('{"x":2}');
     // The listing now states the new files.
@@ -153,7 +153,7 @@ describe('unchangedFiles', () => {
     const files = unchangedFiles(out, { site: published, listing });
     files.write('a/size.json', '{"x":2}');
     files.write('a/same.json', '{"x":1}');
-    expect(files.counts).toEqual({ linked: 2, written: 0 });
+    expect(files.counts).toEqual({ linked: 2, written: 0, kept: 0 });
   });
 
   it('compares the bytes of a file whose identity is not the listed one (another build published, a file replaced)', () => {
@@ -167,7 +167,7 @@ describe('unchangedFiles', () => {
     const files = unchangedFiles(out, { site, listing });
     files.write('a/same.json', '{"x":1}');
     files.write('a/edited.json', '{"x":1}');
-    expect(files.counts).toEqual({ linked: 1, written: 1 });
+    expect(files.counts).toEqual({ linked: 1, written: 1, kept: 0 });
     expect(sameFile(join(out, 'a/same.json'), join(site, 'a/same.json'))).toBe(true);
     expect(readFileSync(join(out, 'a/edited.json'), 'utf8')).toBe('{"x":1}');
   });
@@ -179,7 +179,7 @@ describe('unchangedFiles', () => {
     writeFileSync(listing, `a/size.json\t${statOf(join(published, 'a/size.json'))}\t${hash('sha1', '{"x":2}', 'base64')}`);
     const files = unchangedFiles(out, { site: published, listing });
     files.write('a/size.json', '{"x":2}');
-    expect(files.counts).toEqual({ linked: 0, written: 1 });
+    expect(files.counts).toEqual({ linked: 0, written: 1, kept: 0 });
   });
 
   it('links by a hash known beforehand only a file the listing proves: listed with that hash, and still the file listed', () => {
@@ -194,7 +194,7 @@ describe('unchangedFiles', () => {
     // Another hash; a path not listed; a file replaced since (same bytes, another identity): the bytes are written, or linked once compared.
     expect(files.writeKnown('a/edited.json', sha1('{"x":22}'), () => '{"x":22}')).toBe(8);
     expect(files.writeKnown('a/new.json', sha1('{"x":1}'), () => '{"x":1}')).toBe(7);
-    expect(files.counts).toEqual({ linked: 1, written: 2 });
+    expect(files.counts).toEqual({ linked: 1, written: 2, kept: 0 });
     expect(readFileSync(join(out, 'a/edited.json'), 'utf8')).toBe('{"x":22}');
     expect(readFileSync(join(out, 'a/new.json'), 'utf8')).toBe('{"x":1}');
     // Replaced since it was listed (same bytes, another identity): read, compared, then linked.
@@ -206,11 +206,37 @@ describe('unchangedFiles', () => {
     let read = 0;
     expect(other.writeKnown('a/same.json', sha1('{"x":1}'), () => (read++, '{"x":1}'))).toBe(7);
     expect(read).toBe(1);
-    expect(other.counts).toEqual({ linked: 1, written: 0 });
+    expect(other.counts).toEqual({ linked: 1, written: 0, kept: 0 });
     expect(sameFile(join(again, 'a/same.json'), join(site, 'a/same.json'))).toBe(true);
     files.save();
     expect(readListing(listing)['a/same.json']).toEqual([statOf(join(out, 'a/same.json')), sha1('{"x":1}')]);
     expect(readListing(listing)['a/edited.json']![1]).toBe(sha1('{"x":22}'));
   });
-});
 
+  it("fills a seeded folder in place: keeps a file that is the published one, and never writes into one that is not", () => {
+    const { dir, site, listing, out } = publishFirst();
+    // Seeded as a standby would be: one path a link of its published file, one a link of another
+    // published file (the bytes an older site had there), one an unrelated file.
+    linkSync(join(site, 'a/same.json'), join(out, 'a/same.json'));
+    linkSync(join(site, 'a/same.json'), join(out, 'a/edited.json'));
+    writeFileSync(join(out, 'a/new.json'), 'old bytes');
+    const before = statOf(join(out, 'a/same.json'));
+    const files = unchangedFiles(out, { site, listing, seeded: true });
+    const sha1 = (text: string) => hash('sha1', text, 'base64');
+    expect(files.writeKnown('a/same.json', sha1('{"x":1}'), () => '{"x":1}')).toBe(7);
+    files.write('a/edited.json', '{"x":2}');
+    files.write('a/new.json', '{"x":3}');
+    expect(statOf(join(out, 'a/same.json'))).toBe(before);
+    expect(files.counts).toEqual({ linked: 1, written: 2, kept: 1 });
+    expect(readFileSync(join(out, 'a/edited.json'), 'utf8')).toBe('{"x":2}');
+    expect(readFileSync(join(out, 'a/new.json'), 'utf8')).toBe('{"x":3}');
+    // The published file the seeded path was linked to still holds its own bytes.
+    expect(readFileSync(join(site, 'a/same.json'), 'utf8')).toBe('{"x":1}');
+    expect(sameFile(join(out, 'a/edited.json'), join(site, 'a/same.json'))).toBe(false);
+    // Without `seeded`, a path already there is an error, never a write into its file.
+    const strict = unchangedFiles(out, { site, listing });
+    expect(() => strict.write('a/new.json', '{"x":4}')).toThrow(/EEXIST/);
+    expect(readFileSync(join(out, 'a/new.json'), 'utf8')).toBe('{"x":3}');
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
