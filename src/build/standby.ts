@@ -4,7 +4,7 @@
  *
  * A new folder is the dearest file operation on this project's machine (docs/benchmarks.md, "Links, not
  * new files"), and a site has one for every error page and every short link; deleting the replaced site
- * file by file in the background cost as much CPU again as an edit's build. After a build that reused
+ * file by file in the background keeps a core busy long after a large catalog's edit. After a build that reused
  * the published site, the site it replaced differs from the new one by that build's changes only: its
  * unchanged files are links of the new site's (publishing renames folders, and reused files are hard
  * links), so keeping it costs the changed files' bytes.
