@@ -12,7 +12,7 @@
  * The next build claims the standby under the output folder's lock (a build that fails leaves it to be
  * deleted in the background, as any old site: src/build/site-folders.ts), and a stage takes its folders
  * from it (the record files: `api/errors/`, `e/`). A stage trusts none of its files: each is kept only
- * when it is the published file of that path (the same identity), else replaced by a new file or link
+ * when it is the file the stage's listing proves (the same identity), else replaced by a new file or link
  * (src/build/unchanged-files.ts, `seeded`), and what the stage does not make is removed. What no stage
  * took is deleted in the background when the build publishes.
  */

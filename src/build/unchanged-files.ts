@@ -35,8 +35,9 @@ export interface PublishedFiles {
   beside?: readonly { site: string; listing: string }[];
   /**
    * The folder written may hold files already: the standby's (src/build/standby.ts), the site before
-   * the published one. A file there that is the published one (the same identity) is kept as it is;
-   * any other is unlinked before its path is linked or written, never written into.
+   * the published one. A file there that is the one the listing lists at its path with the new bytes'
+   * hash (the same identity: a link of the published file) is kept as it is, without a look at the
+   * published copy; any other is unlinked before its path is linked or written, never written into.
    */
   seeded?: boolean;
 }
@@ -175,6 +176,21 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
     rmSync(target, { force: true });
     return false;
   };
+  /**
+   * In a seeded folder: the identity of the file at `path` when it is the file the listing lists at
+   * `publishedPath` with the hash `sha1` (the same identity), so it holds those bytes: it stays, and the
+   * published copy is not looked at. Null otherwise.
+   */
+  const inPlace = (path: string, publishedPath: string, sha1: string): string | null => {
+    const listed = seeded && !folders.has(publishedPath) ? before.get(publishedPath) : undefined;
+    if (listed === undefined) return null;
+    const tab = listed.lastIndexOf('\t');
+    if (listed.slice(tab + 1) !== sha1 || statOf(join(dir, path)) !== listed.slice(0, tab)) return null;
+    counts.linked++;
+    counts.kept++;
+    note(path, listed.slice(0, tab), sha1);
+    return listed.slice(0, tab);
+  };
   /** Links `path` to `source`; false when the file system will not (another one, or too many links). */
   const link = (source: string, path: string, stat: string | null, sha1: string): boolean => {
     if (!settled(path, source, stat)) {
@@ -189,8 +205,7 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
     return true;
   };
   /** Links `path` to the published copy `from` when it holds `bytes`, else writes them. */
-  const put = (path: string, bytes: Uint8Array, from: ReturnType<typeof publishedCopy>): void => {
-    const sha1 = hash('sha1', bytes, 'base64');
+  const put = (path: string, bytes: Uint8Array, from: ReturnType<typeof publishedCopy>, sha1 = hash('sha1', bytes, 'base64')): void => {
     // Listed, and still the file listed: its bytes are known by their hash.
     if (from !== null && (from.sha1 !== null ? from.sha1 === sha1 : sameBytes(from.source, bytes)) && link(from.source, path, from.stat, sha1)) return;
     settled(path, null, null);
@@ -202,9 +217,13 @@ export function unchangedFiles(dir: string, published: PublishedFiles | null): U
   return {
     counts,
     write(path, data, publishedPath = path) {
-      put(path, typeof data === 'string' ? Buffer.from(data) : data, publishedCopy(publishedPath));
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      const sha1 = hash('sha1', bytes, 'base64');
+      if (inPlace(path, publishedPath, sha1) === null) put(path, bytes, publishedCopy(publishedPath), sha1);
     },
     writeKnown(path, sha1, data) {
+      const identity = inPlace(path, path, sha1);
+      if (identity !== null) return sizeOf(identity);
       const from = publishedCopy(path);
       if (from?.sha1 === sha1 && link(from.source, path, from.stat, sha1)) return sizeOf(from.stat!);
       const text = data();

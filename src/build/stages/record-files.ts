@@ -119,8 +119,8 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   const seeded = stageFolders(outDir, options.standby ?? null);
   const published = options.published ?? null;
   const files = unchangedFiles(outDir, { ...(published ?? { site: null, listing: null }), seeded });
-  /** The names made in each folder, when some were taken from the standby: what else is there goes. */
-  const made = seeded ? { twins: new Set<string>(), links: new Set<string>() } : null;
+  /** The names made in each folder, when some were taken from the standby: what else is there goes; `folders`: the short links' folders there. */
+  const made = seeded ? { twins: new Set<string>(), links: new Set<string>(), folders: new Set(readdirSync(join(outDir, FOLDERS[1]))) } : null;
   // Of every record, what its title, place and short link take (the titles are the whole catalog's).
   const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'>)[] = [];
   const own = options.shardIds ? new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]) : null;
@@ -155,10 +155,8 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   links.forEach((link, i) => {
     const page = stampShortLink(template, link);
     const path = shortPath(link.id);
-    if (made) {
-      made.links.add(link.id);
-      mkdirSync(join(outDir, 'e', link.id), { recursive: true });
-    } else mkdirSync(join(outDir, 'e', link.id));
+    made?.links.add(link.id);
+    if (!made?.folders.has(link.id)) mkdirSync(join(outDir, 'e', link.id));
     files.write(pageFileOf(path), page);
     heads.push([pageFileOf(path), headOf(page)]);
     bytes += Buffer.byteLength(page);
