@@ -4,8 +4,9 @@
  * renames only, so the site is never half old, half new; the URL ledger is written in the same step
  * (src/build/publish-step.ts), so that it records exactly the URLs published. The previous site is
  * kept as the next build's standby (src/build/standby.ts) or deleted by a detached process: deleting a
- * large tree file by file takes longer than the rest of an incremental build. The keys of the pages just published are recorded for the next build
- * (src/build/page-reuse.ts); a merge's next build joins the shards again, so it keeps none.
+ * large tree file by file takes longer than the rest of an incremental build. The keys of the pages
+ * just published are recorded for the next build (src/build/page-reuse.ts); a merge's next build joins
+ * the shards again, so it keeps none.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -67,8 +67,9 @@ export interface RecordFilesOptions {
 const FOLDERS = ['api/errors', 'e'] as const;
 
 /**
- * The stage's folders: taken from the standby when it has them (their files are then kept only where
- * they are the published ones: `seeded`), else made. Returns whether any was taken.
+ * The stage's folders: taken from the standby when it has them (a file there is then kept only where
+ * the stage's listing proves it: src/build/unchanged-files.ts, `seeded`), else made. Returns whether
+ * any was taken.
  */
 function stageFolders(outDir: string, standby: string | null): boolean {
   rmSync(outDir, { recursive: true, force: true });
