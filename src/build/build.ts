@@ -174,6 +174,8 @@ function setUp(settings: BuildSettings, { facts, machine, board, dirs, code, pat
   }
   const kind = { reusing: published !== null, shard: settings.shard !== null, firstShard: settings.shard?.index === 0 };
   const first = plan(facts, machine, settings.plan, kind);
+  // Under the lock; a shard publishes to a folder of its own, and leaves the standby to the site's builds.
+  const standby = settings.shard ? null : claimStandby(settings.outDir);
   const state: BuildState = {
     settings,
     plan: first,
@@ -182,8 +184,7 @@ function setUp(settings: BuildSettings, { facts, machine, board, dirs, code, pat
     dirs,
     ...paths,
     published,
-    // Under the lock; a shard publishes to a folder of its own, and leaves the standby to the site's builds.
-    standby: settings.shard ? null : claimStandby(settings.outDir),
+    standby,
     code,
     render: new RenderProcesses({
       outDir: dirs.staging,
@@ -192,6 +193,8 @@ function setUp(settings: BuildSettings, { facts, machine, board, dirs, code, pat
       logDir: resolve('.errdex/logs'),
       reuse: reuseFiles(published, dirs.root),
       reusedDir: dirs.reused,
+      // Not a merge's: its pages are the shards' (a standby's files are the published site's).
+      standby: settings.useCache && !settings.fromShards ? standby : null,
       shard: settings.shard ? { ...settings.shard, ids: paths.shardIds } : null,
       onPages: (n) => board.stage('render').update(n),
       env: settings.env,

@@ -15,7 +15,7 @@ import { CONTEXT_ENV } from '../context-env.ts';
 import { highlightCacheFile } from '../highlight/cache.ts';
 import type { RenderContext } from '../context.ts';
 import { linkReused, readPageLog, readPageLogs } from './page-reuse.ts';
-import { linkListedPages } from './reused-pages.ts';
+import { linkListedPages, type LinkResult } from './reused-pages.ts';
 import { readRenderedLogs, renderedLogOf, type RenderedPages } from './rendered-pages.ts';
 import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folders.ts';
 import { startChild, type Child } from './protocol.ts';
@@ -45,6 +45,8 @@ export interface RenderOptions {
   reuse: RenderContext['reuse'];
   /** Where the reused pages are linked while the pages are rendered (src/build/reused-pages.ts); it becomes `outDir`. */
   reusedDir: string;
+  /** The standby this build claimed (src/build/standby.ts), whose folders a single partition's reused pages are placed in; null: none. */
+  standby: string | null;
   /** A shard's build: its shard and the file of its records' ids (src/catalog/shard.ts); null otherwise. */
   shard: RenderContext['shard'];
   /** Called with the number of error pages rendered so far by all partitions together. */
@@ -63,6 +65,8 @@ export interface RenderResult {
   pages: { keys: Record<string, string>; reused: string[]; several: { keys: number; reused: number } };
   /** What the render processes noted of the pages they wrote: SHA-256 and head of each HTML page. */
   written: RenderedPages;
+  /** Of the reused pages, those in place already in the standby's folders (src/build/reused-pages.ts); absent: none taken. */
+  inPlace?: number;
 }
 
 /** What a render process sends as its result: the pages it rendered. */
@@ -103,7 +107,9 @@ export class RenderProcesses {
   private readonly pages = new Map<number, number>();
   private readonly running = new Set<Child>();
   /** Each partition's reused pages being linked, once its process has listed them. */
-  private readonly linking = new Map<number, { result: Promise<{ pages: number; lines: number }>; kill: () => void }>();
+  private readonly linking = new Map<number, { result: Promise<LinkResult>; kill: () => void }>();
+  /** Of the reused pages linked beside the render, those in place already in the standby's folders; undefined: none taken. */
+  private inPlace: number | undefined;
   private early: { partition: RenderPartition; process: RenderProcess } | undefined;
   private readonly options: RenderOptions;
 
@@ -155,7 +161,9 @@ export class RenderProcesses {
   private linkListed(p: RenderPartition): void {
     const reuse = this.options.reuse;
     if (!reuse || this.linking.has(p.index)) return;
-    const linking = linkListedPages({ pageLog: pageLogOf(p), site: reuse.site, into: this.options.reusedDir });
+    // The standby's folders hold every partition's pages: one partition alone may take them.
+    const standby = p.count === 1 ? this.options.standby : null;
+    const linking = linkListedPages({ pageLog: pageLogOf(p), site: reuse.site, into: this.options.reusedDir, standby });
     // Awaited when the render ends (placeReused); a failure until then must not go unhandled.
     linking.result.catch(() => {});
     this.linking.set(p.index, linking);
@@ -173,7 +181,9 @@ export class RenderProcesses {
     for (const p of partitions) {
       // Linked beside the render: the lines of its page log the early link read; the rest now.
       const early = this.linking.get(p.index);
-      const read = early ? (await early.result).lines : 0;
+      const linked = early ? await early.result : null;
+      const read = linked?.lines ?? 0;
+      if (linked?.inPlace !== undefined) this.inPlace = (this.inPlace ?? 0) + linked.inPlace;
       const rest = readPageLog(pageLogOf(p)).slice(read);
       linkReused([...new Set(rest.flatMap((l) => l.reused))].sort(), reuse.site, into);
     }
@@ -230,7 +240,7 @@ export class RenderProcesses {
     const keys = readPageLogs(partitions.map(pageLogOf));
     const written = readRenderedLogs(partitions.map((p) => renderedLogOf(pageLogOf(p))));
     rmSync(renderWorkDir(), { recursive: true, force: true });
-    return { rendered: [...this.pages.values()].reduce((a, b) => a + b, 0), pages: keys, written };
+    return { rendered: [...this.pages.values()].reduce((a, b) => a + b, 0), pages: keys, written, ...(this.inPlace === undefined ? {} : { inPlace: this.inPlace }) };
   }
 
   private onErrorPages(p: RenderPartition, n: number): void {

@@ -16,6 +16,7 @@ import { pagefindDocument, type PagefindDocument } from '../search/pagefind-docu
 import { listFilesBelow } from '../util/files.ts';
 import { checkFragmentBundles, fragmentFiles, PAGEFIND_DIR, PAGEFIND_PARTS_FILE, type FragmentFiles } from './pagefind-bundle.ts';
 import { linkReused, notOwnOf } from './page-reuse.ts';
+import { keepOnly } from './standby.ts';
 import { unchangedFiles, type PublishedFiles } from './unchanged-files.ts';
 
 export const MESSAGE_INDEX_DIR = 'search-index';
@@ -34,20 +35,29 @@ function publishedManifest(published: string | null): MessageIndexManifest | nul
 /**
  * Writes the message index into `outDir`. With the published site (`published`), a shard file the
  * same as the published index's shard of that number is linked to it (src/build/unchanged-files.ts):
- * an edit changes a few shards, and the names of their folders.
+ * an edit changes a few shards, and the names of their folders. With `published.seeded`, `outDir`
+ * holds the standby's index already: it is filled in place (`inPlace`: the files that were there
+ * already), and what this index does not hold goes.
  */
-export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions, published: PublishedFiles | null = null): BuiltMessageIndex {
+export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions, published: PublishedFiles | null = null): BuiltMessageIndex & { inPlace?: number } {
   const built = buildMessageIndex(records, { messagePage: messagePath, ...options });
-  rmSync(join(outDir, MESSAGE_INDEX_DIR), { recursive: true, force: true });
-  for (const folder of new Set(built.manifest.folders)) mkdirSync(join(outDir, MESSAGE_INDEX_DIR, SHARD_DIR, folder), { recursive: true });
+  const dir = join(outDir, MESSAGE_INDEX_DIR);
+  // Seeded: the standby's index is there (src/build/standby.ts), filled in place.
+  if (!published?.seeded) rmSync(dir, { recursive: true, force: true });
+  for (const folder of new Set(built.manifest.folders)) mkdirSync(join(dir, SHARD_DIR, folder), { recursive: true });
   const files = unchangedFiles(outDir, published);
   const previous = publishedManifest(published?.site ?? null);
-  built.shards.forEach((text, i) =>
-    files.write(`${MESSAGE_INDEX_DIR}/${shardFile(built.manifest, i)}`, text, previous && i < previous.shards ? `${MESSAGE_INDEX_DIR}/${shardFile(previous, i)}` : undefined),
-  );
+  const made = new Set(['manifest.json']);
+  built.shards.forEach((text, i) => {
+    const path = shardFile(built.manifest, i);
+    made.add(path);
+    files.write(`${MESSAGE_INDEX_DIR}/${path}`, text, previous && i < previous.shards ? `${MESSAGE_INDEX_DIR}/${shardFile(previous, i)}` : undefined);
+  });
   files.write(`${MESSAGE_INDEX_DIR}/manifest.json`, `${JSON.stringify(built.manifest)}\n`);
   files.save();
-  return built;
+  if (!published?.seeded) return built;
+  keepOnly(dir, made);
+  return { ...built, inPlace: files.counts.kept };
 }
 
 export interface PagefindIndexOptions {

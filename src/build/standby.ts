@@ -11,14 +11,26 @@
  *
  * The next build claims the standby under the output folder's lock (a build that fails leaves it to be
  * deleted in the background, as any old site: src/build/site-folders.ts), and a stage takes its folders
- * from it (the record files: `api/errors/`, `e/`). A stage trusts none of its files: each is kept only
- * when it is the file the stage's listing proves (the same identity), else replaced by a new file or link
+ * from it: the record files `api/errors/` and `e/`, the message index `search-index/`, the render's
+ * reused pages the top folders that hold them (an owner's, `classes/`: src/build/reused-pages.ts). A
+ * stage trusts none of its files: each is kept only when it is the file the stage's listing proves, or
+ * the published page itself (the same identity), else replaced by a new file or link
  * (src/build/unchanged-files.ts, `seeded`), and what the stage does not make is removed. What no stage
  * took is deleted in the background when the build publishes.
  */
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { removeInBackground } from './site-folders.ts';
+
+/**
+ * The folders the stages beside the render take from the standby: the record files' and the message
+ * index's (src/build/stages/record-files.ts, src/build/search-index.ts). The render's reused pages
+ * take the other top folders that hold some (`takesTop`).
+ */
+export const STAGE_FOLDERS: readonly string[] = ['api/errors', 'e', 'search-index'];
+
+/** Whether the render may take the standby's top folder `name` (none another stage takes, nor one holding one). */
+export const takesTop = (name: string): boolean => !STAGE_FOLDERS.some((f) => f === name || f.startsWith(`${name}/`));
 
 /** Where the standby is kept between builds: beside the output folder (renames only, one file system). */
 export const standbyDir = (outDir: string): string => `${outDir}.standby`;
@@ -56,4 +68,23 @@ export function keepStandby(outDir: string, previous: string | null, keep: boole
   if (previous === null) return;
   if (keep && !existsSync(standbyDir(outDir))) renameSync(previous, standbyDir(outDir));
   else removeInBackground(previous);
+}
+
+/**
+ * Removes from `dir`, a folder taken from the standby, every file whose path below it is not in `made`
+ * (paths joined by '/'), and the folders that leaves empty. Returns how many files are left.
+ */
+export function keepOnly(dir: string, made: ReadonlySet<string>, prefix = ''): number {
+  let left = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${prefix}${entry.name}`;
+    const abs = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const kept = keepOnly(abs, made, `${path}/`);
+      if (kept === 0) rmdirSync(abs);
+      left += kept;
+    } else if (made.has(path)) left++;
+    else rmSync(abs, { force: true });
+  }
+  return left;
 }

@@ -127,16 +127,26 @@ describe('partitioned and incremental builds', () => {
     const dist = sharded.dist;
     const published = snapshot(dist);
     const standby = `${dist}.standby`;
-    // What the standby must not lend: a twin and a short link no record has, and a twin that is not the
-    // published one (replaced, as an older site's would be).
+    // What the standby must not lend: a twin, a short link, a message index file and an error page no
+    // record has, and a twin and an error page that are not the published ones (replaced, as an older
+    // site's would be).
     writeFileSync(join(standby, 'api/errors/stray.json'), '{}');
     mkdirSync(join(standby, 'e/stray'));
     writeFileSync(join(standby, 'e/stray/index.html'), '<p>stray</p>');
-    const twin = `api/errors/${idOf(lines[0]!)}.json`;
-    rmSync(join(standby, twin));
-    writeFileSync(join(standby, twin), '{"not":"this"}');
-    const site = build('shards-2', 2, cache);
+    mkdirSync(join(standby, 'search-index/shards/stray'));
+    writeFileSync(join(standby, 'search-index/shards/stray/0.json'), '{}');
+    const page = pathOf(lines[1]!);
+    mkdirSync(join(standby, page, '../../stray'));
+    writeFileSync(join(standby, page, '../../stray/index.html'), '<p>stray</p>');
+    for (const replaced of [`api/errors/${idOf(lines[0]!)}.json`, page]) {
+      rmSync(join(standby, replaced));
+      writeFileSync(join(standby, replaced), 'not this');
+    }
+    // In one render process, which alone may place the reused pages in the standby's folders.
+    const site = build('shards-2', 1, cache);
     expect(site.stdout).toMatch(/ 24 JSON twins and short links, 24 of them unchanged, 2[0-3] already in place in the standby's folders/);
+    expect(site.stdout).toMatch(/message index in \d+ files \(\d+ already in place in the standby's folder\)/);
+    expect(site.stdout).toMatch(/12 unchanged \(\d+ already in place in the standby's folders\)/);
     expect(snapshot(site.dist)).toEqual(published);
     expect(existsSync(`${dist}.standby`)).toBe(true);
   });

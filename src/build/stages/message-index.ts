@@ -22,6 +22,7 @@ import type { StageContext } from '../pipeline.ts';
 import type { SiteFields } from '../../search/raise-site.ts';
 import type { CatalogEntry } from '../../catalog/entry.ts';
 import type { BuildSettings, BuildState, MessageIndexResult } from '../state.ts';
+import { takeFromStandby } from '../standby.ts';
 import { publishedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
 interface MessageIndexOptions {
@@ -35,6 +36,8 @@ interface MessageIndexOptions {
   maxIndexFiles: number | undefined;
   /** The published site, whose files of the same bytes are linked, and this stage's listing of them (src/build/unchanged-files.ts). */
   published: PublishedFiles;
+  /** The standby this build claimed (src/build/standby.ts), whose `search-index/` is filled in place; null: none. */
+  standby: string | null;
 }
 
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
@@ -44,7 +47,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     { ledgerPath, ledgerReport, serializeLedger },
     { redirectsFile },
     { errorPath, shortPath },
-    { writeMessageIndex },
+    { MESSAGE_INDEX_DIR, writeMessageIndex },
     { raiseSites },
     { summaryOf },
     { dropProse },
@@ -83,6 +86,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   const plan = readLedgerPlan(options.head);
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
+  const seeded = takeFromStandby(options.standby, MESSAGE_INDEX_DIR, join(options.outDir, MESSAGE_INDEX_DIR));
   writeFileSync(
     join(options.outDir, '_redirects'),
     redirectsFile(
@@ -93,9 +97,9 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     ),
   );
   const records = entries.map((e) => e.record);
-  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles, sites, summaries }, options.published);
+  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles, sites, summaries }, { ...options.published, seeded });
   return {
-    summary: `message index in ${built.manifest.shards} files`,
+    summary: `message index in ${built.manifest.shards} files${built.inPlace === undefined ? '' : ` (${built.inPlace} already in place in the standby's folder)`}`,
     records: records.length,
     warnings: built.unindexed.map(
       (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
@@ -141,7 +145,15 @@ export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<
   let result = s.settings.fromShards && key ? takeFromShards(s.settings.fromShards, key, s.dirs.messageIndex) : null;
   const taken = result !== null;
   if (!result) {
-    const options: MessageIndexOptions = { snapshot: s.snapshot, head: s.head, outDir: s.dirs.messageIndex, maxIndexFiles: s.settings.maxIndexFiles, published: messageIndexPublished(s.settings) };
+    const options: MessageIndexOptions = {
+      snapshot: s.snapshot,
+      head: s.head,
+      outDir: s.dirs.messageIndex,
+      maxIndexFiles: s.settings.maxIndexFiles,
+      published: messageIndexPublished(s.settings),
+      // Not a merge's: its index is made from the shards' (a standby's files are the published site's).
+      standby: s.settings.useCache && !s.settings.fromShards ? s.standby : null,
+    };
     const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', stageProcess(s.plan, 'message-index'));
     ctx.onCancel(child.kill);
     result = await child.result;

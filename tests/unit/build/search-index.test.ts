@@ -3,7 +3,7 @@
  * a rebuild linking the parts whose documents are unchanged from the published site; and the message
  * index written again, linking its unchanged shards.
  */
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -17,7 +17,7 @@ import { shardFile, type MessageIndexManifest } from '../../../src/search/messag
 // Parts of at most 3 records (the ERRDEX_PAGEFIND_PART_RECORDS setting), so that 12 records make several.
 const PARTS = { partRecords: 3 };
 
-const records = (): ErrorRecord[] => [...syntheticRecords({ count: 12, seed: 7 })].map((l) => (JSON.parse(l) as { record: ErrorRecord }).record);
+const records = (count = 12): ErrorRecord[] => [...syntheticRecords({ count, seed: 7 })].map((l) => (JSON.parse(l) as { record: ErrorRecord }).record);
 const tempSite = (): string => mkdtempSync(join(tmpdir(), 'errdex-pf-parts-'));
 const inode = (path: string): number => statSync(path).ino;
 
@@ -185,5 +185,38 @@ describe('the message index written again', () => {
     // One record's message changed: its shard alone, or a few.
     expect(linked).toBeGreaterThan(0);
     expect(linked).toBeLessThan(second.shards.length);
+  });
+
+  it("fills the standby's index in place: keeps the files that are the published ones, and removes what the new index does not hold", () => {
+    const edit = (rs: ErrorRecord[], i: number, words: string) => rs.map((r, n) => (n === i ? { ...r, errorMessage: `${r.errorMessage} ${words}`, messagePattern: `${r.messagePattern} ${words}` } : r));
+    // Enough records for several folders of shards: an edit moves its shard's folder, and the others stay.
+    const MANY = 1_500;
+    const listing = join(tempSite(), 'message-index.tsv');
+    // The standby: the site before the published one, whose unchanged shards the published site linked.
+    const standby = tempSite();
+    writeMessageIndex(edit(records(MANY), 1, 'once'), standby);
+    const published = tempSite();
+    const before = writeMessageIndex(records(MANY), published, {}, { site: standby, listing });
+    const publishedTexts = listFilesBelow(published).map((f) => [f, readFileSync(join(published, f), 'utf8')]);
+    // What the standby must not lend: files no index of this catalog has.
+    mkdirSync(join(standby, MESSAGE_INDEX_DIR, 'shards/stray'));
+    writeFileSync(join(standby, MESSAGE_INDEX_DIR, 'shards/stray/0.json'), '{}');
+    writeFileSync(join(standby, MESSAGE_INDEX_DIR, 'stray.json'), '{}');
+    const out = tempSite();
+    renameSync(join(standby, MESSAGE_INDEX_DIR), join(out, MESSAGE_INDEX_DIR));
+    const changed = edit(records(MANY), 0, 'and more');
+    const after = writeMessageIndex(changed, out, {}, { site: published, listing, seeded: true });
+    const expected = [...after.shards.map((_, i) => shardFile(after.manifest, i)), 'manifest.json'].sort();
+    expect(new Set(after.manifest.folders).size).toBeGreaterThan(1);
+    expect(listFilesBelow(join(out, MESSAGE_INDEX_DIR)).sort()).toEqual(expected);
+    after.shards.forEach((text, i) => expect(readFileSync(join(out, MESSAGE_INDEX_DIR, shardFile(after.manifest, i)), 'utf8')).toBe(text));
+    // Some files were the published ones already, and none of the published files was written into.
+    expect(after.inPlace).toBeGreaterThan(0);
+    expect(after.inPlace).toBeLessThan(before.shards.length);
+    for (const [f, text] of publishedTexts) expect(readFileSync(join(published, f!), 'utf8')).toBe(text);
+    // The same as an index written afresh.
+    const fresh = tempSite();
+    writeMessageIndex(changed, fresh);
+    for (const f of expected) expect(readFileSync(join(out, MESSAGE_INDEX_DIR, f), 'utf8')).toBe(readFileSync(join(fresh, MESSAGE_INDEX_DIR, f), 'utf8'));
   });
 });

@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { claimedStandbyDir, claimStandby, keepStandby, standbyDir, takeFromStandby } from '../../../src/build/standby.ts';
+import { placeFromStandby } from '../../../src/build/reused-pages.ts';
+import { claimedStandbyDir, claimStandby, keepOnly, keepStandby, STAGE_FOLDERS, standbyDir, takeFromStandby, takesTop } from '../../../src/build/standby.ts';
+import { listFilesBelow } from '../../../src/util/files.ts';
 
 const siteAt = (dir: string) => {
   mkdirSync(join(dir, 'api/errors'), { recursive: true });
@@ -33,4 +35,51 @@ it('keeps the site a reusing build replaced as the standby, which the next build
   keepStandby(outDir, siteAt(`${outDir}.previous-3`), true);
   await expect.poll(() => existsSync(claimed)).toBe(false);
   expect(existsSync(join(standbyDir(outDir), 'api/errors/a.json'))).toBe(true);
+});
+
+it('keeps only what a stage made in a folder taken from the standby, and the folders that leaves empty go', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'errdex-keep-only-'));
+  for (const f of ['a/1.json', 'a/2.json', 'b/c/3.json', 'top.json']) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    writeFileSync(join(dir, f), f);
+  }
+  expect(keepOnly(dir, new Set(['a/2.json', 'top.json']))).toBe(2);
+  expect(listFilesBelow(dir).sort()).toEqual(['a/2.json', 'top.json']);
+  expect(existsSync(join(dir, 'b'))).toBe(false);
+});
+
+it("names every folder a stage beside the render takes from the standby, which the render's pages leave alone", async () => {
+  const { MESSAGE_INDEX_DIR } = await import('../../../src/build/search-index.ts');
+  expect(STAGE_FOLDERS).toEqual(['api/errors', 'e', MESSAGE_INDEX_DIR]);
+  expect(['api', 'e', MESSAGE_INDEX_DIR].filter(takesTop)).toEqual([]);
+  expect(['acme', 'classes', 'errors', 'apiary'].filter(takesTop)).toEqual(['acme', 'classes', 'errors', 'apiary']);
+});
+
+it("places the reused pages in the standby's folders: a page there that is the published one stays, nothing else of those folders does", () => {
+  const root = mkdtempSync(join(tmpdir(), 'errdex-place-'));
+  const [site, standby, into] = ['site', 'standby', 'into'].map((d) => join(root, d));
+  const put = (base: string, path: string, text: string) => {
+    mkdirSync(join(base, path, '..'), { recursive: true });
+    writeFileSync(join(base, path), text);
+  };
+  const reused = ['acme/x/a/index.html', 'acme/x/b/index.html', 'acme/x/c/index.html', 'classes/io/index.html', 'index.html'];
+  for (const p of reused) put(site, p, `published ${p}`);
+  // The standby: one page a link of the published one, one an older page at the same path, one page
+  // and one listing page no longer reused, and other stages' folders.
+  mkdirSync(join(standby, 'acme/x/a'), { recursive: true });
+  linkSync(join(site, 'acme/x/a/index.html'), join(standby, 'acme/x/a/index.html'));
+  put(standby, 'acme/x/b/index.html', 'older');
+  put(standby, 'acme/x/gone/index.html', 'gone');
+  put(standby, 'acme/index.html', 'a listing page rendered again');
+  put(standby, 'e/0123/index.html', 'a short link');
+  put(standby, 'search-index/manifest.json', '{}');
+  expect(placeFromStandby(reused, site, standby, into)).toBe(1);
+  expect(listFilesBelow(into).sort()).toEqual([...reused].sort());
+  for (const p of reused) {
+    expect(statSync(join(into, p)).ino, p).toBe(statSync(join(site, p)).ino);
+    expect(readFileSync(join(site, p), 'utf8'), p).toBe(`published ${p}`);
+  }
+  // The owner's folder was taken; the other stages' are left for them.
+  expect(existsSync(join(standby, 'acme'))).toBe(false);
+  expect(listFilesBelow(standby).sort()).toEqual(['e/0123/index.html', 'search-index/manifest.json']);
 });
