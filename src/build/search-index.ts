@@ -36,8 +36,8 @@ function publishedManifest(published: string | null): MessageIndexManifest | nul
  * Writes the message index into `outDir`. With the published site (`published`), a shard file the
  * same as the published index's shard of that number is linked to it (src/build/unchanged-files.ts):
  * an edit changes a few shards, and the names of their folders. With `published.seeded`, `outDir`
- * holds the standby's index already: it is filled in place (`inPlace`: the files that were there
- * already), and what this index does not hold goes.
+ * holds the standby's index already: it is filled in place (`inPlace`: the shard files that were
+ * there already), and what this index does not hold goes.
  */
 export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions, published: PublishedFiles | null = null): BuiltMessageIndex & { inPlace?: number } {
   const built = buildMessageIndex(records, { messagePage: messagePath, ...options });
@@ -53,11 +53,13 @@ export function writeMessageIndex(records: readonly ErrorRecord[], outDir: strin
     made.add(path);
     files.write(`${MESSAGE_INDEX_DIR}/${path}`, text, previous && i < previous.shards ? `${MESSAGE_INDEX_DIR}/${shardFile(previous, i)}` : undefined);
   });
+  // Of the shards: the manifest is not counted among the index's files.
+  const inPlace = files.counts.kept;
   files.write(`${MESSAGE_INDEX_DIR}/manifest.json`, `${JSON.stringify(built.manifest)}\n`);
   files.save();
   if (!published?.seeded) return built;
   keepOnly(dir, made);
-  return { ...built, inPlace: files.counts.kept };
+  return { ...built, inPlace };
 }
 
 export interface PagefindIndexOptions {

@@ -263,32 +263,37 @@ function writeLines(path: string, lines: Iterable<string>, digest?: Hash): numbe
 /**
  * A new file written a line at a time (`writeLines`): `add` tells where each line begins and its bytes
  * (without its newline), `end` writes what is held and gives the lines' count, `close` closes the file
- * (once ended, or on a failure).
+ * (once ended, or on a failure). Lines are encoded straight into one buffer, written each time it is
+ * full: joining them into a string first, then encoding that, copied every byte twice more, on the
+ * path every build waits on (the snapshot is some 500 MB at 100,000 rich records).
  */
 function lineWriter(path: string, digest?: Hash): { add: (line: string) => { offset: number; bytes: number }; end: () => number; close: () => void } {
   rmSync(path, { force: true });
   const fd = openSync(path, 'w');
-  let batch: string[] = [];
-  let chars = 0;
+  const buffer = Buffer.allocUnsafe(WRITE_BYTES);
+  let held = 0;
   let written = 0;
   let n = 0;
   let open = true;
-  const flush = () => {
-    const text = batch.join('');
-    digest?.update(text);
-    const bytes = Buffer.from(text);
+  const write = (bytes: Uint8Array) => {
+    digest?.update(bytes);
     for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-    batch = [];
-    chars = 0;
+  };
+  const flush = () => {
+    write(buffer.subarray(0, held));
+    held = 0;
   };
   return {
     add(line) {
       const at = { offset: written, bytes: Buffer.byteLength(line) };
-      batch.push(line, '\n');
-      chars += line.length + 1;
+      if (held + at.bytes + 1 > buffer.length) flush();
+      if (at.bytes + 1 > buffer.length) write(Buffer.from(`${line}\n`));
+      else {
+        held += buffer.write(line, held);
+        buffer[held++] = 0x0a;
+      }
       written += at.bytes + 1;
       n++;
-      if (chars >= WRITE_CHARS) flush();
       return at;
     },
     end() {
@@ -302,8 +307,8 @@ function lineWriter(path: string, digest?: Hash): { add: (line: string) => { off
   };
 }
 
-/** Characters of lines gathered before each write. */
-const WRITE_CHARS = 4 * 1024 * 1024;
+/** Bytes of lines gathered before each write. */
+const WRITE_BYTES = 8 * 1024 * 1024;
 
 /**
  * The file's lines as bytes, read a block at a time: a whole large snapshot is longer than a

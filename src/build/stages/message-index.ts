@@ -99,7 +99,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   const records = entries.map((e) => e.record);
   const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles, sites, summaries }, { ...options.published, seeded });
   return {
-    summary: `message index in ${built.manifest.shards} files${built.inPlace === undefined ? '' : ` (${built.inPlace} already in place in the standby's folder)`}`,
+    summary: `message index in ${built.manifest.shards} files${built.inPlace === undefined ? '' : `, ${built.inPlace} already in place in the standby's folder`}`,
     records: records.length,
     warnings: built.unindexed.map(
       (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,

@@ -51,9 +51,9 @@ export async function render(ctx: StageContext<BuildState>): Promise<void> {
   board.end({
     summary:
       `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} pages rendered, ${formatCount(rendered.pages.reused.length - several.reused)} unchanged` +
-      (rendered.inPlace !== undefined ? ` (${formatCount(rendered.inPlace)} already in place in the standby's folders)` : '') +
       (partitions.length > 1 ? ` (${partitions.length} processes, ${Math.min(s.plan.workers, partitions.length)} at a time)` : '') +
       (several.reused > 0 ? `; ${formatCount(several.reused)} of ${formatCount(several.keys)} listing and message pages unchanged` : '') +
+      (rendered.inPlace !== undefined ? `; ${formatCount(rendered.inPlace)} of the unchanged pages already in place in the standby's folders` : '') +
       (waited >= 0.1 ? `, the second waited ${waited.toFixed(1)} s for the full-text and message indexes` : ''),
     items: rendered.rendered + rendered.pages.reused.length,
     unit: 'pages',

@@ -57,7 +57,7 @@ it("names every folder a stage beside the render takes from the standby, which t
 
 it("places the reused pages in the standby's folders: a page there that is the published one stays, nothing else of those folders does", () => {
   const root = mkdtempSync(join(tmpdir(), 'errdex-place-'));
-  const [site, standby, into] = ['site', 'standby', 'into'].map((d) => join(root, d));
+  const [site, standby, into] = [join(root, 'site'), join(root, 'standby'), join(root, 'into')] as const;
   const put = (base: string, path: string, text: string) => {
     mkdirSync(join(base, path, '..'), { recursive: true });
     writeFileSync(join(base, path), text);
