@@ -174,8 +174,11 @@ function setUp(settings: BuildSettings, { facts, machine, board, dirs, code, pat
   }
   const kind = { reusing: published !== null, shard: settings.shard !== null, firstShard: settings.shard?.index === 0 };
   const first = plan(facts, machine, settings.plan, kind);
-  // Under the lock; a shard publishes to a folder of its own, and leaves the standby to the site's builds.
-  const standby = settings.shard ? null : claimStandby(settings.outDir);
+  // Claimed under the lock, to fill or to be deleted when this build publishes; a shard publishes to a
+  // folder of its own, and leaves the standby to the site's builds. A standby's files are the published
+  // site's: a merge, whose files are made from the shards', and --no-cache fill none.
+  const claimed = settings.shard ? null : claimStandby(settings.outDir);
+  const standby = settings.useCache && !settings.fromShards ? claimed : null;
   const state: BuildState = {
     settings,
     plan: first,
@@ -193,8 +196,7 @@ function setUp(settings: BuildSettings, { facts, machine, board, dirs, code, pat
       logDir: resolve('.errdex/logs'),
       reuse: reuseFiles(published, dirs.root),
       reusedDir: dirs.reused,
-      // Not a merge's: its pages are the shards' (a standby's files are the published site's).
-      standby: settings.useCache && !settings.fromShards ? standby : null,
+      standby,
       shard: settings.shard ? { ...settings.shard, ids: paths.shardIds } : null,
       onPages: (n) => board.stage('render').update(n),
       env: settings.env,

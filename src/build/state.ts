@@ -75,7 +75,10 @@ export interface BuildState {
   snapshotKey?: string;
   /** The last published site, when its pages may be reused (src/build/page-reuse.ts); and the code's key. */
   published: PublishedSite | null;
-  /** The standby this build claimed (src/build/standby.ts), or null. */
+  /**
+   * The standby this build claimed, whose folders its stages fill in place (src/build/standby.ts); null:
+   * none, or none to fill (--no-cache, or a merge, whose files are made from the shards').
+   */
   standby: string | null;
   code: string;
   /** The render processes (the first starts with the build). */

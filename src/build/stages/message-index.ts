@@ -151,8 +151,7 @@ export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<
       outDir: s.dirs.messageIndex,
       maxIndexFiles: s.settings.maxIndexFiles,
       published: messageIndexPublished(s.settings),
-      // Not a merge's: its index is made from the shards' (a standby's files are the published site's).
-      standby: s.settings.useCache && !s.settings.fromShards ? s.standby : null,
+      standby: s.standby,
     };
     const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', stageProcess(s.plan, 'message-index'));
     ctx.onCancel(child.kill);

@@ -341,8 +341,7 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
           templateSites,
           published: recordFilesPublished(s.settings),
           shardIds: shard ? s.shardIds : null,
-          // Not a merge's: its folders are made from the shards' (a standby's files are the published site's).
-          standby: s.settings.useCache && !fromShards ? s.standby : null,
+          standby: s.standby,
         };
     child = startChild(options, onRecord, stageProcess(s.plan, 'record-files'));
   }
