@@ -15,7 +15,7 @@ import { Board } from './board.ts';
 import { acquireBuildLock, BuildLocked, type BuildLock } from './lock.ts';
 import { MemorySampler, treeSize, type BuildReport } from './measure.ts';
 import { catalogDigest, joinShards, MergeProblem, readShards, shardsStore } from './merge.ts';
-import { codeKey, publishedSite, reuseFiles } from './page-reuse.ts';
+import { codeKey, publishedSite, reuseFiles, writeIdentities } from './page-reuse.ts';
 import { Pipeline, StageError, type Stage, type StageContext } from './pipeline.ts';
 import { plan, STAGES, type CatalogFacts, type StageName } from './plan.ts';
 import { recoverPublish } from './publish-step.ts';
@@ -197,6 +197,7 @@ function setUp(settings: BuildSettings, { facts, machine, board, dirs, code, pat
       reuse: reuseFiles(published, dirs.root),
       reusedDir: dirs.reused,
       standby,
+      identities: standby && writeIdentities(published, dirs.root),
       shard: settings.shard ? { ...settings.shard, ids: paths.shardIds } : null,
       onPages: (n) => board.stage('render').update(n),
       env: settings.env,

@@ -250,6 +250,36 @@ export function reuseFiles(published: PublishedSite | null, workDir: string): { 
 }
 
 /**
+ * The identities (`dev:ino`) of the files `publishedSite` proved by their identity, written to a file in
+ * `workDir` (a line `path<TAB>dev:ino` each) for the process that places the reused pages in the
+ * standby's folders (src/build/reused-pages.ts): a page there that has its published file's identity is
+ * in place, known without a `stat` of the published copy. Null when no site was published.
+ */
+export function writeIdentities(published: PublishedSite | null, workDir: string): string | null {
+  if (!published) return null;
+  const file = join(workDir, 'previous-identities.tsv');
+  const lines: string[] = [];
+  for (const path of published.identical) {
+    const stat = published.proofs[path]!.stat;
+    // A folder's proof (a full-text part) is a hash of its files' identities, no file's: left out.
+    if (!path.endsWith('/')) lines.push(`${path}\t${stat.slice(0, stat.indexOf(':', stat.indexOf(':') + 1))}\n`);
+  }
+  mkdirSync(workDir, { recursive: true });
+  writeFileSync(file, lines.join(''));
+  return file;
+}
+
+/** The identities `writeIdentities` wrote: path -> `dev:ino`. */
+export function readIdentities(file: string): Map<string, string> {
+  const identities = new Map<string, string>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0) identities.set(line.slice(0, tab), line.slice(tab + 1));
+  }
+  return identities;
+}
+
+/**
  * The whole lines of a render process's page log (none when it has none). A line is appended whole, but
  * may be read while it is being written (the early link reads the log as the render goes on): the text
  * after the last line break is not a line yet.

@@ -8,7 +8,7 @@
  */
 import { lstatSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { linkReused, readPageLog } from './page-reuse.ts';
+import { linkReused, readIdentities, readPageLog } from './page-reuse.ts';
 import { childMain, startStageChild } from './protocol.ts';
 import { keepOnly, takeFromStandby, takesTop } from './standby.ts';
 
@@ -21,6 +21,8 @@ interface LinkOptions {
   into: string;
   /** The standby this build claimed (src/build/standby.ts), whose folders are filled in place (`placeFromStandby`); null: none. */
   standby: string | null;
+  /** The identities the published site's files were proven by (src/build/page-reuse.ts `writeIdentities`); null: none. */
+  identities: string | null;
 }
 
 /** What a link child did: the pages it placed, the page log's lines it read, and (with a standby) how many pages were in place already. */
@@ -45,8 +47,12 @@ export function linkListedPages(options: LinkOptions): { result: Promise<LinkRes
  * page there that is the published one already (the same file, a link of it) stays; the others are
  * linked. A new folder per page is what linking costs most (src/build/standby.ts). Returns how many
  * pages stayed. Pages of other stages' top folders are linked as `linkReused` does.
+ *
+ * `identities`: the published pages' identities (`dev:ino`) as the build proved them moments before
+ * (src/build/page-reuse.ts `publishedSite`), so a page there is compared with its proof, not with a
+ * `stat` of the published copy; a page without one is compared with the copy itself.
  */
-export function placeFromStandby(reused: readonly string[], site: string, standby: string, into: string): number {
+export function placeFromStandby(reused: readonly string[], site: string, standby: string, into: string, identities: ReadonlyMap<string, string> = new Map()): number {
   const tops = new Set<string>();
   for (const path of reused) {
     const slash = path.indexOf('/');
@@ -58,10 +64,11 @@ export function placeFromStandby(reused: readonly string[], site: string, standb
   const link: string[] = [];
   for (const path of reused) {
     const target = join(into, path);
-    const there = lstatSync(target, { throwIfNoEntry: false });
+    const there = lstatSync(target, { throwIfNoEntry: false, bigint: true });
     if (there) {
-      const source = statSync(join(site, path), { throwIfNoEntry: false });
-      if (there.isFile() && source && there.ino === source.ino && there.dev === source.dev) {
+      const proven = identities.get(path);
+      const source = proven === undefined ? statSync(join(site, path), { throwIfNoEntry: false, bigint: true }) : undefined;
+      if (there.isFile() && (proven ?? (source && `${source.dev}:${source.ino}`)) === `${there.dev}:${there.ino}`) {
         kept++;
         continue;
       }
@@ -81,5 +88,6 @@ childMain(import.meta.url, async (options: LinkOptions): Promise<LinkResult> => 
     linkReused(reused, options.site, options.into);
     return { pages: reused.length, lines: lines.length };
   }
-  return { pages: reused.length, lines: lines.length, inPlace: placeFromStandby(reused, options.site, options.standby, options.into) };
+  const identities = options.identities === null ? undefined : readIdentities(options.identities);
+  return { pages: reused.length, lines: lines.length, inPlace: placeFromStandby(reused, options.site, options.standby, options.into, identities) };
 });

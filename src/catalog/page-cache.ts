@@ -13,7 +13,6 @@
  */
 import { hash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { siteConfig } from '../../errdex.config.mjs';
 import { textKey, type CatalogEntry } from './entry.ts';
 import { isCodeOrProse } from './record-fields.ts';
@@ -33,11 +32,11 @@ export interface PageLogLine {
   kind?: 'several';
 }
 
-let previous: { keys: Map<string, string>; site: string } | null | undefined;
+let previous: { keys: Map<string, string> } | null | undefined;
 
 function previousSite(reuse: { site: string; keys: string } | null): typeof previous {
   if (previous !== undefined) return previous;
-  previous = reuse && existsSync(reuse.keys) ? { keys: new Map(Object.entries(JSON.parse(readFileSync(reuse.keys, 'utf8')) as Record<string, string>)), site: reuse.site } : null;
+  previous = reuse && existsSync(reuse.keys) ? { keys: new Map(Object.entries(JSON.parse(readFileSync(reuse.keys, 'utf8')) as Record<string, string>)) } : null;
   return previous;
 }
 
@@ -52,7 +51,8 @@ export function pageFilesToRender<T>(files: readonly PageFile<T>[], reuse: { sit
   const render: T[] = [];
   for (const f of files) {
     line.keys[f.file] = f.key;
-    if (prev && prev.keys.get(f.file) === f.key && existsSync(join(prev.site, f.file))) line.reused.push(f.file);
+    // The keys are those of the files the build proved there (src/build/page-reuse.ts `publishedSite`).
+    if (prev && prev.keys.get(f.file) === f.key) line.reused.push(f.file);
     else render.push(f.route);
   }
   if (pageLog) appendFileSync(pageLog, `${JSON.stringify(line)}\n`);

@@ -2,6 +2,7 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { readIdentities, writeIdentities } from '../../../src/build/page-reuse.ts';
 import { placeFromStandby } from '../../../src/build/reused-pages.ts';
 import { claimedStandbyDir, claimStandby, keepOnly, keepStandby, STAGE_FOLDERS, standbyDir, takeFromStandby, takesTop } from '../../../src/build/standby.ts';
 import { listFilesBelow } from '../../../src/util/files.ts';
@@ -82,4 +83,44 @@ it("places the reused pages in the standby's folders: a page there that is the p
   // The owner's folder was taken; the other stages' are left for them.
   expect(existsSync(join(standby, 'acme'))).toBe(false);
   expect(listFilesBelow(standby).sort()).toEqual(['e/0123/index.html', 'search-index/manifest.json']);
+});
+
+it("places pages by the identities the build proved: a page there is compared with its proof, not with the published copy", () => {
+  const root = mkdtempSync(join(tmpdir(), 'errdex-place-proven-'));
+  const [site, standby, into] = [join(root, 'site'), join(root, 'standby'), join(root, 'into')] as const;
+  const reused = ['acme/x/a/index.html', 'acme/x/b/index.html', 'acme/x/c/index.html'];
+  for (const p of reused) {
+    mkdirSync(join(site, p, '..'), { recursive: true });
+    writeFileSync(join(site, p), `published ${p}`);
+    mkdirSync(join(standby, p, '..'), { recursive: true });
+    linkSync(join(site, p), join(standby, p));
+  }
+  const identity = (p: string) => {
+    const st = statSync(join(site, p), { bigint: true });
+    return `${st.dev}:${st.ino}`;
+  };
+  // Written and read as publishedSite's proofs give them: `a` proven by its identity, `b` proven as
+  // another file than the one now at the published path (so its standby copy is replaced), `c` without
+  // an identity (compared with the published copy itself). A folder's proof (a full-text part) is left out.
+  const [a, other] = [identity('acme/x/a/index.html'), identity('acme/x/c/index.html')];
+  const file = writeIdentities(
+    {
+      site,
+      keys: {},
+      proofs: { 'acme/x/a/index.html': { sha256: '', stat: `${a}:10:1` }, 'acme/x/b/index.html': { sha256: '', stat: `${other}:10:1` }, 'pagefind/': { sha256: '', stat: 'f00d' } },
+      heads: {},
+      unproven: 0,
+      listed: [],
+      identical: new Set(['acme/x/a/index.html', 'acme/x/b/index.html', 'pagefind/']),
+    },
+    root,
+  )!;
+  const identities = readIdentities(file);
+  expect([...identities]).toEqual([
+    ['acme/x/a/index.html', a],
+    ['acme/x/b/index.html', other],
+  ]);
+  expect(placeFromStandby(reused, site, standby, into, identities)).toBe(2);
+  for (const p of reused) expect(statSync(join(into, p)).ino, p).toBe(statSync(join(site, p)).ino);
+  expect(writeIdentities(null, root)).toBeNull();
 });
