@@ -19,7 +19,6 @@ import { linkReused } from '../page-reuse.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
-import type { SiteFields } from '../../search/raise-site.ts';
 import type { CatalogEntry } from '../../catalog/entry.ts';
 import type { BuildSettings, BuildState, MessageIndexResult } from '../state.ts';
 import { takeFromStandby } from '../standby.ts';
@@ -38,17 +37,19 @@ interface MessageIndexOptions {
   published: PublishedFiles;
   /** The standby this build claimed (src/build/standby.ts), whose `search-index/` is filled in place; null: none. */
   standby: string | null;
+  /** The build cache's raise sites, kept for the next build of the same code (src/build/raise-site-memo.ts); null: no cache. */
+  memo: { file: string; code: string } | null;
 }
 
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [
-    { forEachSnapshotEntry, leanSnapshotEntries, readHead, readLedgerPlan },
+    { leanSnapshotEntries, readHead, readLedgerPlan },
     { ledgerPath, ledgerReport, serializeLedger },
     { redirectsFile },
     { errorPath, shortPath },
     { MESSAGE_INDEX_DIR, writeMessageIndex },
-    { raiseSites },
+    { memoRaiseSites },
     { summaryOf },
     { dropProse },
   ] = await Promise.all([
@@ -57,24 +58,13 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     import('../../views/redirects.ts'),
     import('../../util/urls.ts'),
     import('../search-index.ts'),
-    import('../../search/raise-site.ts'),
+    import('../raise-site-memo.ts'),
     import('../../search/message-index.ts'),
     import('../../catalog/record-fields.ts'),
   ]);
-  // The excerpts show the function raising each error (the message index's raise sites,
-  // src/search/raise-site.ts): read first, in a pass that keeps only them, so that the records the
-  // index is made from are held without their code or their text (the JSON twins), to save memory.
-  const excerpts: SiteFields[] = [];
-  forEachSnapshotEntry(
-    options.snapshot,
-    ({ record: r }) =>
-      excerpts.push({ repo: r.repo, filePath: r.filePath, lineNumber: r.lineNumber, sourceCode: r.sourceCode, sourceCodeStart: r.sourceCodeStart }),
-    { text: false, prose: false },
-  );
-  const sites = raiseSites(excerpts);
-  excerpts.length = 0;
-  // Then the records of the lean snapshot, without their documentation once the summary a result
-  // shows is taken.
+  // The records of the lean snapshot, without their documentation once the summary a result shows is
+  // taken; then the excerpts' raise sites (src/search/raise-site.ts), those of files whose records
+  // changed read from the records whole (src/build/raise-site-memo.ts).
   const entries: CatalogEntry[] = [];
   const summaries: string[] = [];
   for (const e of leanSnapshotEntries(options.snapshot, { documentation: true })) {
@@ -82,6 +72,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     dropProse(e.record);
     entries.push(e);
   }
+  const { sites } = memoRaiseSites(options.snapshot, entries, options.memo);
   const head = readHead(options.head);
   const plan = readLedgerPlan(options.head);
   rmSync(options.outDir, { recursive: true, force: true });
@@ -113,6 +104,9 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     },
   };
 }
+
+/** Where the build cache keeps the message index's raise sites. */
+const raiseSitesFile = (cacheDir: string): string => join(cacheDir, 'message-index', 'raise-sites.json');
 
 /** The hash of everything the stage reads: the validated snapshot with what shapes it (`snapshotKey`), and --max-index-files; undefined where no snapshot key is taken. */
 export function messageIndexKey(s: BuildState): string | undefined {
@@ -152,6 +146,7 @@ export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<
       maxIndexFiles: s.settings.maxIndexFiles,
       published: messageIndexPublished(s.settings),
       standby: s.standby,
+      memo: s.settings.useCache ? { file: raiseSitesFile(s.settings.cacheDir), code: s.code } : null,
     };
     const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', stageProcess(s.plan, 'message-index'));
     ctx.onCancel(child.kill);
