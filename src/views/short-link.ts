@@ -41,8 +41,9 @@ export type ShortLinkValues = {
  */
 export type ShortLinkRecord = Pick<ErrorRecord, 'id' | 'repo' | 'slug' | 'errorClass' | 'errorMessage'> & { description: string };
 
-export function shortLinkRecord(r: ErrorRecord): ShortLinkRecord {
-  return { id: r.id, repo: r.repo, slug: r.slug, errorClass: r.errorClass, errorMessage: r.errorMessage, description: pageDescription(r) };
+/** `described`: false leaves the description out ('': the record files stage reads it again only if it makes the link). */
+export function shortLinkRecord(r: ErrorRecord, described = true): ShortLinkRecord {
+  return { id: r.id, repo: r.repo, slug: r.slug, errorClass: r.errorClass, errorMessage: r.errorMessage, description: described ? pageDescription(r) : '' };
 }
 
 /** A record's short-link values: its page's path, title (as its page's: the same title parts) and description. */

@@ -15,11 +15,12 @@
  * the key of the snapshot they were made from; a merge whose snapshot has the same key links them all,
  * reading nothing of the catalog (`linkShardRecords`), from its start (`beginShardRecords`).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lazySnapshotTexts, leanSnapshotEntries, readHead } from '../../catalog/snapshot.ts';
-import { textKey } from '../../catalog/entry.ts';
+import { lazySnapshotTexts, leanSnapshotEntries, readHead, wholeEntry } from '../../catalog/snapshot.ts';
+import { textKey, type CatalogEntry } from '../../catalog/entry.ts';
 import { placeLabels } from '../../catalog/derive/message-groups.ts';
 import { titleHeadlines } from '../../catalog/derive/titles.ts';
 import type { ErrorRecord } from '../../schema/record.ts';
@@ -33,8 +34,9 @@ import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
+import { siteConfig } from '../../../errdex.config.mjs';
 import { displayPath } from '../../catalog/load.ts';
-import { listFilesBelow } from '../../util/files.ts';
+import { listFilesBelow, tempFileFor } from '../../util/files.ts';
 import { SHARD_RECORDS, shardRecordsListing, shardRecordsResult } from '../merge.ts';
 import { readShardFile, snapshotKey } from '../shard-reuse.ts';
 import { linkReused } from '../page-reuse.ts';
@@ -61,6 +63,8 @@ export interface RecordFilesOptions {
   shardIds?: string | null;
   /** The standby this build claimed (src/build/standby.ts), whose `api/errors/` and `e/` are filled in place; null: none. */
   standby?: string | null;
+  /** The build cache's short links, kept for the next build of the same code (`ShortLinkMemo`); null: no cache. */
+  memo?: { file: string; code: string } | null;
 }
 
 /** The stage's folders in a site: the JSON twins', and the short links' (with the notices of removed records, which publish adds). */
@@ -114,6 +118,41 @@ async function awaitTemplate(siteDirs: readonly string[]): Promise<string> {
   }
 }
 
+/**
+ * What the build cache keeps of each short link written, for the next build of the same code and
+ * template: a short link is a function of its record's text and its title parts (which take the whole
+ * catalog), so a link whose two are as kept has the kept hash, size and head, and is neither described
+ * nor stamped again when it is in place (src/build/unchanged-files.ts `writeKnown`).
+ */
+interface ShortLinkMemo {
+  code: string;
+  /** The site's settings (errdex.config.mjs, which reads the environment) and the template's SHA-1. */
+  config: string;
+  template: string;
+  /** Record id -> its text's key, its title parts', the page's SHA-1 (base64) and size, and its head. */
+  links: Record<string, [text: string, title: string, sha1: string, bytes: number, head: PageHead]>;
+}
+
+function readShortLinkMemo(memo: { file: string; code: string } | null): ShortLinkMemo | null {
+  if (!memo) return null;
+  try {
+    const read = JSON.parse(readFileSync(memo.file, 'utf8')) as ShortLinkMemo;
+    return read.code === memo.code && read.config === CONFIG_KEY ? read : null;
+  } catch {
+    return null;
+  }
+}
+
+const CONFIG_KEY = hash('sha1', JSON.stringify(siteConfig));
+
+/** Renamed into place, not flushed to disk: a memo torn by a crash does not parse, and every short link is made again. */
+function writeShortLinkMemo(file: string, memo: ShortLinkMemo): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = tempFileFor(file);
+  writeFileSync(temp, JSON.stringify(memo));
+  renameSync(temp, file);
+}
+
 /** Writes every record's JSON twin, then, with the template, its short link; `onRecord` is told the records done so far. */
 export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (done: number) => void): Promise<RecordFilesResult> {
   const { outDir } = options;
@@ -122,8 +161,10 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   const files = unchangedFiles(outDir, { ...(published ?? { site: null, listing: null }), seeded });
   /** The names made in each folder, when some were taken from the standby: what else is there goes; `folders`: the short links' folders there. */
   const made = seeded ? { twins: new Set<string>(), links: new Set<string>(), folders: new Set(readdirSync(join(outDir, FOLDERS[1]))) } : null;
-  // Of every record, what its title, place and short link take (the titles are the whole catalog's).
-  const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'>)[] = [];
+  const kept = readShortLinkMemo(options.memo ?? null);
+  // Of every record, what its title, place and short link take (the titles are the whole catalog's);
+  // the description of those whose text is the one kept is read again only if their link is made.
+  const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'> & { text: string; described: boolean; line: CatalogEntry['snapshotLine'] })[] = [];
   const own = options.shardIds ? new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]) : null;
   let bytes = 0;
   // The records from the lean snapshot (the pages' titles and descriptions are its documentation and
@@ -133,45 +174,75 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     const { record } = entry;
     const [id, text] = texts.next().value ?? [];
     if (id !== record.id) throw new Error(`${options.snapshot}: its lean snapshot's entry ${record.id} is not the snapshot's (${id ?? 'none'})`);
-    if (!own || own.has(record.id)) {
+    const key = textKey(entry);
+    const mine = !own || own.has(record.id);
+    if (mine) {
       // The twin is the entry's text, whose hash the lean snapshot carries: a published twin listed
       // with that hash is linked without the text being read.
       const path = pageFileOf(jsonPath(record.id));
       made?.twins.add(basename(path));
-      bytes += files.writeKnown(path, Buffer.from(textKey(entry), 'hex').toString('base64'), () => text!());
+      bytes += files.writeKnown(path, Buffer.from(key, 'hex').toString('base64'), () => text!());
     }
-    records.push({ ...shortLinkRecord(record), filePath: record.filePath, lineNumber: record.lineNumber });
+    const known = mine && kept?.links[record.id]?.[0] === key;
+    records.push({ ...shortLinkRecord(record, !known), filePath: record.filePath, lineNumber: record.lineNumber, text: key, described: !known, line: entry.snapshotLine });
     // Half the work per record: the short link is the other half.
     if (records.length % 1000 === 0) onRecord?.(records.length / 2);
   }
   onRecord?.(Math.floor(records.length / 2));
   const headlines = titleHeadlines(records);
   const places = placeLabels(records, options.head ? readHead(options.head).scopes : {}, headlines);
-  // A shard writes its own records' short links; the titles and places of all records decide theirs.
-  const links = (own ? records.filter((r) => own.has(r.id)) : records).map((r) => shortLinkValues(r, { headline: headlines.get(r.id), place: places.get(r.id) }));
-  records.length = 0;
   const template = await awaitTemplate(options.templateSites);
+  const templateKey = hash('sha1', template);
+  const memo: ShortLinkMemo | null = options.memo ? { code: options.memo.code, config: CONFIG_KEY, template: templateKey, links: {} } : null;
+  const keep = kept?.template === templateKey ? kept.links : {};
   // Each page's head as written, for the check that no two short links share a title.
   const heads: [string, PageHead][] = [];
-  links.forEach((link, i) => {
-    const page = stampShortLink(template, link);
-    const path = shortPath(link.id);
-    made?.links.add(link.id);
-    if (!made?.folders.has(link.id)) mkdirSync(join(outDir, 'e', link.id));
-    files.write(pageFileOf(path), page);
-    heads.push([pageFileOf(path), headOf(page)]);
-    bytes += Buffer.byteLength(page);
-    if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((links.length + i + 1) / 2));
+  // A shard writes its own records' short links; the titles and places of all records decide theirs.
+  const linked = own ? records.filter((r) => own.has(r.id)) : records;
+  let stamped = 0;
+  linked.forEach((r, i) => {
+    const parts = { headline: headlines.get(r.id), place: places.get(r.id) };
+    const titleKey = JSON.stringify([parts.headline ?? null, parts.place ?? null]);
+    const path = shortPath(r.id);
+    made?.links.add(r.id);
+    if (!made?.folders.has(r.id)) mkdirSync(join(outDir, 'e', r.id));
+    /** The page: its description read again from the snapshot when it was not taken with the record. */
+    const page = (): string => {
+      stamped++;
+      const whole = () => wholeEntry(options.snapshot, { record: { id: r.id } as ErrorRecord, sourceText: '', snapshotLine: r.line, datasetVersion: '', origin: { file: '', line: 0 } }).record;
+      const description = r.described ? r.description : shortLinkRecord(whole()).description;
+      return stampShortLink(template, shortLinkValues({ ...r, description }, parts));
+    };
+    const was = keep[r.id];
+    if (was && was[0] === r.text && was[1] === titleKey) {
+      // As kept: in place (or linked) by its hash, made only if neither.
+      bytes += files.writeKnown(pageFileOf(path), was[2], page);
+      if (memo) memo.links[r.id] = was;
+      heads.push([pageFileOf(path), was[4]]);
+    } else {
+      const html = page();
+      const data = Buffer.from(html);
+      const sha1 = hash('sha1', data, 'base64');
+      files.writeKnown(pageFileOf(path), sha1, () => data);
+      const head = headOf(html);
+      if (memo) memo.links[r.id] = [r.text, titleKey, sha1, data.length, head];
+      heads.push([pageFileOf(path), head]);
+      bytes += data.length;
+    }
+    if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((linked.length + i + 1) / 2));
   });
-  onRecord?.(links.length);
+  onRecord?.(linked.length);
+  const count = linked.length;
+  records.length = 0;
   if (made) {
     removeUnmade(join(outDir, FOLDERS[0]), made.twins);
     removeUnmade(join(outDir, FOLDERS[1]), made.links);
   }
   files.save();
+  if (memo && options.memo && (stamped > 0 || Object.keys(kept?.links ?? {}).length !== count || kept?.template !== templateKey)) writeShortLinkMemo(options.memo.file, memo);
   // A shard's short links are compared with the other shards' in the merge.
   const inPlace = made ? { inPlace: files.counts.kept } : {};
-  return { records: links.length, files: 2 * links.length, linked: files.counts.linked, ...inPlace, bytes, titles: titleFigures(heads), heads: own ? heads : undefined };
+  return { records: count, files: 2 * count, linked: files.counts.linked, ...inPlace, bytes, titles: titleFigures(heads), heads: own ? heads : undefined };
 }
 
 /** What a shard's record files stage said of them (src/build/merge.ts `shardRecordsResult`); null when it cannot be read. */
@@ -342,6 +413,7 @@ export async function recordFilesStage(ctx: StageContext<BuildState>): Promise<v
           published: recordFilesPublished(s.settings),
           shardIds: shard ? s.shardIds : null,
           standby: s.standby,
+          memo: s.settings.useCache ? { file: join(s.settings.cacheDir, 'record-files', 'short-links.json'), code: s.code } : null,
         };
     child = startChild(options, onRecord, stageProcess(s.plan, 'record-files'));
   }

@@ -10,6 +10,7 @@ import { SHORT_LINK_MARKERS as M } from '../../../../src/views/short-link.ts';
 import { errorPath } from '../../../../src/util/urls.ts';
 import { SAMPLE_CATALOG } from '../../../support/records.ts';
 import { shardRecordsResult } from '../../../../src/build/merge.ts';
+import { listFilesBelow } from '../../../../src/util/files.ts';
 
 const template = `<!DOCTYPE html><html><head><title>${M.title}</title><meta name="description" content="${M.description}"><meta http-equiv="refresh" content="0; url=${M.to}"></head><body><a href="${M.to}">${M.title}</a> /e/${M.id}/</body></html>`;
 
@@ -69,6 +70,41 @@ describe('the record files stage', () => {
       expect(statSync(join(out, f)).ino === statSync(join(published, f)).ino).toBe(e.record.id !== first);
       expect(statSync(join(out, 'e', e.record.id, 'index.html')).ino).toBe(statSync(join(published, 'e', e.record.id, 'index.html')).ino);
     }
+  });
+
+  it('keeps each short link\'s hash and head in the build cache: one as kept is not made again, an edited record\'s is, the files those of a build without it', async () => {
+    const { catalog, snapshot, site, dir } = await fixture();
+    writeTemplate(site, template);
+    const listing = join(dir, 'cache/record-files.json');
+    const memo = { file: join(dir, 'cache/short-links.json'), code: 'code-1' };
+    const published = join(dir, 'published');
+    const made = await writeRecordFiles({ snapshot, outDir: published, templateSites: [site], published: { site: null, listing }, memo });
+    const written = statSync(memo.file).ino;
+    // The same catalog again: every link as kept, none made, so the memo is not written again.
+    const again = await writeRecordFiles({ snapshot, outDir: join(dir, 'again'), templateSites: [site], published: { site: published, listing }, memo });
+    expect(again).toEqual({ ...made, linked: made.files });
+    expect(statSync(memo.file).ino).toBe(written);
+
+    // The first record's documentation edited: its short link (the description) is made again.
+    const editedDoc = 'An edited description of this error, as its short link unfurls.';
+    const entries = catalog.entries.map((e, i) => {
+      if (i > 0) return e;
+      const value = JSON.parse(e.sourceText) as { record?: { documentation: string }; documentation?: string };
+      (value.record ?? (value as { documentation: string })).documentation = editedDoc;
+      return { ...e, record: { ...e.record, documentation: editedDoc }, sourceText: JSON.stringify(value) };
+    });
+    const editedSnapshot = join(dir, 'edited.jsonl');
+    writeSnapshot(editedSnapshot, entries);
+    const edited = await writeRecordFiles({ snapshot: editedSnapshot, outDir: join(dir, 'edited'), templateSites: [site], published: { site: join(dir, 'again'), listing }, memo });
+    expect(edited.linked).toBe(made.files - 2);
+    expect(statSync(memo.file).ino).not.toBe(written);
+    const cold = await writeRecordFiles({ snapshot: editedSnapshot, outDir: join(dir, 'cold'), templateSites: [site] });
+    expect({ ...edited, linked: 0 }).toEqual(cold);
+    for (const f of listFilesBelow(join(dir, 'cold'))) expect(readFileSync(join(dir, 'edited', f), 'utf8'), f).toBe(readFileSync(join(dir, 'cold', f), 'utf8'));
+    expect(readFileSync(join(dir, 'edited/e', entries[0]!.record.id, 'index.html'), 'utf8')).toContain(editedDoc.slice(0, 40));
+    // Another code's memo is not taken: every link made again (and written anew, the bytes the same).
+    const other = await writeRecordFiles({ snapshot: editedSnapshot, outDir: join(dir, 'other'), templateSites: [site], memo: { ...memo, code: 'code-2' } });
+    expect(other).toEqual(cold);
   });
 
   it('refuses a whole template without its markers', async () => {
