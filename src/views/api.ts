@@ -20,6 +20,15 @@ export const ERROR_INDEX_FIELDS = ['id', 'repo', 'slug', 'errorClass', 'errorMes
  * catalog's redos.json, an input of the build (src/catalog/redos.ts).
  */
 export function errorsIndexText(catalog: Catalog): string {
+  // Its endpoint and the manifest's checksum of it ask for it: made once per catalog (at 100k records, 23 MB).
+  let text = errorsIndexTexts.get(catalog);
+  if (text === undefined) errorsIndexTexts.set(catalog, (text = makeErrorsIndexText(catalog)));
+  return text;
+}
+
+const errorsIndexTexts = new WeakMap<Catalog, string>();
+
+function makeErrorsIndexText(catalog: Catalog): string {
   const verdicts = readVerdicts(redosFile(catalog.root));
   const redos = (pattern: string) => catalogVerdict(verdicts, pattern).backtracking;
   const rows = catalog.entries.map((e) => JSON.stringify([...ERROR_INDEX_FIELDS.map((f) => e.record[f]), redos(e.record.messagePattern)]));
