@@ -2,8 +2,12 @@
  * The message index's raise sites (src/search/raise-site.ts), kept in the build cache from one build to
  * the next, per source file. A record's raise site is read from the excerpts of every record of its file
  * put together, so a file's sites are kept under the hash of its records' ids and texts in the
- * snapshot's order (`fileKey`), and a build reads whole only the records of the files whose records
+ * snapshot's order (`fileKey`), and a build reads whole only the records of files whose records
  * changed: after an edit, those of one file, not the whole snapshot (the code of every record).
+ *
+ * Reading few records whole beside the lean entries costs no memory to speak of; reading many does
+ * (their code), so past `ONE_BY_ONE` records, and when nothing is kept, the sites are read as before the
+ * memo: in one pass over the snapshot that holds only the excerpts, before the lean entries are read.
  */
 import { hash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -13,35 +17,40 @@ import { forEachSnapshotEntry, wholeEntry } from '../catalog/snapshot.ts';
 import { raiseSites, type RaiseSite, type SiteFields } from '../search/raise-site.ts';
 import { tempFileFor } from '../util/files.ts';
 
-/** What the memo file holds: the code's key, and the scopes of each file's records (in snapshot order) by `fileKey`. */
+/** The scopes of each source file's records (in snapshot order), by `fileKey`. */
+export type KeptSites = Record<string, (string | null)[]>;
+
+/** What the memo file holds: the code's key, and the kept scopes. */
 interface Memo {
   code: string;
-  files: Record<string, (string | null)[]>;
+  files: KeptSites;
 }
 
-/** Up to this many records to read whole, each is read from its line; more, in one pass over the snapshot. */
-const ONE_BY_ONE = 2000;
+/** Up to this many records are read whole beside the lean entries, each from its line. */
+export const ONE_BY_ONE = 2000;
 
 const siteFields = ({ record: r }: CatalogEntry): SiteFields => ({ repo: r.repo, filePath: r.filePath, lineNumber: r.lineNumber, sourceCode: r.sourceCode, sourceCodeStart: r.sourceCodeStart });
 
-function readMemo(memo: { file: string; code: string } | null): Memo['files'] {
-  if (!memo) return {};
+/** The scopes a build of this code kept (the memo `memo.file`), or null: none, another code's, or unreadable. */
+export function readKeptSites(memo: { file: string; code: string } | null): KeptSites | null {
+  if (!memo) return null;
   try {
     const read = JSON.parse(readFileSync(memo.file, 'utf8')) as Memo;
-    return read.code === memo.code ? read.files : {};
+    return read.code === memo.code ? read.files : null;
   } catch {
-    return {};
+    return null;
   }
 }
 
-/**
- * The raise site of each of `entries` (the snapshot's lean entries, in its order), as `raiseSites` gives
- * them from every record whole; those of the files whose records are as the memo (the build cache's
- * file, of this code) has them are taken from it, the others read. The memo is written again when it
- * changed. `read`: how many records were read whole.
- */
-export function memoRaiseSites(snapshot: string, entries: readonly CatalogEntry[], memo: { file: string; code: string } | null): { sites: RaiseSite[]; read: number } {
-  // Each source file's records, in snapshot order, and the key of what their sites are read from.
+/** Each record's raise site, from every record of the snapshot read whole in one pass that holds only their excerpts. */
+export function snapshotRaiseSites(snapshot: string): RaiseSite[] {
+  const excerpts: SiteFields[] = [];
+  forEachSnapshotEntry(snapshot, (e) => excerpts.push(siteFields(e)), { text: false, prose: false });
+  return raiseSites(excerpts);
+}
+
+/** The entries' indexes by source file, in snapshot order, each file with the key of what its sites are read from. */
+function sourceFiles(entries: readonly CatalogEntry[]): { key: string; indexes: number[] }[] {
   const files = new Map<string, number[]>();
   for (let i = 0; i < entries.length; i++) {
     const r = entries[i]!.record;
@@ -50,45 +59,51 @@ export function memoRaiseSites(snapshot: string, entries: readonly CatalogEntry[
     if (of) of.push(i);
     else files.set(file, [i]);
   }
-  const keyOf = (indexes: readonly number[]) => hash('sha1', indexes.map((i) => `${entries[i]!.record.id}\0${textKey(entries[i]!)}`).join('\0'));
-  const kept = readMemo(memo);
-  const next: Memo['files'] = {};
+  return [...files.values()].map((indexes) => ({ key: hash('sha1', indexes.map((i) => `${entries[i]!.record.id}\0${textKey(entries[i]!)}`).join('\0')), indexes }));
+}
+
+/**
+ * The raise site of each of `entries` (the snapshot's lean entries, in its order), as `raiseSites` gives
+ * them from every record whole: those of the files whose records are as `kept` has them taken from it,
+ * the others' records read whole, each from its line. Null when that is more than `ONE_BY_ONE` records
+ * (read them with `snapshotRaiseSites`, before the lean entries). `read`: how many records were read.
+ */
+export function keptRaiseSites(snapshot: string, entries: readonly CatalogEntry[], kept: KeptSites): { sites: RaiseSite[]; read: number } | null {
+  const files = sourceFiles(entries);
+  const unknown = files.filter(({ key, indexes }) => kept[key]?.length !== indexes.length);
+  const read = unknown.reduce((n, u) => n + u.indexes.length, 0);
+  if (read > ONE_BY_ONE) return null;
   const sites = new Array<RaiseSite>(entries.length);
-  const unknown: { key: string; indexes: number[] }[] = [];
-  for (const indexes of files.values()) {
-    const key = keyOf(indexes);
+  for (const { key, indexes } of files) {
     const scopes = kept[key];
-    if (scopes?.length !== indexes.length) {
-      unknown.push({ key, indexes });
-      continue;
-    }
-    next[key] = scopes;
+    if (scopes?.length !== indexes.length) continue;
     indexes.forEach((i, n) => {
       const r = entries[i]!.record;
       sites[i] = { file: r.filePath, line: r.lineNumber, scope: scopes[n]! };
     });
   }
-  // The records of the other files, read whole: each from its line when few, else in one pass.
-  const wanted = unknown.flatMap((u) => u.indexes);
-  const whole = new Map<string, SiteFields>();
-  if (wanted.length <= ONE_BY_ONE) for (const i of wanted) whole.set(entries[i]!.record.id, siteFields(wholeEntry(snapshot, entries[i]!)));
-  else {
-    const ids = new Set(wanted.map((i) => entries[i]!.record.id));
-    forEachSnapshotEntry(snapshot, (e) => whole.set(e.record.id, siteFields(e)), { entry: (id) => ids.has(id), text: false, prose: false });
+  for (const { indexes } of unknown) {
+    const found = raiseSites(indexes.map((i) => siteFields(wholeEntry(snapshot, entries[i]!))));
+    indexes.forEach((i, n) => (sites[i] = found[n]!));
   }
-  for (const { key, indexes } of unknown) {
-    const read = raiseSites(indexes.map((i) => whole.get(entries[i]!.record.id)!));
-    indexes.forEach((i, n) => (sites[i] = read[n]!));
-    next[key] = read.map((s) => s.scope);
-  }
-  if (memo && (unknown.length > 0 || Object.keys(kept).length !== files.size)) writeMemo(memo.file, { code: memo.code, files: next });
-  return { sites, read: wanted.length };
+  return { sites, read };
 }
 
-/** Renamed into place, not flushed to disk: a memo torn by a crash does not parse, and every site is read again. */
-function writeMemo(file: string, memo: Memo): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = tempFileFor(file);
-  writeFileSync(temp, JSON.stringify(memo));
-  renameSync(temp, file);
+/**
+ * Keeps the entries' sites (`sites[i]` of `entries[i]`) for the next build of the same code; not written
+ * when `kept` (what the memo holds now) has them all already. Renamed into place, not flushed to disk: a
+ * memo torn by a crash does not parse, and every site is read again.
+ */
+export function keepRaiseSites(memo: { file: string; code: string }, entries: readonly CatalogEntry[], sites: readonly RaiseSite[], kept: KeptSites | null): void {
+  const files: KeptSites = {};
+  let same = kept !== null;
+  for (const { key, indexes } of sourceFiles(entries)) {
+    files[key] = indexes.map((i) => sites[i]!.scope);
+    if (same && kept![key]?.length !== indexes.length) same = false;
+  }
+  if (same && Object.keys(kept!).length === Object.keys(files).length) return;
+  mkdirSync(dirname(memo.file), { recursive: true });
+  const temp = tempFileFor(memo.file);
+  writeFileSync(temp, JSON.stringify({ code: memo.code, files } satisfies Memo));
+  renameSync(temp, memo.file);
 }

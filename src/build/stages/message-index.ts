@@ -49,7 +49,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     { redirectsFile },
     { errorPath, shortPath },
     { MESSAGE_INDEX_DIR, writeMessageIndex },
-    { memoRaiseSites },
+    { keepRaiseSites, keptRaiseSites, readKeptSites, snapshotRaiseSites },
     { summaryOf },
     { dropProse },
   ] = await Promise.all([
@@ -62,17 +62,32 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     import('../../search/message-index.ts'),
     import('../../catalog/record-fields.ts'),
   ]);
-  // The records of the lean snapshot, without their documentation once the summary a result shows is
-  // taken; then the excerpts' raise sites (src/search/raise-site.ts), those of files whose records
-  // changed read from the records whole (src/build/raise-site-memo.ts).
+  // The excerpts show the function raising each error (the message index's raise sites), kept in the
+  // build cache per source file (src/build/raise-site-memo.ts). With none kept, they are read first, in
+  // a pass that holds only them, so that the records the index is made from, read next from the lean
+  // snapshot, are held without their code; with some kept, the lean records are read first, and the
+  // records of the files that changed read whole beside them, unless they are too many.
+  const kept = readKeptSites(options.memo);
+  let sites = kept ? null : snapshotRaiseSites(options.snapshot);
   const entries: CatalogEntry[] = [];
   const summaries: string[] = [];
-  for (const e of leanSnapshotEntries(options.snapshot, { documentation: true })) {
-    summaries.push(summaryOf(e.record));
-    dropProse(e.record);
-    entries.push(e);
+  const readEntries = () => {
+    // Without their documentation once the summary a result shows is taken.
+    for (const e of leanSnapshotEntries(options.snapshot, { documentation: true })) {
+      summaries.push(summaryOf(e.record));
+      dropProse(e.record);
+      entries.push(e);
+    }
+  };
+  readEntries();
+  sites ??= keptRaiseSites(options.snapshot, entries, kept!)?.sites ?? null;
+  if (!sites) {
+    entries.length = 0;
+    summaries.length = 0;
+    sites = snapshotRaiseSites(options.snapshot);
+    readEntries();
   }
-  const { sites } = memoRaiseSites(options.snapshot, entries, options.memo);
+  if (options.memo) keepRaiseSites(options.memo, entries, sites, kept);
   const head = readHead(options.head);
   const plan = readLedgerPlan(options.head);
   rmSync(options.outDir, { recursive: true, force: true });

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
-import { memoRaiseSites } from '../../../src/build/raise-site-memo.ts';
+import { keepRaiseSites, keptRaiseSites, ONE_BY_ONE, readKeptSites, snapshotRaiseSites } from '../../../src/build/raise-site-memo.ts';
 import { loadCatalog } from '../../../src/catalog/catalog.ts';
 import { leanSnapshotEntries, readSnapshot, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { raiseSites } from '../../../src/search/raise-site.ts';
@@ -43,21 +43,34 @@ it("keeps the raise sites per source file: only the files whose records changed 
   expect(before.whole.filter((s) => s.scope !== null).length).toBeGreaterThanOrEqual(5);
   const memo = { file: join(dir, 'cache', 'raise-sites.json'), code: 'code-1' };
 
-  expect(memoRaiseSites(before.snapshot, before.lean, null)).toEqual({ sites: before.whole, read: 3005 });
-  expect(memoRaiseSites(before.snapshot, before.lean, memo)).toEqual({ sites: before.whole, read: 3005 });
-  expect(memoRaiseSites(before.snapshot, before.lean, memo)).toEqual({ sites: before.whole, read: 0 });
+  // Nothing kept: the sites read in one pass, then kept.
+  expect(readKeptSites(memo)).toBeNull();
+  const cold = snapshotRaiseSites(before.snapshot);
+  expect(cold).toEqual(before.whole);
+  keepRaiseSites(memo, before.lean, cold, null);
+  const written = statSync(memo.file).ino;
+  const kept = readKeptSites(memo)!;
+  expect(keptRaiseSites(before.snapshot, before.lean, kept)).toEqual({ sites: before.whole, read: 0 });
+  // The same sites again: the memo is not written again.
+  keepRaiseSites(memo, before.lean, before.whole, kept);
+  expect(statSync(memo.file).ino).toBe(written);
 
   // One record's excerpt edited: its file's records are read again (each from its line), and its scope
   // is the new definition's.
   const after = snapshotOf(dir, true);
-  const edited = memoRaiseSites(after.snapshot, after.lean, memo);
+  const edited = keptRaiseSites(after.snapshot, after.lean, kept)!;
   expect(edited.sites).toEqual(after.whole);
   expect(edited.sites).not.toEqual(before.whole);
   const file = after.lean.find((e) => e.record.repo === 'acme/builder' && e.record.lineNumber === 40)!.record;
   const sameFile = after.lean.filter((e) => e.record.repo === file.repo && e.record.filePath === file.filePath).length;
   expect(sameFile).toBeLessThan(100);
   expect(edited.read).toBe(sameFile);
-  expect(memoRaiseSites(after.snapshot, after.lean, memo).read).toBe(0);
+  keepRaiseSites(memo, after.lean, edited.sites, kept);
+  expect(statSync(memo.file).ino).not.toBe(written);
+  expect(keptRaiseSites(after.snapshot, after.lean, readKeptSites(memo)!)!.read).toBe(0);
+  // More records to read than ONE_BY_ONE: none read beside the lean entries (the caller reads them in one pass).
+  expect(3005).toBeGreaterThan(ONE_BY_ONE);
+  expect(keptRaiseSites(after.snapshot, after.lean, {})).toBeNull();
   // Another code's memo is not taken.
-  expect(memoRaiseSites(after.snapshot, after.lean, { ...memo, code: 'code-2' }).read).toBe(3005);
+  expect(readKeptSites({ ...memo, code: 'code-2' })).toBeNull();
 });
