@@ -217,10 +217,11 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
     // Each listing's filter index (repositories, classes, tags): read from the snapshot like the message index.
     stage('list-index', [together ? 'validate' : 'full-text'], ['snapshot'], ['filter indexes'], 'low'),
     // Together in a first build, it takes what the others leave; in an edit it indexes again the part
-    // of each record changed, the longest task beside the render, at its priority. Otherwise it comes
-    // first, ends before a second render process starts, and waits for validation's process when
-    // highlighting began early.
-    stage('full-text', [!together && early ? 'derive' : 'validate'], ['snapshot', 'published site'], ['Pagefind parts'], together && !kind.reusing ? 'low' : 'normal'),
+    // of each record changed, the longest task beside the render, at its priority, from the moment the
+    // snapshot is written (the stage waits for it: src/build/stages/full-text.ts), before validation
+    // has written the head. Otherwise it comes first, ends before a second render process starts, and
+    // waits for validation's process when highlighting began early.
+    stage('full-text', kind.reusing ? [] : [!together && early ? 'derive' : 'validate'], ['snapshot', 'published site'], ['Pagefind parts'], together && !kind.reusing ? 'low' : 'normal'),
     // The site and the ledger in one step (src/build/publish-step.ts); the ledger stage says what became of it.
     stage('publish', ['render', 'record-files', 'message-index', 'list-index', 'full-text'], ['staging site', 'published site', 'ledger plan'], ['site', 'ledger', 'page keys']),
     stage('ledger', ['publish'], ['ledger plan'], []),

@@ -29,6 +29,8 @@ export type ChildMessage =
   | { type: 'warn'; text: string }
   /** The summary of a stage that ends before its child does (validate, in validation's child). */
   | ({ type: 'summary'; stage: StageName } & StageSummary)
+  /** Validation's child has written the snapshot of the `records` valid entries (its head and the related errors follow). */
+  | { type: 'snapshot'; records: number }
   /** Validation's outcome: the snapshot is written (`records` valid), or the catalog is invalid (null). */
   | { type: 'validated'; records: number | null; rendered?: number; changed?: number }
   /** A render process has listed its error pages: its page log says which the published site lends (src/build/reused-pages.ts). */

@@ -13,6 +13,7 @@ import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
+import { snapshotWritten } from './validate.ts';
 import type { BuildState } from '../state.ts';
 import type { PagefindIndexOptions, PagefindIndexResult } from '../search-index.ts';
 
@@ -60,7 +61,13 @@ export async function fullTextStage(ctx: StageContext<BuildState>): Promise<void
   const { published, settings } = s;
   // Only the parts' keys: the child gets its options on its command line.
   const previous = published ? { site: published.site, keys: Object.fromEntries(Object.entries(published.keys).filter(([path]) => path.startsWith(`${PAGEFIND_DIR}/`))) } : undefined;
-  const options: FullTextOptions = { snapshot: s.snapshot, count: s.plan.facts.records!, outDir: s.dirs.fullText, maxFragments: settings.maxFragments, partRecords: settings.pagefindPartRecords, previous, shard: settings.shard };
+  // A stage that needs no other begins with the build, and waits here for the snapshot alone.
+  const count = await snapshotWritten(settings);
+  if (count === null) {
+    await ctx.ended('validate');
+    throw new Error('validation ended without writing the snapshot');
+  }
+  const options: FullTextOptions = { snapshot: s.snapshot, count, outDir: s.dirs.fullText, maxFragments: settings.maxFragments, partRecords: settings.pagefindPartRecords, previous, shard: settings.shard };
   const child = startStageChild<PagefindIndexResult>(import.meta.url, options, () => {}, 'the full-text index (Pagefind)', stageProcess(s.plan, 'full-text'));
   ctx.onCancel(child.kill);
   const result = await child.result;

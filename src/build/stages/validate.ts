@@ -187,6 +187,8 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
   writeSnapshot(options.snapshot, catalog.entries);
+  // What reads the snapshot alone may start now (src/build/stages/full-text.ts), before the head.
+  send({ type: 'snapshot', records });
   // Where records sharing a title are raised (src/views/places.ts): the catalog is lean, so the code of
   // their files' records is read again from their texts.
   const [{ recordScopes }, { readTwin }] = await Promise.all([import('../../views/places.ts'), import('../../schema/input-forms.ts')]);
@@ -241,6 +243,20 @@ interface ValidationChild {
 /** The child of the two stages, by the settings of the build that began it, awaited by `validate` and `derive`. */
 const children = new WeakMap<BuildSettings, ValidationChild>();
 
+/** When validation's child has written the snapshot, by the settings of the build that began it: the valid records' count, or null when it ended without. */
+const snapshots = new WeakMap<BuildSettings, Promise<number | null>>();
+
+/**
+ * Resolves once validation's child has written the snapshot, with the valid records' count (null: it
+ * ended without writing one, the catalog invalid or the child failed). A stage that reads the snapshot
+ * alone may start then, before validation has written the snapshot's head and ended.
+ */
+export function snapshotWritten(settings: BuildSettings): Promise<number | null> {
+  const written = snapshots.get(settings);
+  if (!written) throw new Error('validation has not begun');
+  return written;
+}
+
 /**
  * Starts the validate and derive child before the build proves the published site's files (seconds at
  * scale: src/build/page-reuse.ts `publishedSite`), which validation does not read: it reads the catalog
@@ -250,6 +266,8 @@ const children = new WeakMap<BuildSettings, ValidationChild>();
 export function beginValidation(s: Pick<BuildState, 'settings' | 'dirs' | 'snapshot' | 'head' | 'related' | 'shardIds' | 'code'>): () => void {
   const waiting: ChildMessage[] = [];
   let handle: (m: ChildMessage) => void = (m) => void waiting.push(m);
+  let written!: (records: number | null) => void;
+  snapshots.set(s.settings, new Promise((resolve) => (written = resolve)));
   const started = startStageChild<ValidateResult | null>(
     import.meta.url,
     {
@@ -265,11 +283,16 @@ export function beginValidation(s: Pick<BuildState, 'settings' | 'dirs' | 'snaps
       shardIds: s.shardIds,
       memo: s.settings.useCache ? { dir: catalogMemoDir(s.settings.cacheDir), code: s.code } : null,
     } satisfies ValidateOptions,
-    (m) => handle(m),
+    (m) => (m.type === 'snapshot' ? written(m.records) : handle(m)),
     'the validate and derive stages',
   );
   // A child that fails before its stage awaits it: the failure waits for the stage too.
   started.result.catch(() => {});
+  // Ended without a snapshot (a snapshot already told of stays told).
+  started.result.then(
+    () => written(null),
+    () => written(null),
+  );
   children.set(s.settings, {
     ...started,
     listen: (handler) => {

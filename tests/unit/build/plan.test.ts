@@ -67,8 +67,11 @@ describe('plan', () => {
   it('an edit of a catalog of one partition: the full-text index at the render\'s priority, the others low', () => {
     const reusing = { reusing: true, shard: false };
     const p = plan({ bytes: 30e6, records: 10_000, changed: 1 }, machine, defaults, reusing);
-    // It indexes again the part holding the edited record: the longest task beside the render.
+    // It indexes again the part holding the edited record: the longest task beside the render, begun as
+    // soon as the snapshot is written (the stage waits for it), before validation writes the head.
     expect(priority(p, 'full-text')).toBe('normal');
+    expect(needs(p, 'full-text')).toEqual([]);
+    expect(needs(plan({ bytes: 30e6, records: null }, machine, defaults, reusing), 'full-text')).toEqual([]);
     expect(priority(p, 'render')).toBe('normal');
     for (const s of ['message-index', 'record-files', 'list-index'] as const) expect(priority(p, s)).toBe('low');
     // Before the records are counted too: the stage may start then.
@@ -160,7 +163,8 @@ describe('plan', () => {
     for (const s of ['record-files', 'list-index'] as const) expect(needs(large, s)).toEqual(['full-text']);
     // The message index, the largest of them, after the render process too.
     expect(needs(large, 'message-index')).toEqual(['full-text', 'render']);
-    expect(needs(large, 'full-text')).toEqual(['validate']);
+    // From the build's start: the stage waits for the snapshot alone, not for validation's end.
+    expect(needs(large, 'full-text')).toEqual([]);
     expect(priority(large, 'full-text')).toBe('normal');
     expect(large.render.lanes).toEqual([[]]);
     // The same by the ERRDEX_PARTITION_RECORDS setting (the site tests' small catalogs).
