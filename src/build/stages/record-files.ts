@@ -209,8 +209,9 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     /** The page: its description read again from the snapshot when it was not taken with the record. */
     const page = (): string => {
       stamped++;
-      const whole = () => wholeEntry(options.snapshot, { record: { id: r.id } as ErrorRecord, sourceText: '', snapshotLine: r.line, datasetVersion: '', origin: { file: '', line: 0 } }).record;
-      const description = r.described ? r.description : shortLinkRecord(whole()).description;
+      const description = r.described
+        ? r.description
+        : shortLinkRecord(wholeEntry(options.snapshot, { record: { id: r.id } as ErrorRecord, sourceText: '', snapshotLine: r.line, datasetVersion: '', origin: { file: '', line: 0 } }).record).description;
       return stampShortLink(template, shortLinkValues({ ...r, description }, parts));
     };
     const was = keep[r.id];
