@@ -10,12 +10,11 @@
  * memo: in one pass over the snapshot that holds only the excerpts, before the lean entries are read.
  */
 import { hash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { textKey, type CatalogEntry } from '../catalog/entry.ts';
 import { forEachSnapshotEntry, wholeEntry } from '../catalog/snapshot.ts';
 import { raiseSites, type RaiseSite, type SiteFields } from '../search/raise-site.ts';
-import { tempFileFor } from '../util/files.ts';
+import { replaceFile } from '../util/files.ts';
 
 /** The scopes of each source file's records (in snapshot order), by `fileKey`. */
 export type KeptSites = Record<string, (string | null)[]>;
@@ -102,8 +101,5 @@ export function keepRaiseSites(memo: { file: string; code: string }, entries: re
     if (same && kept![key]?.length !== indexes.length) same = false;
   }
   if (same && Object.keys(kept!).length === Object.keys(files).length) return;
-  mkdirSync(dirname(memo.file), { recursive: true });
-  const temp = tempFileFor(memo.file);
-  writeFileSync(temp, JSON.stringify({ code: memo.code, files } satisfies Memo));
-  renameSync(temp, memo.file);
+  replaceFile(memo.file, JSON.stringify({ code: memo.code, files } satisfies Memo));
 }

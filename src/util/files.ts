@@ -3,7 +3,7 @@
  * and writing a state file (the URL ledger, the build cache's page manifest, reports) so that a crash
  * or a full disk leaves either the old file or the new one, never a part of one.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 /**
@@ -61,6 +61,17 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     throw e;
   }
   fsyncDir(dirname(path));
+}
+
+/**
+ * Writes `path` whole or not at all, as writeFileAtomic does, but flushes nothing to disk: for a cache
+ * file whose copy torn by a crash is found unreadable and made again. Its folder is made if need be.
+ */
+export function replaceFile(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = tempFileFor(path);
+  writeFileSync(temp, data);
+  renameSync(temp, path);
 }
 
 /** Writes a file and flushes it to disk before returning (the first half of writeFileAtomic). */

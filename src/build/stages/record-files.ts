@@ -16,7 +16,7 @@
  * reading nothing of the catalog (`linkShardRecords`), from its start (`beginShardRecords`).
  */
 import { hash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lazySnapshotTexts, leanSnapshotEntries, readHead, wholeEntry } from '../../catalog/snapshot.ts';
@@ -36,7 +36,7 @@ import { mergeInto, renderSiteDir } from '../site-folders.ts';
 import type { BuildSettings, BuildState, RecordFilesResult } from '../state.ts';
 import { siteConfig } from '../../../errdex.config.mjs';
 import { displayPath } from '../../catalog/load.ts';
-import { listFilesBelow, tempFileFor } from '../../util/files.ts';
+import { listFilesBelow, replaceFile } from '../../util/files.ts';
 import { SHARD_RECORDS, shardRecordsListing, shardRecordsResult } from '../merge.ts';
 import { readShardFile, snapshotKey } from '../shard-reuse.ts';
 import { linkReused } from '../page-reuse.ts';
@@ -145,14 +145,6 @@ function readShortLinkMemo(memo: { file: string; code: string } | null): ShortLi
 
 const CONFIG_KEY = hash('sha1', JSON.stringify(siteConfig));
 
-/** Renamed into place, not flushed to disk: a memo torn by a crash does not parse, and every short link is made again. */
-function writeShortLinkMemo(file: string, memo: ShortLinkMemo): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = tempFileFor(file);
-  writeFileSync(temp, JSON.stringify(memo));
-  renameSync(temp, file);
-}
-
 /** Writes every record's JSON twin, then, with the template, its short link; `onRecord` is told the records done so far. */
 export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (done: number) => void): Promise<RecordFilesResult> {
   const { outDir } = options;
@@ -240,7 +232,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     removeUnmade(join(outDir, FOLDERS[1]), made.links);
   }
   files.save();
-  if (memo && options.memo && (stamped > 0 || Object.keys(kept?.links ?? {}).length !== count || kept?.template !== templateKey)) writeShortLinkMemo(options.memo.file, memo);
+  if (memo && options.memo && (stamped > 0 || Object.keys(kept?.links ?? {}).length !== count || kept?.template !== templateKey)) replaceFile(options.memo.file, JSON.stringify(memo));
   // A shard's short links are compared with the other shards' in the merge.
   const inPlace = made ? { inPlace: files.counts.kept } : {};
   return { records: count, files: 2 * count, linked: files.counts.linked, ...inPlace, bytes, titles: titleFigures(heads), heads: own ? heads : undefined };
