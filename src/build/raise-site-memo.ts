@@ -48,8 +48,11 @@ export function snapshotRaiseSites(snapshot: string): RaiseSite[] {
   return raiseSites(excerpts);
 }
 
-/** The entries' indexes by source file, in snapshot order, each file with the key of what its sites are read from. */
-function sourceFiles(entries: readonly CatalogEntry[]): { key: string; indexes: number[] }[] {
+/** Entries' indexes by source file (`sourceFiles`). */
+export type SourceFiles = { key: string; indexes: number[] }[];
+
+/** The entries' indexes by source file, in snapshot order, each file with the key of what its sites are read from: taken once, for `keptRaiseSites` and `keepRaiseSites`. */
+export function sourceFiles(entries: readonly CatalogEntry[]): SourceFiles {
   const files = new Map<string, number[]>();
   for (let i = 0; i < entries.length; i++) {
     const r = entries[i]!.record;
@@ -67,8 +70,7 @@ function sourceFiles(entries: readonly CatalogEntry[]): { key: string; indexes: 
  * the others' records read whole, each from its line. Null when that is more than `ONE_BY_ONE` records
  * (read them with `snapshotRaiseSites`, before the lean entries). `read`: how many records were read.
  */
-export function keptRaiseSites(snapshot: string, entries: readonly CatalogEntry[], kept: KeptSites): { sites: RaiseSite[]; read: number } | null {
-  const files = sourceFiles(entries);
+export function keptRaiseSites(snapshot: string, entries: readonly CatalogEntry[], files: SourceFiles, kept: KeptSites): { sites: RaiseSite[]; read: number } | null {
   const unknown = files.filter(({ key, indexes }) => kept[key]?.length !== indexes.length);
   const read = unknown.reduce((n, u) => n + u.indexes.length, 0);
   if (read > ONE_BY_ONE) return null;
@@ -89,17 +91,17 @@ export function keptRaiseSites(snapshot: string, entries: readonly CatalogEntry[
 }
 
 /**
- * Keeps the entries' sites (`sites[i]` of `entries[i]`) for the next build of the same code; not written
+ * Keeps the entries' sites (`sites[i]` of `entries[i]`, grouped as `files`) for the next build of the same code; not written
  * when `kept` (what the memo holds now) has them all already. Renamed into place, not flushed to disk: a
  * memo torn by a crash does not parse, and every site is read again.
  */
-export function keepRaiseSites(memo: { file: string; code: string }, entries: readonly CatalogEntry[], sites: readonly RaiseSite[], kept: KeptSites | null): void {
-  const files: KeptSites = {};
+export function keepRaiseSites(memo: { file: string; code: string }, files: SourceFiles, sites: readonly RaiseSite[], kept: KeptSites | null): void {
+  const scopes: KeptSites = {};
   let same = kept !== null;
-  for (const { key, indexes } of sourceFiles(entries)) {
-    files[key] = indexes.map((i) => sites[i]!.scope);
+  for (const { key, indexes } of files) {
+    scopes[key] = indexes.map((i) => sites[i]!.scope);
     if (same && kept![key]?.length !== indexes.length) same = false;
   }
-  if (same && Object.keys(kept!).length === Object.keys(files).length) return;
-  replaceFile(memo.file, JSON.stringify({ code: memo.code, files } satisfies Memo));
+  if (same && Object.keys(kept!).length === files.length) return;
+  replaceFile(memo.file, JSON.stringify({ code: memo.code, files: scopes } satisfies Memo));
 }

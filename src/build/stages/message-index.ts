@@ -49,7 +49,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     { redirectsFile },
     { errorPath, shortPath },
     { MESSAGE_INDEX_DIR, writeMessageIndex },
-    { keepRaiseSites, keptRaiseSites, readKeptSites, snapshotRaiseSites },
+    { keepRaiseSites, keptRaiseSites, readKeptSites, snapshotRaiseSites, sourceFiles },
     { summaryOf },
     { dropProse },
   ] = await Promise.all([
@@ -80,14 +80,16 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     }
   };
   readEntries();
-  sites ??= keptRaiseSites(options.snapshot, entries, kept!)?.sites ?? null;
+  let files = sourceFiles(entries);
+  sites ??= keptRaiseSites(options.snapshot, entries, files, kept!)?.sites ?? null;
   if (!sites) {
     entries.length = 0;
     summaries.length = 0;
     sites = snapshotRaiseSites(options.snapshot);
     readEntries();
+    files = sourceFiles(entries);
   }
-  if (options.memo) keepRaiseSites(options.memo, entries, sites, kept);
+  if (options.memo) keepRaiseSites(options.memo, files, sites, kept);
   const head = readHead(options.head);
   const plan = readLedgerPlan(options.head);
   rmSync(options.outDir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { syntheticRecords } from '../../../bench/lib/synthetic.ts';
-import { keepRaiseSites, keptRaiseSites, ONE_BY_ONE, readKeptSites, snapshotRaiseSites } from '../../../src/build/raise-site-memo.ts';
+import { keepRaiseSites, keptRaiseSites, ONE_BY_ONE, readKeptSites, snapshotRaiseSites, sourceFiles } from '../../../src/build/raise-site-memo.ts';
 import { loadCatalog } from '../../../src/catalog/catalog.ts';
 import { leanSnapshotEntries, readSnapshot, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { raiseSites } from '../../../src/search/raise-site.ts';
@@ -47,30 +47,30 @@ it("keeps the raise sites per source file: only the files whose records changed 
   expect(readKeptSites(memo)).toBeNull();
   const cold = snapshotRaiseSites(before.snapshot);
   expect(cold).toEqual(before.whole);
-  keepRaiseSites(memo, before.lean, cold, null);
+  keepRaiseSites(memo, sourceFiles(before.lean), cold, null);
   const written = statSync(memo.file).ino;
   const kept = readKeptSites(memo)!;
-  expect(keptRaiseSites(before.snapshot, before.lean, kept)).toEqual({ sites: before.whole, read: 0 });
+  expect(keptRaiseSites(before.snapshot, before.lean, sourceFiles(before.lean), kept)).toEqual({ sites: before.whole, read: 0 });
   // The same sites again: the memo is not written again.
-  keepRaiseSites(memo, before.lean, before.whole, kept);
+  keepRaiseSites(memo, sourceFiles(before.lean), before.whole, kept);
   expect(statSync(memo.file).ino).toBe(written);
 
   // One record's excerpt edited: its file's records are read again (each from its line), and its scope
   // is the new definition's.
   const after = snapshotOf(dir, true);
-  const edited = keptRaiseSites(after.snapshot, after.lean, kept)!;
+  const edited = keptRaiseSites(after.snapshot, after.lean, sourceFiles(after.lean), kept)!;
   expect(edited.sites).toEqual(after.whole);
   expect(edited.sites).not.toEqual(before.whole);
   const file = after.lean.find((e) => e.record.repo === 'acme/builder' && e.record.lineNumber === 40)!.record;
   const sameFile = after.lean.filter((e) => e.record.repo === file.repo && e.record.filePath === file.filePath).length;
   expect(sameFile).toBeLessThan(100);
   expect(edited.read).toBe(sameFile);
-  keepRaiseSites(memo, after.lean, edited.sites, kept);
+  keepRaiseSites(memo, sourceFiles(after.lean), edited.sites, kept);
   expect(statSync(memo.file).ino).not.toBe(written);
-  expect(keptRaiseSites(after.snapshot, after.lean, readKeptSites(memo)!)!.read).toBe(0);
+  expect(keptRaiseSites(after.snapshot, after.lean, sourceFiles(after.lean), readKeptSites(memo)!)!.read).toBe(0);
   // More records to read than ONE_BY_ONE: none read beside the lean entries (the caller reads them in one pass).
   expect(3005).toBeGreaterThan(ONE_BY_ONE);
-  expect(keptRaiseSites(after.snapshot, after.lean, {})).toBeNull();
+  expect(keptRaiseSites(after.snapshot, after.lean, sourceFiles(after.lean), {})).toBeNull();
   // Another code's memo is not taken.
   expect(readKeptSites({ ...memo, code: 'code-2' })).toBeNull();
 });
