@@ -141,6 +141,8 @@ export interface ListIndexResult {
   listings: number;
   /** Listings whose files came from the cache. */
   cached: number;
+  /** Records parsed to find the listings: none when no record the listings show changed but those whose text did. */
+  read: number;
   records: number;
   files: number;
   bytes: number;

@@ -115,6 +115,26 @@ export function* leanSnapshotEntries(path: string, keep: { entry?: (id: string) 
   }
 }
 
+/**
+ * Each entry's text hash from the lean snapshot, in the snapshot's order, its record parsed only when
+ * `record` is called (as `leanSnapshotEntries` gives it, documentation left out), which must be before
+ * the next entry is taken: the line is not kept. For a stage that keeps what it made of each text.
+ */
+export function* leanSnapshotTextKeys(path: string): Generator<[textKey: string, record: () => ErrorRecord]> {
+  for (const [bytes] of lines(leanSnapshotFile(path))) {
+    const tab = bytes.indexOf(0x09);
+    const textKey = (JSON.parse(bytes.toString('utf8', 0, tab)) as LeanHead)[4];
+    yield [
+      textKey,
+      () => {
+        const record = JSON.parse(bytes.toString('utf8', tab + 1)) as ErrorRecord;
+        record.documentation = '';
+        return record;
+      },
+    ];
+  }
+}
+
 function snapshotLine(e: CatalogEntry): string {
   const head = [e.origin.file, e.origin.line, e.datasetVersion, e.record.id];
   return e.sourceText.includes('\n') ? JSON.stringify([...head, e.sourceText]) : `${JSON.stringify(head)}\t${e.sourceText}`;

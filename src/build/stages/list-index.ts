@@ -16,12 +16,14 @@
  * that list, reading nothing of the catalog; otherwise it finds every listing in the cache under the
  * key it computes itself, and writes them all without indexing one.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { writeFileAtomic } from '../../util/files.ts';
+import { replaceFile, writeFileAtomic } from '../../util/files.ts';
 import type { SnapshotHead } from '../../catalog/snapshot.ts';
+import { textKey, type CatalogEntry } from '../../catalog/entry.ts';
+import type { ErrorRecord } from '../../schema/record.ts';
 import type { IndexFacet, ListIndexRecord, ListKind } from '../../views/list-index.ts';
 import { formatCount } from '../progress.ts';
 import { childMain, startStageChild } from '../protocol.ts';
@@ -79,18 +81,16 @@ type Job = { kind: ListKind; path: string; records: ListIndexRecord[]; facets: I
 /** A listing to write: its key in the cache (null: no cache), its rows' count, and what to index it from (none when a shard made it). */
 type Listing = Omit<MadeListing, 'key'> & { key: string | null; job?: Job };
 
-/** The listings to write: every listing of the catalog, or a shard's share of them. */
-async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string, string>, classes: SnapshotHead['classes']): Promise<Listing[]> {
+/** The listings to write: every listing of the catalog, or a shard's share of them, made from `entries`. */
+async function listingJobs(entries: readonly CatalogEntry[], options: ListIndexOptions, titles: ReadonlyMap<string, string>, classes: SnapshotHead['classes']): Promise<Listing[]> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
-  const [{ leanSnapshotEntries }, { browseListings }, { hasListIndex }, { repoListing, repoFacets }, { classListing, tagListing }, { partitionOfId }] = await Promise.all([
-    import('../../catalog/snapshot.ts'),
+  const [{ browseListings }, { hasListIndex }, { repoListing, repoFacets }, { classListing, tagListing }, { partitionOfId }] = await Promise.all([
     import('../../catalog/derive/index.ts'),
     import('../../views/list-index.ts'),
     import('../../views/repo-listing.ts'),
     import('../../views/collection-listing.ts'),
     import('../../catalog/partition.ts'),
   ]);
-  const entries = [...leanSnapshotEntries(options.snapshot)];
   const b = browseListings(entries, classes);
   const jobs: Job[] = [];
   for (const s of b.repos) {
@@ -109,6 +109,75 @@ async function listingJobs(options: ListIndexOptions, titles: ReadonlyMap<string
   return (share ? jobs.filter((job) => partitionOfId(job.path, share.count) === share.index) : jobs).map(
     (job): Listing => ({ path: job.path, key: options.cache ? listingKey(options.cache.code, job, titles) : null, rows: job.records.length, job }),
   );
+}
+
+/**
+ * What the last build's listings were made from, kept in the build cache: each lean record as the
+ * listings read it (without its documentation: `browseListings` reads nothing else of an entry),
+ * hashed, by the hash of its entry's text; the digest of those in the snapshot's order with the
+ * classes, the code and the share; and the listings made. An edit of a record's prose or code leaves
+ * the digest as it was, so the listings are the last build's: written from the cache with only the
+ * changed records parsed, not the whole lean snapshot.
+ */
+interface ListingsMemo {
+  digest: string;
+  rows: Record<string, string>;
+  made: MadeListing[];
+}
+
+const LISTINGS_MEMO = 'list-index-listings.json';
+
+function readListingsMemo(file: string): ListingsMemo | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ListingsMemo;
+  } catch {
+    return null;
+  }
+}
+
+const rowHash = (record: ErrorRecord): string => hash('sha1', JSON.stringify(record), 'base64');
+
+/** The digest's start: what every listing is made from besides the rows. */
+const digestOf = (options: ListIndexOptions, classes: SnapshotHead['classes']) =>
+  createHash('sha256').update(JSON.stringify([options.cache?.code ?? null, process.versions.zlib, classes, options.share ?? null]));
+
+/** The listings to write and how many records were parsed for them: the last build's when what they are made from is the same, else every listing made again. */
+async function listingsToWrite(options: ListIndexOptions, titles: ReadonlyMap<string, string>, classes: SnapshotHead['classes']): Promise<{ listings: Listing[]; read: number }> {
+  const { leanSnapshotEntries, leanSnapshotTextKeys } = await import('../../catalog/snapshot.ts');
+  const memoFile = options.cache && join(options.cache.dir, LISTINGS_MEMO);
+  const kept = memoFile ? readListingsMemo(memoFile) : null;
+  if (kept && memoFile) {
+    const rows: Record<string, string> = {};
+    const digest = digestOf(options, classes);
+    let read = 0;
+    for (const [textKey, record] of leanSnapshotTextKeys(options.snapshot)) {
+      let row = kept.rows[textKey];
+      if (row === undefined) {
+        row = rowHash(record());
+        read++;
+      }
+      rows[textKey] = row;
+      digest.update(row);
+    }
+    const cacheDir = join(options.cache!.dir, LIST_INDEX_DIR);
+    if (digest.digest('hex') === kept.digest && kept.made.every((l) => existsSync(join(cacheDir, `${l.key}.json`)))) {
+      if (read > 0 || Object.keys(kept.rows).length !== Object.keys(rows).length) replaceFile(memoFile, JSON.stringify({ ...kept, rows }));
+      return { listings: kept.made, read };
+    }
+  }
+  const entries = [...leanSnapshotEntries(options.snapshot)];
+  const listings = await listingJobs(entries, options, titles, classes);
+  if (memoFile) {
+    const rows: Record<string, string> = {};
+    const digest = digestOf(options, classes);
+    for (const e of entries) {
+      const row = rowHash(e.record);
+      rows[textKey(e)] = row;
+      digest.update(row);
+    }
+    replaceFile(memoFile, JSON.stringify({ digest: digest.digest('hex'), rows, made: listings.map(({ path, key, rows }) => ({ path, key: key!, rows })) } satisfies ListingsMemo));
+  }
+  return { listings, read: entries.length };
 }
 
 /** A shard's folder's list of the listings it made (`ListIndexResult.made`) and the key of their snapshot. */
@@ -135,7 +204,9 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   ]);
   const { classes } = readHead(options.head);
   const titles = new Map(classes.map((c) => [c.id, c.title]));
-  const made: Listing[] = options.fromShards ? options.fromShards.flatMap((dir) => readShardListings(dir)!.made!) : await listingJobs(options, titles, classes);
+  const { listings: made, read } = options.fromShards
+    ? { listings: options.fromShards.flatMap((dir): Listing[] => readShardListings(dir)!.made!), read: 0 }
+    : await listingsToWrite(options, titles, classes);
   const share = options.share;
   rmSync(options.outDir, { recursive: true, force: true });
   // Publish merges this folder even when no listing has several pages.
@@ -143,7 +214,7 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   const cacheDir = options.cache && join(options.cache.dir, LIST_INDEX_DIR);
   if (cacheDir) mkdirSync(cacheDir, { recursive: true });
   const used = new Set<string>();
-  const result: ListIndexResult = { listings: made.length, cached: 0, records: 0, files: 0, bytes: 0, largestBytes: 0 };
+  const result: ListIndexResult = { listings: made.length, cached: 0, read, records: 0, files: 0, bytes: 0, largestBytes: 0 };
   for (const { path, key, rows, job } of made) {
     const cacheFile = cacheDir && key ? join(cacheDir, `${key}.json`) : null;
     let listing = cacheFile ? readCached(cacheFile) : null;
@@ -208,8 +279,8 @@ export async function listIndexStage(ctx: StageContext<BuildState>): Promise<voi
   const whose = fit ? " (the shards': made from the same snapshot)" : '';
   s.board.stage('list-index').end({
     summary: shard
-      ? `filter indexes of ${formatCount(r.listings)} listings, this shard's share (${formatCount(r.cached)} unchanged), for the merge`
-      : `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB${whose}`,
+      ? `filter indexes of ${formatCount(r.listings)} listings, this shard's share (${formatCount(r.cached)} unchanged; ${formatCount(r.read)} records read), for the merge`
+      : `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged; ${formatCount(r.read)} records read), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB${whose}`,
     items: r.records,
     unit: 'rows',
     output: { files: r.files, bytes: r.bytes },

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,14 +9,15 @@ import { writeHead, writeSnapshot, type SnapshotHead } from '../../../../src/cat
 import type { LedgerPlan } from '../../../../src/catalog/ledger.ts';
 import { listFilesBelow } from '../../../../src/util/files.ts';
 
-/** A catalog with listings of several pages, its snapshot and head; `edit` changes the message of its first record. */
-async function fixture(dir: string, edit = false) {
-  const catalogDir = join(dir, edit ? 'input-edited' : 'input');
+/** A catalog with listings of several pages, its snapshot and head; `edit` changes the message (or the documentation) of its first record. */
+async function fixture(dir: string, edit: false | 'message' | 'documentation' = false) {
+  const catalogDir = join(dir, edit ? `input-${edit}` : 'input');
   mkdirSync(catalogDir, { recursive: true });
   const lines = [...syntheticRecords({ count: 3000, seed: 3 })];
   if (edit) {
-    const first = JSON.parse(lines[0]!) as { record: { errorMessage: string } };
-    first.record.errorMessage = `${first.record.errorMessage} (edited)`;
+    const first = JSON.parse(lines[0]!) as { record: { errorMessage: string; documentation: string } };
+    if (edit === 'message') first.record.errorMessage = `${first.record.errorMessage} (edited)`;
+    else first.record.documentation = `${first.record.documentation} Edited.`;
     lines[0] = JSON.stringify(first);
   }
   writeFileSync(join(catalogDir, 'records.jsonl'), `${lines.join('\n')}\n`);
@@ -35,7 +36,7 @@ describe('the list-index stage', () => {
   it('writes a listing from the build cache only when its inputs are the ones kept, the same bytes as indexing it again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'errdex-list-index-'));
     const before = await fixture(dir);
-    const after = await fixture(dir, true);
+    const after = await fixture(dir, 'message');
     const cache = { dir: join(dir, 'cache'), code: 'code-1' };
     const run = (input: { snapshot: string; head: string }, out: string, c: ListIndexOptions['cache']) =>
       listIndexes({ ...input, outDir: join(dir, out), cache: c });
@@ -46,7 +47,7 @@ describe('the list-index stage', () => {
     expect(readdirSync(join(dir, 'cold')).length).toBeGreaterThan(0);
     expect((await run(before, 'first', cache)).cached).toBe(0);
     const again = await run(before, 'again', cache);
-    expect(again).toEqual({ ...cold, cached: cold.listings });
+    expect(again).toEqual({ ...cold, cached: cold.listings, read: 0 });
     expect(filesOf(join(dir, 'again'))).toEqual(filesOf(join(dir, 'cold')));
 
     // One record's message changed: the listings it is in are indexed again, the others come from the cache.
@@ -57,6 +58,40 @@ describe('the list-index stage', () => {
     // The cache keeps this build's listings only; other code keys every listing anew.
     expect(readdirSync(join(dir, 'cache/list-index'))).toHaveLength(edited.listings);
     expect((await run(after, 'other-code', { ...cache, code: 'code-2' })).cached).toBe(0);
+  });
+
+  it('reads only the records whose text changed when none of what the listings show did', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-list-index-memo-'));
+    const before = await fixture(dir);
+    const prose = await fixture(dir, 'documentation');
+    const message = await fixture(dir, 'message');
+    const cache = { dir: join(dir, 'cache'), code: 'code-1' };
+    const run = (input: { snapshot: string; head: string }, out: string, c: ListIndexOptions['cache'] = cache) =>
+      listIndexes({ ...input, outDir: join(dir, out), cache: c });
+    const cold = await run(before, 'cold', null);
+    expect(cold.read).toBe(3000);
+    expect((await run(before, 'first')).read).toBe(3000);
+
+    // A record's documentation is no listing's: the listings are the last build's, one record parsed.
+    const edited = await run(prose, 'prose');
+    expect(edited).toEqual({ ...cold, cached: cold.listings, read: 1 });
+    expect(filesOf(join(dir, 'prose'))).toEqual(filesOf(join(dir, (await run(prose, 'prose-cold', null), 'prose-cold'))));
+    expect((await run(prose, 'prose-again')).read).toBe(0);
+
+    // Its message is: every record parsed, the listings it is in made again, as a cold build makes them.
+    const changed = await run(message, 'message');
+    expect(changed.read).toBe(3000);
+    expect(changed.cached).toBeLessThan(changed.listings);
+    expect(filesOf(join(dir, 'message'))).toEqual(filesOf(join(dir, (await run(message, 'message-cold', null), 'message-cold'))));
+
+    // A kept listing's files gone from the cache: made again from the records, not taken as made.
+    const gone = readdirSync(join(dir, 'cache/list-index'))[0]!;
+    rmSync(join(dir, 'cache/list-index', gone));
+    const remade = await run(message, 'remade');
+    expect(remade).toEqual({ ...changed, cached: changed.listings - 1 });
+    expect(filesOf(join(dir, 'remade'))).toEqual(filesOf(join(dir, 'message-cold')));
+    // Another code's memo is not taken.
+    expect((await run(message, 'other-code', { ...cache, code: 'code-2' })).read).toBe(3000);
   });
 
   it("makes a shard's share of the listings into its cache only; the shares together are every listing a merge needs", async () => {
@@ -93,7 +128,7 @@ describe('the list-index stage', () => {
     expect(shardListingsFit(folders, 'snapshot-1', join(dir, 'cache-merge'))).toBe(true);
     const gone = { snapshot: join(dir, 'no-snapshot.jsonl'), head: input.head };
     const linked = await listIndexes({ ...gone, outDir: join(dir, 'from-shards'), cache: { dir: join(dir, 'cache-merge'), code }, fromShards: folders });
-    expect(linked).toEqual({ ...cold, cached: cold.listings });
+    expect(linked).toEqual({ ...cold, cached: cold.listings, read: 0 });
     expect(filesOf(join(dir, 'from-shards'))).toEqual(filesOf(join(dir, 'cold')));
   });
 });
