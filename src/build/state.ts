@@ -11,7 +11,7 @@ import type { Plan, PlanSettings } from './plan.ts';
 import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
 import type { PagefindIndexResult } from './search-index.ts';
 import type { PageHead } from './rendered-pages.ts';
-import type { TitleFigures } from './summary.ts';
+import type { SiteFigures, TitleFigures } from './summary.ts';
 
 /** What `npm run build` was asked to do (scripts/build.ts reads the flags and settings). */
 export interface BuildSettings {
@@ -127,6 +127,8 @@ export interface RecordFilesResult {
   heads?: [string, PageHead][];
   /** A shard's: the `snapshotKey` of what they were made from; a merge links them when its own is the same. */
   key?: string;
+  /** The stage's folders (`api/errors/`, `e/`) measured as it filled them, so publish walks the rest of the site; absent when it linked a shard's. */
+  figures?: SiteFigures;
 }
 
 /** A listing a shard made: its path, its key in the cache, its rows' count. */

@@ -65,7 +65,7 @@ export function redirectRules(text: string): string[] {
   return text.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
 }
 
-const noFigures = (): SiteFigures => ({
+export const noFigures = (): SiteFigures => ({
   files: 0,
   bytes: 0,
   largest: { path: '', bytes: -1 },
@@ -80,29 +80,39 @@ const noFigures = (): SiteFigures => ({
 const larger = (a: SiteFigures['largest'], b: SiteFigures['largest']) => (b.bytes > a.bytes || (b.bytes === a.bytes && b.path < a.path) ? b : a);
 const fuller = (a: SiteFigures['fullest'], b: SiteFigures['fullest']) => (b.files > a.files || (b.files === a.files && b.path < a.path) ? b : a);
 
+/** Adds a file to `f`: its path in the site and its size. */
+export function addFile(f: SiteFigures, path: string, bytes: number): void {
+  f.files++;
+  if (path.startsWith('search-index/')) f.messageIndexFiles++;
+  else if (path.startsWith('pagefind/') && path.includes('/fragment/')) f.fragmentFiles++;
+  f.bytes += bytes;
+  f.largest = larger(f.largest, { path, bytes });
+}
+
+/** Adds a folder to `f`: its path in the site ('e/', './' for the site's own) and how many files it holds, not counting its subfolders'. */
+export function addFolder(f: SiteFigures, path: string, files: number): void {
+  f.fullest = fuller(f.fullest, { path, files });
+}
+
 /**
  * Adds the files below `dir` to `f`. With `deeper`, the folders two levels below `dir` are handed to
- * it instead of walked (src/build/measure-worker.ts shares them out).
+ * it instead of walked (src/build/measure-worker.ts shares them out). `skip`: folders of the site
+ * (paths one or two levels down, such as 'e' or 'api/errors') not walked, measured by who made them.
  */
-function walkInto(site: string, dir: string, f: SiteFigures, deeper?: (dir: string) => void, depth = 0): void {
+function walkInto(site: string, dir: string, f: SiteFigures, deeper?: (dir: string) => void, depth = 0, skip?: ReadonlySet<string>): void {
   let here = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
+      if (skip && depth <= 1 && skip.has(relative(site, path))) continue;
       if (deeper && depth >= 1) deeper(path);
-      else walkInto(site, path, f, deeper, depth + 1);
+      else walkInto(site, path, f, deeper, depth + 1, skip);
     } else if (entry.isFile()) {
-      const size = statSync(path).size;
-      const rel = relative(site, path);
       here++;
-      f.files++;
-      if (rel.startsWith('search-index/')) f.messageIndexFiles++;
-      else if (rel.startsWith('pagefind/') && rel.includes('/fragment/')) f.fragmentFiles++;
-      f.bytes += size;
-      f.largest = larger(f.largest, { path: rel, bytes: size });
+      addFile(f, relative(site, path), statSync(path).size);
     }
   }
-  f.fullest = fuller(f.fullest, { path: `${relative(site, dir)}/`.replace(/^\/$/, './'), files: here });
+  addFolder(f, `${relative(site, dir)}/`.replace(/^\/$/, './'), here);
 }
 
 /** The figures of the files below `dirs`, folders of `site`. */
@@ -139,17 +149,19 @@ export function measureSite(site: string): SiteFigures {
  * `measureSite` on two cores: the folders two levels down (a site holds tens of thousands, each a
  * record's page or short link, or one of its indexes' folders) taken in turn by this thread and by
  * `measure` (a worker thread: src/build/measure-worker.ts). The walk is a stat of every file, seconds at
- * scale, on the path every build waits on while it publishes.
+ * scale, on the path every build waits on while it publishes. `known`: the figures of folders a stage
+ * made and measured as it wrote them (`skip`, paths one or two levels down), not walked again.
  */
-export async function measureSiteBeside(site: string, measure: (dirs: string[]) => Promise<SiteFigures>): Promise<SiteFigures> {
+export async function measureSiteBeside(site: string, measure: (dirs: string[]) => Promise<SiteFigures>, known?: { figures: SiteFigures; skip: readonly string[] }): Promise<SiteFigures> {
   const f = noFigures();
   const deep: string[] = [];
-  walkInto(site, site, f, (dir) => deep.push(dir));
+  walkInto(site, site, f, (dir) => deep.push(dir), 0, known && new Set(known.skip));
   const theirs = measure(deep.filter((_, i) => i % 2 === 1));
   // Not lost while this thread walks: its failure is awaited below.
   theirs.catch(() => {});
   for (const [i, dir] of deep.entries()) if (i % 2 === 0) walkInto(site, dir, f);
-  return countRedirects(site, joinFigures(f, await theirs));
+  const walked = joinFigures(f, await theirs);
+  return countRedirects(site, known ? joinFigures(walked, known.figures) : walked);
 }
 
 /** 1234567 -> "1.2 MB" (powers of 1,000, as hosts state their limits). */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../../bench/lib/synthetic.ts';
-import { buildSite, listFiles, readText, type BuiltSite } from '../support/site.ts';
+import { buildSite, expectFiguresOfWalk, listFiles, readText, type BuiltSite } from '../support/site.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'errdex-incremental-'));
 const catalogDir = join(root, 'catalog');
@@ -149,6 +149,7 @@ describe('partitioned and incremental builds', () => {
     expect(site.stdout).toMatch(/message index in \d+ files, \d+ already in place in the standby's folder/);
     expect(site.stdout).toMatch(/12 unchanged;.* [1-9]\d* of the unchanged pages already in place in the standby's folders/);
     expect(snapshot(site.dist)).toEqual(published);
+    expectFiguresOfWalk(site);
     expect(existsSync(`${dist}.standby`)).toBe(true);
   });
 
@@ -177,6 +178,7 @@ describe('partitioned and incremental builds', () => {
     expect(files).not.toContain(`api/errors/${idOf(removed)}.json`);
     expect(files.filter((f) => f.startsWith('api/errors/'))).toHaveLength(11);
     expect(readText(join(again.dist, 'index.html'))).not.toContain(JSON.parse(removed).record.slug);
+    expectFiguresOfWalk(again);
   });
 
   it("reuses only what the cache's kept copy proves, whatever the output folder holds: the site equals a cold build", () => {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { listFilesBelow } from '../../src/util/files.ts';
+import { measureSite } from '../../src/build/summary.ts';
 
 export const FIXTURES = resolve('tests/fixtures/catalogs');
 const SITES = resolve('.errdex/test-sites');
@@ -40,6 +41,13 @@ export function buildSite(
 
 /** Every file below a folder, as paths relative to it with '/' separators. */
 export const listFiles = listFilesBelow;
+
+/** That the figures the publish stage printed (some taken by the stages as they wrote, the rest walked) are a walk's of the published site. */
+export function expectFiguresOfWalk(site: BuiltSite): void {
+  const said = /: ([\d,]+) files, [^(]*\(([\d,]+) bytes\), largest (\S+) \(/.exec(site.stdout);
+  const walked = measureSite(site.dist);
+  expect(said?.slice(1).map((x) => x.replaceAll(',', ''))).toEqual([String(walked.files), String(walked.bytes), walked.largest.path]);
+}
 
 export const readText = (path: string): string => readFileSync(path, 'utf8');
 

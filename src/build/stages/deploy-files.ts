@@ -46,7 +46,13 @@ export interface DeployFiles {
 }
 
 /** `_headers`, trimmed `_redirects`, the figures, and the budget check (OverBudget) of the staging folder. */
-export async function prepareSite(staging: string, settings: BuildSettings, records: number, budget: HostBudget | null = settings.host): Promise<DeployFiles> {
+export async function prepareSite(
+  staging: string,
+  settings: BuildSettings,
+  records: number,
+  budget: HostBudget | null = settings.host,
+  known?: Parameters<typeof measureSiteBeside>[2],
+): Promise<DeployFiles> {
   writeFileSync(join(staging, '_headers'), headersFile(staging, siteConfig.basePath));
   const notes: string[] = [];
   if (budget?.trimRedirects && budget.limits.redirects !== undefined) {
@@ -55,7 +61,7 @@ export async function prepareSite(staging: string, settings: BuildSettings, reco
       notes.push(`_redirects: the first ${formatCount(budget.limits.redirects)} rules kept (--trim-redirects); ${formatCount(dropped)} others redirect through their HTML redirect pages only.`);
     }
   }
-  const figures = await measureSiteBeside(staging, (dirs) => measureInWorker(staging, dirs));
+  const figures = await measureSiteBeside(staging, (dirs) => measureInWorker(staging, dirs), known);
   if (budget) {
     const overruns = siteOverruns(budget, facts(settings, records), figures);
     if (overruns.length > 0) throw new OverBudget(overrunReport(budget, overruns, figures));

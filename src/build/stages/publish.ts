@@ -83,13 +83,14 @@ function siteTitles(s: BuildState, heads: Record<string, PageHead>): TitleFigure
 export async function publishStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
   const { staging, recordFiles, messageIndex, listIndex, fullText } = s.dirs;
-  mergeRecordFiles(recordFiles, staging);
+  // The record files' folders as the stage measured them, the largest part of a large site.
+  const known = mergeRecordFiles(recordFiles, staging, s.recordFiles!.figures);
   for (const dir of [messageIndex, listIndex, fullText]) {
     mergeInto(dir, staging);
     rmSync(dir, { recursive: true, force: true });
   }
   // _headers, the host's budget (fails here, before the published site is touched), the figures.
-  const site = await prepareSite(staging, s.settings, s.catalog!.records);
+  const site = await prepareSite(staging, s.settings, s.catalog!.records, s.settings.host, known ?? undefined);
   for (const note of site.notes) s.board.note(note);
   const heads = reusableHeads(staging, Object.keys(s.rendered!.pages.keys), s.rendered!.written, s.published);
   const titles = describeTitles(siteTitles(s, heads));

@@ -16,7 +16,7 @@
  * reading nothing of the catalog (`linkShardRecords`), from its start (`beginShardRecords`).
  */
 import { hash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lazySnapshotTexts, leanSnapshotEntries, readHead, wholeEntry } from '../../catalog/snapshot.ts';
@@ -28,7 +28,7 @@ import { checkShortLinkTemplate, SHORT_LINK_TEMPLATE_ID, shortLinkRecord, type S
 import { jsonPath, shortPath } from '../../util/urls.ts';
 import { formatCount } from '../progress.ts';
 import { headOf, pageFileOf, type PageHead } from '../rendered-pages.ts';
-import { titleFigures } from '../summary.ts';
+import { addFile, addFolder, joinFigures, measureFolders, noFigures, titleFigures, type SiteFigures } from '../summary.ts';
 import { childMain, startStageChild, type ChildOptions } from '../protocol.ts';
 import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
@@ -159,6 +159,14 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'> & { text: string; described: boolean; line: CatalogEntry['snapshotLine'] })[] = [];
   const own = options.shardIds ? new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]) : null;
   let bytes = 0;
+  // The stage's folders measured as they are filled (publish walks the rest of the site): each holds
+  // what the stage made and nothing else (`stageFolders`, `removeUnmade`), a twin per record in
+  // `api/errors/` and a folder per short link in `e/`.
+  const figures = noFigures();
+  const place = (path: string, size: number): number => {
+    addFile(figures, path, size);
+    return size;
+  };
   // The records from the lean snapshot (the pages' titles and descriptions are its documentation and
   // places), the twins from the snapshot's texts, unparsed: the two files hold the entries in one order.
   const texts = lazySnapshotTexts(options.snapshot);
@@ -173,7 +181,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
       // with that hash is linked without the text being read.
       const path = pageFileOf(jsonPath(record.id));
       made?.twins.add(basename(path));
-      bytes += files.writeKnown(path, Buffer.from(key, 'hex').toString('base64'), () => text!());
+      bytes += place(path, files.writeKnown(path, Buffer.from(key, 'hex').toString('base64'), () => text!()));
     }
     const known = mine && kept?.links[record.id]?.[0] === key;
     records.push({ ...shortLinkRecord(record, !known), filePath: record.filePath, lineNumber: record.lineNumber, text: key, described: !known, line: entry.snapshotLine });
@@ -198,6 +206,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     const path = shortPath(r.id);
     made?.links.add(r.id);
     if (!made?.folders.has(r.id)) mkdirSync(join(outDir, 'e', r.id));
+    addFolder(figures, `${dirname(pageFileOf(path))}/`, 1);
     /** The page: its description read again from the snapshot when it was not taken with the record. */
     const page = (): string => {
       stamped++;
@@ -209,7 +218,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     const was = keep[r.id];
     if (was && was[0] === r.text && was[1] === titleKey) {
       // As kept: in place (or linked) by its hash, made only if neither.
-      bytes += files.writeKnown(pageFileOf(path), was[2], page);
+      bytes += place(pageFileOf(path), files.writeKnown(pageFileOf(path), was[2], page));
       if (memo) memo.links[r.id] = was;
       heads.push([pageFileOf(path), was[4]]);
     } else {
@@ -220,13 +229,15 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
       const head = headOf(html);
       if (memo) memo.links[r.id] = [r.text, titleKey, sha1, data.length, head];
       heads.push([pageFileOf(path), head]);
-      bytes += data.length;
+      bytes += place(pageFileOf(path), data.length);
     }
     if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((linked.length + i + 1) / 2));
   });
   onRecord?.(linked.length);
   const count = linked.length;
   records.length = 0;
+  addFolder(figures, `${FOLDERS[0]}/`, count);
+  addFolder(figures, `${FOLDERS[1]}/`, 0);
   if (made) {
     removeUnmade(join(outDir, FOLDERS[0]), made.twins);
     removeUnmade(join(outDir, FOLDERS[1]), made.links);
@@ -235,7 +246,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   if (memo && options.memo && (stamped > 0 || Object.keys(kept?.links ?? {}).length !== count || kept?.template !== templateKey)) replaceFile(options.memo.file, JSON.stringify(memo));
   // A shard's short links are compared with the other shards' in the merge.
   const inPlace = made ? { inPlace: files.counts.kept } : {};
-  return { records: count, files: 2 * count, linked: files.counts.linked, ...inPlace, bytes, titles: titleFigures(heads), heads: own ? heads : undefined };
+  return { records: count, files: 2 * count, linked: files.counts.linked, ...inPlace, bytes, titles: titleFigures(heads), heads: own ? heads : undefined, figures };
 }
 
 /** What a shard's record files stage said of them (src/build/merge.ts `shardRecordsResult`); null when it cannot be read. */
@@ -339,8 +350,13 @@ export function missingTemplate(siteDir: string): string | null {
     : `The render wrote no short-link template (${shortPath(SHORT_LINK_TEMPLATE_ID)}): src/pages/e/[id].astro must render it.`;
 }
 
-/** Moves the record files into the rendered site, in place of the short-link template. */
-export function mergeRecordFiles(recordsDir: string, siteDir: string): void {
+/**
+ * Moves the record files into the rendered site, in place of the short-link template. Returns the
+ * figures of the stage's folders in the site (`figures`, the stage's own, with the notices added), and
+ * the folders they cover (`skip`), for publish to measure the rest; null when they are not known (none
+ * given, or a notice took a short link's place).
+ */
+export function mergeRecordFiles(recordsDir: string, siteDir: string, figures?: SiteFigures): { figures: SiteFigures; skip: readonly string[] } | null {
   rmSync(dirname(templateFileIn(siteDir)), { recursive: true });
   // The site's `e/` held the template and the notices of removed records, a few beside the record
   // files' short link per record: the notices are moved into the record files' `e/` (in place of a
@@ -348,15 +364,21 @@ export function mergeRecordFiles(recordsDir: string, siteDir: string): void {
   // notice rather than per record.
   const shortLinks = join(siteDir, 'e');
   const records = join(recordsDir, 'e');
+  let known = figures ?? null;
+  const notices: string[] = [];
   if (existsSync(records)) {
     for (const name of readdirSync(shortLinks)) {
-      rmSync(join(records, name), { recursive: true, force: true });
-      renameSync(join(shortLinks, name), join(records, name));
+      const into = join(records, name);
+      if (existsSync(into) || !statSync(join(shortLinks, name)).isDirectory()) known = null;
+      rmSync(into, { recursive: true, force: true });
+      renameSync(join(shortLinks, name), into);
+      notices.push(join(siteDir, 'e', name));
     }
     rmdirSync(shortLinks);
-  }
+  } else known = null;
   mergeInto(recordsDir, siteDir);
   rmSync(recordsDir, { recursive: true, force: true });
+  return known && { figures: joinFigures(known, measureFolders(siteDir, notices)), skip: FOLDERS };
 }
 
 /**

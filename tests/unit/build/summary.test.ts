@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimRedirects } from '../../../src/build/stages/deploy-files.ts';
 import { fileHead, headOf, type PageHead } from '../../../src/build/rendered-pages.ts';
-import { describeSite, describeTitles, formatBytes, measureSite, measureSiteBeside, titleFigures } from '../../../src/build/summary.ts';
+import { describeSite, describeTitles, formatBytes, measureFolders, measureSite, measureSiteBeside, titleFigures } from '../../../src/build/summary.ts';
 import { measureInWorker } from '../../../src/build/measure-worker.ts';
 
 const site = mkdtempSync(join(tmpdir(), 'errdex-summary-'));
@@ -56,6 +56,14 @@ describe('measureSite', () => {
       expect(one.largest).toEqual({ path: 'e/r1/index.html', bytes: 50 });
       expect(one.fullest).toEqual({ path: 'api/errors/', files: 2 });
       expect(await measureSiteBeside(wide, (dirs) => measureInWorker(wide, dirs))).toEqual(one);
+      // Folders one and two levels down measured by who made them are not walked again: the same figures.
+      const skip = ['e', 'api/errors'];
+      const known = measureFolders(wide, skip.map((d) => join(wide, d)));
+      expect(known.files).toBe(42);
+      expect(await measureSiteBeside(wide, (dirs) => measureInWorker(wide, dirs), { figures: known, skip })).toEqual(one);
+      // Said to be known, they are taken as said: nothing of them is walked.
+      const said = { ...known, files: known.files + 1000 };
+      expect((await measureSiteBeside(wide, (dirs) => measureInWorker(wide, dirs), { figures: said, skip })).files).toBe(one.files + 1000);
     } finally {
       rmSync(wide, { recursive: true, force: true });
     }

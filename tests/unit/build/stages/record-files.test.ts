@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +11,7 @@ import { errorPath } from '../../../../src/util/urls.ts';
 import { SAMPLE_CATALOG } from '../../../support/records.ts';
 import { shardRecordsResult } from '../../../../src/build/merge.ts';
 import { listFilesBelow } from '../../../../src/util/files.ts';
+import { measureFolders, measureSite, measureSiteBeside } from '../../../../src/build/summary.ts';
 
 const template = `<!DOCTYPE html><html><head><title>${M.title}</title><meta name="description" content="${M.description}"><meta http-equiv="refresh" content="0; url=${M.to}"></head><body><a href="${M.to}">${M.title}</a> /e/${M.id}/</body></html>`;
 
@@ -123,13 +124,44 @@ describe('the record files stage', () => {
     mkdirSync(join(site, 'e/removed-1'), { recursive: true });
     writeFileSync(join(site, 'e/removed-1/index.html'), 'removed');
     expect(missingTemplate(site)).toBeNull();
-    await writeRecordFiles({ snapshot, outDir: out, templateSites: [site] });
-    mergeRecordFiles(out, site);
+    const { figures } = await writeRecordFiles({ snapshot, outDir: out, templateSites: [site] });
+    // The stage's folders as it measured them while writing: what a walk of them finds.
+    expect(figures).toEqual(measureSite(out));
+    const known = mergeRecordFiles(out, site, figures);
+    // With the notices: the rest of the site walked, the stage's folders not, the figures of the whole.
+    expect(known?.skip).toEqual(['api/errors', 'e']);
+    expect(await measureSiteBeside(site, async (dirs) => measureFolders(site, dirs), known!)).toEqual(measureSite(site));
     expect(existsSync(out)).toBe(false);
     expect(existsSync(join(templateFileIn(site), '..'))).toBe(false);
     expect(readdirSync(join(site, 'e')).sort()).toEqual([...catalog.entries.map((e) => e.record.id), 'removed-1'].sort());
     expect(readFileSync(join(site, 'e/removed-1/index.html'), 'utf8')).toBe('removed');
     expect(readdirSync(join(site, 'api')).sort()).toEqual(['errors', 'manifest.json']);
+  });
+
+  it('measures its folders as it fills them, those taken from the standby too; a notice in place of a short link leaves them to be walked', async () => {
+    const { catalog, snapshot, site, dir } = await fixture();
+    writeTemplate(site, template);
+    const listing = join(dir, 'cache/record-files.json');
+    const published = join(dir, 'published');
+    await writeRecordFiles({ snapshot, outDir: published, templateSites: [site], published: { site: null, listing } });
+    // The standby: the site before the published one, with a twin and a short link no record has now.
+    const standby = join(dir, 'standby');
+    cpSync(published, standby, { recursive: true });
+    writeFileSync(join(standby, 'api/errors/gone.json'), '{"gone": true}');
+    mkdirSync(join(standby, 'e/gone'));
+    writeFileSync(join(standby, 'e/gone/index.html'), 'x'.repeat(100_000));
+    const out = join(dir, 'again');
+    const again = await writeRecordFiles({ snapshot, outDir: out, templateSites: [site], published: { site: published, listing, seeded: true }, standby });
+    // Copies, not the published files: each replaced by a link of the published one, the extra ones removed.
+    expect(again).toMatchObject({ inPlace: 0, linked: 2 * catalog.entries.length });
+    expect(existsSync(join(out, 'e/gone'))).toBe(false);
+    expect(again.figures).toEqual(measureSite(out));
+    // A notice of the same id as a short link takes its place: the figures are no longer the stage's.
+    const id = catalog.entries[0]!.record.id;
+    mkdirSync(join(site, 'e', id), { recursive: true });
+    writeFileSync(join(site, 'e', id, 'index.html'), 'notice');
+    expect(mergeRecordFiles(out, site, again.figures)).toBeNull();
+    expect(readFileSync(join(site, 'e', id, 'index.html'), 'utf8')).toBe('notice');
   });
 
   it("says the shards' record files can be linked only when every shard made them, with their heads, from one snapshot", () => {
