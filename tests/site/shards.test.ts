@@ -82,7 +82,7 @@ describe('a catalog built as 3 shards and merged', () => {
     expect(titles(merged.out)).toBe(titles(oneOut));
     // Each shard made its share of the listings' filter indexes; the merge indexes none (tested with
     // listings of several pages in tests/unit/build/stages/list-index.test.ts).
-    expect(merged.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged\), the largest \d+ KB \(the shards': made from the same snapshot\)/);
+    expect(merged.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged; 0 records read\), the largest \d+ KB \(the shards': made from the same snapshot\)/);
     // Shard 1 made the message index from the whole catalog; the merge, validating the same, links it.
     expect(merged.out).toMatch(/message index in \d+ files, _redirects \(shard 1's: made from the same snapshot\)/);
     expect(readdirSync(join(shards[0]!, 'message-index'))).toEqual(['_redirects', 'search-index']);
@@ -145,7 +145,7 @@ describe('a catalog built as 3 shards and merged', () => {
     expect(made.code, made.err).toBe(0);
     expect(made.out).toMatch(/80 JSON twins and short links, 80 of them unchanged \(made here: not every shard made them from the same snapshot\)/);
     // The listings' files are found in the cache under the keys the merge computes.
-    expect(made.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged\), the largest \d+ KB(?! \(the shards')/);
+    expect(made.out).toMatch(/filter indexes of (\d+) listings \(\1 unchanged; \d+ records? read\), the largest \d+ KB(?! \(the shards')/);
     // The last merge's site: the catalog as the edit above left it.
     expect(hashTree(join(root, 'merged-made'))).toEqual(hashTree(join(root, 'merged')));
   });
@@ -206,7 +206,7 @@ describe.skipIf(!DEV)('the search-dev catalog (1,705 real records of 7 repositor
     expect(sizes.reduce((a, b) => a + b)).toBe(1705);
     const merged = await merge(catalog, join(root, 'dev-merged'), join(root, 'dev-cache-merge'), folders);
     expect(merged.code, merged.err).toBe(0);
-    expect(merged.out).toMatch(/filter indexes of ([1-9]\d*) listings \(\1 unchanged\), the largest \d+ KB \(the shards': made from the same snapshot\)/);
+    expect(merged.out).toMatch(/filter indexes of ([1-9]\d*) listings \(\1 unchanged; 0 records read\), the largest \d+ KB \(the shards': made from the same snapshot\)/);
     expect(merged.out).toMatch(/([\d,]+) JSON twins and short links, \1 of them unchanged \(the shards': made from the same snapshot\)/);
     expect(merged.out).toMatch(/_redirects \(shard 1's: made from the same snapshot\)/);
     expect(hashTree(join(root, 'dev-merged'))).toEqual(hashTree(site.dist));

@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { replaceFile, writeFileAtomic } from '../../util/files.ts';
+import { plural } from '../../util/text.ts';
 import type { SnapshotHead } from '../../catalog/snapshot.ts';
 import { textKey, type CatalogEntry } from '../../catalog/entry.ts';
 import type { ErrorRecord } from '../../schema/record.ts';
@@ -279,8 +280,8 @@ export async function listIndexStage(ctx: StageContext<BuildState>): Promise<voi
   const whose = fit ? " (the shards': made from the same snapshot)" : '';
   s.board.stage('list-index').end({
     summary: shard
-      ? `filter indexes of ${formatCount(r.listings)} listings, this shard's share (${formatCount(r.cached)} unchanged; ${formatCount(r.read)} records read), for the merge`
-      : `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged; ${formatCount(r.read)} records read), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB${whose}`,
+      ? `filter indexes of ${formatCount(r.listings)} listings, this shard's share (${formatCount(r.cached)} unchanged; ${plural(r.read, 'record')} read), for the merge`
+      : `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged; ${plural(r.read, 'record')} read), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB${whose}`,
     items: r.records,
     unit: 'rows',
     output: { files: r.files, bytes: r.bytes },
