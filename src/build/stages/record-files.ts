@@ -158,15 +158,10 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   // the description of those whose text is the one kept is read again only if their link is made.
   const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'> & { text: string; described: boolean; line: CatalogEntry['snapshotLine'] })[] = [];
   const own = options.shardIds ? new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]) : null;
-  let bytes = 0;
   // The stage's folders measured as they are filled (publish walks the rest of the site): each holds
   // what the stage made and nothing else (`stageFolders`, `removeUnmade`), a twin per record in
-  // `api/errors/` and a folder per short link in `e/`.
+  // `api/errors/` and a folder per short link in `e/`. Their bytes are the stage's.
   const figures = noFigures();
-  const place = (path: string, size: number): number => {
-    addFile(figures, path, size);
-    return size;
-  };
   // The records from the lean snapshot (the pages' titles and descriptions are its documentation and
   // places), the twins from the snapshot's texts, unparsed: the two files hold the entries in one order.
   const texts = lazySnapshotTexts(options.snapshot);
@@ -181,7 +176,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
       // with that hash is linked without the text being read.
       const path = pageFileOf(jsonPath(record.id));
       made?.twins.add(basename(path));
-      bytes += place(path, files.writeKnown(path, Buffer.from(key, 'hex').toString('base64'), () => text!()));
+      addFile(figures, path, files.writeKnown(path, Buffer.from(key, 'hex').toString('base64'), () => text!()));
     }
     const known = mine && kept?.links[record.id]?.[0] === key;
     records.push({ ...shortLinkRecord(record, !known), filePath: record.filePath, lineNumber: record.lineNumber, text: key, described: !known, line: entry.snapshotLine });
@@ -218,7 +213,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     const was = keep[r.id];
     if (was && was[0] === r.text && was[1] === titleKey) {
       // As kept: in place (or linked) by its hash, made only if neither.
-      bytes += place(pageFileOf(path), files.writeKnown(pageFileOf(path), was[2], page));
+      addFile(figures, pageFileOf(path), files.writeKnown(pageFileOf(path), was[2], page));
       if (memo) memo.links[r.id] = was;
       heads.push([pageFileOf(path), was[4]]);
     } else {
@@ -229,7 +224,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
       const head = headOf(html);
       if (memo) memo.links[r.id] = [r.text, titleKey, sha1, data.length, head];
       heads.push([pageFileOf(path), head]);
-      bytes += place(pageFileOf(path), data.length);
+      addFile(figures, pageFileOf(path), data.length);
     }
     if ((i + 1) % 1000 === 0) onRecord?.(Math.floor((linked.length + i + 1) / 2));
   });
@@ -246,7 +241,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   if (memo && options.memo && (stamped > 0 || Object.keys(kept?.links ?? {}).length !== count || kept?.template !== templateKey)) replaceFile(options.memo.file, JSON.stringify(memo));
   // A shard's short links are compared with the other shards' in the merge.
   const inPlace = made ? { inPlace: files.counts.kept } : {};
-  return { records: count, files: 2 * count, linked: files.counts.linked, ...inPlace, bytes, titles: titleFigures(heads), heads: own ? heads : undefined, figures };
+  return { records: count, files: 2 * count, linked: files.counts.linked, ...inPlace, bytes: figures.bytes, titles: titleFigures(heads), heads: own ? heads : undefined, figures };
 }
 
 /** What a shard's record files stage said of them (src/build/merge.ts `shardRecordsResult`); null when it cannot be read. */
