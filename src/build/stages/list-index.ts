@@ -138,9 +138,16 @@ function readListingsMemo(file: string): ListingsMemo | null {
 
 const rowHash = (record: ErrorRecord): string => hash('sha1', JSON.stringify(record), 'base64');
 
-/** The digest's start: what every listing is made from besides the rows. */
-const digestOf = (options: ListIndexOptions, classes: SnapshotHead['classes']) =>
-  createHash('sha256').update(JSON.stringify([options.cache?.code ?? null, process.versions.zlib, classes, options.share ?? null]));
+/** The rows by text hash, and their digest in order with what every listing is made from besides them. */
+function rowsDigest(options: ListIndexOptions, classes: SnapshotHead['classes'], rows: Iterable<[textKey: string, row: string]>): Pick<ListingsMemo, 'digest' | 'rows'> {
+  const byText: Record<string, string> = {};
+  const digest = createHash('sha256').update(JSON.stringify([options.cache?.code ?? null, process.versions.zlib, classes, options.share ?? null]));
+  for (const [text, row] of rows) {
+    byText[text] = row;
+    digest.update(row);
+  }
+  return { digest: digest.digest('hex'), rows: byText };
+}
 
 /** The listings to write and how many records were parsed for them: the last build's when what they are made from is the same, else every listing made again. */
 async function listingsToWrite(options: ListIndexOptions, titles: ReadonlyMap<string, string>, classes: SnapshotHead['classes']): Promise<{ listings: Listing[]; read: number }> {
@@ -148,35 +155,32 @@ async function listingsToWrite(options: ListIndexOptions, titles: ReadonlyMap<st
   const memoFile = options.cache && join(options.cache.dir, LISTINGS_MEMO);
   const kept = memoFile ? readListingsMemo(memoFile) : null;
   if (kept && memoFile) {
-    const rows: Record<string, string> = {};
-    const digest = digestOf(options, classes);
     let read = 0;
-    for (const [textKey, record] of leanSnapshotTextKeys(options.snapshot)) {
-      let row = kept.rows[textKey];
-      if (row === undefined) {
-        row = rowHash(record());
-        read++;
-      }
-      rows[textKey] = row;
-      digest.update(row);
-    }
+    const now = rowsDigest(
+      options,
+      classes,
+      (function* () {
+        for (const [text, record] of leanSnapshotTextKeys(options.snapshot)) {
+          let row = kept.rows[text];
+          if (row === undefined) {
+            row = rowHash(record());
+            read++;
+          }
+          yield [text, row] as [string, string];
+        }
+      })(),
+    );
     const cacheDir = join(options.cache!.dir, LIST_INDEX_DIR);
-    if (digest.digest('hex') === kept.digest && kept.made.every((l) => existsSync(join(cacheDir, `${l.key}.json`)))) {
-      if (read > 0 || Object.keys(kept.rows).length !== Object.keys(rows).length) replaceFile(memoFile, JSON.stringify({ ...kept, rows }));
+    if (now.digest === kept.digest && kept.made.every((l) => existsSync(join(cacheDir, `${l.key}.json`)))) {
+      if (read > 0 || Object.keys(kept.rows).length !== Object.keys(now.rows).length) replaceFile(memoFile, JSON.stringify({ ...kept, rows: now.rows }));
       return { listings: kept.made, read };
     }
   }
   const entries = [...leanSnapshotEntries(options.snapshot)];
   const listings = await listingJobs(entries, options, titles, classes);
   if (memoFile) {
-    const rows: Record<string, string> = {};
-    const digest = digestOf(options, classes);
-    for (const e of entries) {
-      const row = rowHash(e.record);
-      rows[textKey(e)] = row;
-      digest.update(row);
-    }
-    replaceFile(memoFile, JSON.stringify({ digest: digest.digest('hex'), rows, made: listings.map(({ path, key, rows }) => ({ path, key: key!, rows })) } satisfies ListingsMemo));
+    const now = rowsDigest(options, classes, entries.map((e): [string, string] => [textKey(e), rowHash(e.record)]));
+    replaceFile(memoFile, JSON.stringify({ ...now, made: listings.map(({ path, key, rows }) => ({ path, key: key!, rows })) } satisfies ListingsMemo));
   }
   return { listings, read: entries.length };
 }
