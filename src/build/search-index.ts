@@ -40,7 +40,11 @@ function publishedManifest(published: string | null): MessageIndexManifest | nul
  * there already), and what this index does not hold goes.
  */
 export function writeMessageIndex(records: readonly ErrorRecord[], outDir: string, options?: MessageIndexOptions, published: PublishedFiles | null = null): BuiltMessageIndex & { inPlace?: number } {
-  const built = buildMessageIndex(records, { messagePage: messagePath, ...options });
+  return writeBuiltIndex(buildMessageIndex(records, { messagePage: messagePath, ...options }), outDir, published);
+}
+
+/** Writes a message index made (`buildMessageIndex`, or `messageIndex` of items kept) into `outDir`, as `writeMessageIndex` does. */
+export function writeBuiltIndex(built: BuiltMessageIndex, outDir: string, published: PublishedFiles | null = null): BuiltMessageIndex & { inPlace?: number } {
   const dir = join(outDir, MESSAGE_INDEX_DIR);
   // Seeded: the standby's index is there (src/build/standby.ts), filled in place.
   if (!published?.seeded) rmSync(dir, { recursive: true, force: true });

@@ -115,22 +115,27 @@ export function* leanSnapshotEntries(path: string, keep: { entry?: (id: string) 
   }
 }
 
+/** Where an entry is, as `leanSnapshotTextKeys` gives it without parsing its record: enough for `wholeEntry`. */
+export type EntryPlace = Pick<CatalogEntry, 'snapshotLine'> & { id: string };
+
 /**
  * Each entry's text hash from the lean snapshot, in the snapshot's order, its record parsed only when
- * `record` is called (as `leanSnapshotEntries` gives it, documentation left out), which must be before
- * the next entry is taken: the line is not kept. For a stage that keeps what it made of each text.
+ * `record` is called (as `leanSnapshotEntries` gives it: its documentation kept with `documentation`),
+ * which must be before the next entry is taken: the line is not kept. For a stage that keeps what it
+ * made of each text. `place`: the record's id and its line in the snapshot.
  */
-export function* leanSnapshotTextKeys(path: string): Generator<[textKey: string, record: () => ErrorRecord]> {
+export function* leanSnapshotTextKeys(path: string, keep: { documentation?: boolean } = {}): Generator<[textKey: string, record: () => ErrorRecord, place: EntryPlace]> {
   for (const [bytes] of lines(leanSnapshotFile(path))) {
     const tab = bytes.indexOf(0x09);
-    const textKey = (JSON.parse(bytes.toString('utf8', 0, tab)) as LeanHead)[4];
+    const [, , , id, textKey, offset, size] = JSON.parse(bytes.toString('utf8', 0, tab)) as LeanHead;
     yield [
       textKey,
       () => {
         const record = JSON.parse(bytes.toString('utf8', tab + 1)) as ErrorRecord;
-        record.documentation = '';
+        if (!keep.documentation) record.documentation = '';
         return record;
       },
+      { id, snapshotLine: { offset, bytes: size } },
     ];
   }
 }

@@ -228,28 +228,85 @@ function tieBreak(a: string, b: string, df: Map<string, number>): number {
 }
 
 /** Each record's message page, when another record of its repository raises the same message. */
-function messagePages(records: readonly ErrorRecord[], path: MessageIndexOptions['messagePage']): (r: ErrorRecord) => string | null {
+export function messagePages(records: readonly Pick<ErrorRecord, 'repo' | 'errorMessage'>[], path: MessageIndexOptions['messagePage']): (r: Pick<ErrorRecord, 'repo' | 'errorMessage'>) => string | null {
   if (!path) return () => null;
-  const key = (r: ErrorRecord) => `${r.repo}\u0000${r.errorMessage}`;
+  const key = (r: Pick<ErrorRecord, 'repo' | 'errorMessage'>) => `${r.repo}\u0000${r.errorMessage}`;
   const count = new Map<string, number>();
   for (const r of records) count.set(key(r), (count.get(key(r)) ?? 0) + 1);
   return (r) => ((count.get(key(r)) ?? 0) > 1 ? path(r) : null);
 }
 
 /**
- * What the index files: each record's message and, for a record with a history, each earlier wording
+ * What the index files of a record: its message and, for a record with a history, each earlier wording
  * of it (its template and pattern then) as one more entry of the same record, so that a paste of an
- * old message lands on the record. Without histories, one per record, in catalog order.
+ * old message lands on the record.
  */
-function wordings(records: readonly ErrorRecord[]): { record: number; template: string; pattern: string }[] {
-  return records.flatMap((r, record) => {
-    const out = [{ record, template: r.errorMessage, pattern: r.messagePattern }];
-    for (const c of r.history?.messageChanges ?? []) {
-      if (!out.some((w) => w.template === c.errorMessage)) out.push({ record, template: c.errorMessage, pattern: c.messagePattern });
-    }
-    return out;
-  });
+function wordings(r: ErrorRecord): { template: string; pattern: string }[] {
+  const out = [{ template: r.errorMessage, pattern: r.messagePattern }];
+  for (const c of r.history?.messageChanges ?? []) {
+    if (!out.some((w) => w.template === c.errorMessage)) out.push({ template: c.errorMessage, pattern: c.messagePattern });
+  }
+  return out;
 }
+
+/** A wording as the index files it: its record's entry (a tuple's JSON) with the wording's template, and the record's class key for it. */
+export interface IndexItem {
+  id: string;
+  template: string;
+  entry: string;
+  classKey: string | null;
+}
+
+/**
+ * A record's items, one per wording (its current message first): `site`, its raise site (`raiseSites`
+ * over the catalog); `page`, its message page or null; `summary`, its summary (`summaryOf`).
+ */
+export function recordItems(r: ErrorRecord, site: RaiseSite, page: string | null, summary: string): IndexItem[] {
+  return wordings(r).map((w) => ({
+    id: r.id,
+    template: w.template,
+    // The message page lists the current message's sites: an earlier wording has none.
+    entry: JSON.stringify(toTuple({ ...indexEntry(r, site, w.template === r.errorMessage ? page : null, summary), template: w.template, pattern: w.pattern })),
+    classKey: classKey(r.errorClass, templateLeadingWord(w.template)),
+  }));
+}
+
+/** How many items each key is a key of: `words`, the templates' keys (templateKeys); `classes`, the class keys. */
+export interface KeyCounts {
+  words: Map<string, number>;
+  classes: Map<string, number>;
+}
+
+/** Adds (`by` 1) or takes away (-1) an item's keys to the counts: `keys`, its template's (templateKeys). */
+export function countKeys(counts: KeyCounts, keys: readonly string[], classKey: string | null, by = 1): void {
+  for (const k of keys) counts.words.set(k, (counts.words.get(k) ?? 0) + by);
+  if (classKey) counts.classes.set(classKey, (counts.classes.get(classKey) ?? 0) + by);
+}
+
+/** The index's settings with their defaults. */
+function settings(options: MessageIndexOptions) {
+  return { keysPerRecord: options.keysPerRecord ?? 4, target: options.targetShardBytes ?? 3_072, seed: options.seed ?? 0x5eed, maxShared: options.maxShared ?? 100 };
+}
+
+/**
+ * The keys an item is filed under: `keys`, its template's (templateKeys). Each record with a class is
+ * also filed under its class key (keys.ts `classKey`), unless more than `MAX_CLASS_SHARED` records share
+ * it: the key is the record's only one a paste may show, so every paste with that class and start
+ * would fetch them all. (Not listed as common: a paste fetching such a key's shard for nothing pays one
+ * shard; the manifest would pay for every search.) In place of one of its word keys: the index keeps its
+ * size (a class key survives any cut after the first letters, which the word keys chosen for cuts
+ * cover from half the message on). None: the item is not filed (`unindexed`).
+ */
+export function itemKeys(keys: string[], classKey: string | null, counts: KeyCounts, options: MessageIndexOptions = {}): string[] {
+  const { keysPerRecord, maxShared } = settings(options);
+  const ck = classKey && counts.classes.get(classKey)! <= MAX_CLASS_SHARED ? classKey : null;
+  const chosen = chooseKeys(fileableKeys(keys), counts.words, ck ? keysPerRecord - 1 : keysPerRecord, maxShared);
+  if (ck) chosen.push(ck);
+  return chosen;
+}
+
+/** An item with the keys it is filed under (`itemKeys`). */
+export type FiledItem = IndexItem & { keys: string[] };
 
 const hex = (hash: number): string => hash.toString(16).padStart(8, '0');
 
@@ -269,55 +326,38 @@ export function shardCountFor(needed: number): number {
   return n;
 }
 
-export function buildMessageIndex(catalog: readonly ErrorRecord[], options: MessageIndexOptions = {}): BuiltMessageIndex {
-  const keysPerRecord = options.keysPerRecord ?? 4;
-  const target = options.targetShardBytes ?? 3_072;
-  const seed = options.seed ?? 0x5eed;
-  const maxShared = options.maxShared ?? 100;
-
-  const items = wordings(catalog);
-  // A record per wording from here on: an earlier wording is its record with that message.
-  const records = items.map((w) => catalog[w.record]!);
-  const recordKeys = items.map((w) => templateKeys(w.template));
-  const df = new Map<string, number>();
-  for (const keys of recordKeys) for (const k of keys) df.set(k, (df.get(k) ?? 0) + 1);
-
-  // Each record with a class is also filed under its class key (keys.ts `classKey`), unless more than
-  // `MAX_CLASS_SHARED` records share it: the key is the record's only one a paste may show, so every
-  // paste with that class and start would fetch them all. (Not listed as common: a paste fetching
-  // such a key's shard for nothing pays one shard; the manifest would pay for every search.)
-  const classKeys = items.map((w, i) => classKey(records[i]!.errorClass, templateLeadingWord(w.template)));
-  const classDf = new Map<string, number>();
-  for (const k of classKeys) if (k) classDf.set(k, (classDf.get(k) ?? 0) + 1);
-
+/** Each record's items filed under their keys, and the key counts they were chosen by: what `messageIndex` makes the index of. */
+export function fileRecords(catalog: readonly ErrorRecord[], options: MessageIndexOptions = {}): { items: FiledItem[]; counts: KeyCounts } {
   if (options.sites && options.sites.length !== catalog.length) throw new Error(`${options.sites.length} raise sites for ${catalog.length} records`);
   if (options.summaries && options.summaries.length !== catalog.length) throw new Error(`${options.summaries.length} summaries for ${catalog.length} records`);
   const sites = options.sites ?? raiseSites(catalog);
   const pageOf = messagePages(catalog, options.messagePage);
-  const entries = items.map((w, i) => {
-    const r = records[i]!;
-    // The message page lists the current message's sites: an earlier wording has none.
-    const current = w.template === r.errorMessage;
-    return JSON.stringify(toTuple({ ...indexEntry(r, sites[w.record], current ? pageOf(r) : null, options.summaries?.[w.record]), template: w.template, pattern: w.pattern }));
-  });
+  const items = catalog.flatMap((r, i) => recordItems(r, sites[i]!, pageOf(r), options.summaries?.[i] ?? summaryOf(r)));
+  const keys = items.map((item) => templateKeys(item.template));
+  const counts: KeyCounts = { words: new Map(), classes: new Map() };
+  items.forEach((item, i) => countKeys(counts, keys[i]!, item.classKey));
+  return { items: items.map((item, i) => ({ ...item, keys: itemKeys(keys[i]!, item.classKey, counts, options) })), counts };
+}
+
+export function buildMessageIndex(catalog: readonly ErrorRecord[], options: MessageIndexOptions = {}): BuiltMessageIndex {
+  const { items, counts } = fileRecords(catalog, options);
+  return messageIndex(items, counts, catalog.length, options);
+}
+
+/**
+ * The index of items filed under their keys (`fileRecords`, or kept from an earlier build), chosen by
+ * `counts`: each item is in the shard of each of its keys, a key's shard a stable hash of it.
+ */
+export function messageIndex(items: readonly FiledItem[], counts: KeyCounts, records: number, options: MessageIndexOptions = {}): BuiltMessageIndex {
+  const { keysPerRecord, target, seed, maxShared } = settings(options);
   let total = 0;
-  const filed: { entry: number; keys: string[] }[] = [];
   const used = new Set<string>();
   const unindexed: BuiltMessageIndex['unindexed'] = [];
-  records.forEach((r, i) => {
-    // In place of one of its word keys: the index keeps its size (a class key survives any cut after
-    // the first letters, which the word keys chosen for cuts cover from half the message on).
-    const ck = classKeys[i] && classDf.get(classKeys[i]!)! <= MAX_CLASS_SHARED ? classKeys[i] : null;
-    const keys = chooseKeys(fileableKeys(recordKeys[i]!), df, ck ? keysPerRecord - 1 : keysPerRecord, maxShared);
-    if (ck) keys.push(ck);
-    if (keys.length === 0) {
-      unindexed.push({ id: r.id, template: items[i]!.template });
-      return;
-    }
-    filed.push({ entry: i, keys });
-    for (const k of keys) used.add(k);
-    total += entries[i]!.length * keys.length;
-  });
+  for (const item of items) {
+    if (item.keys.length === 0) unindexed.push({ id: item.id, template: item.template });
+    for (const k of item.keys) used.add(k);
+    total += item.entry.length * item.keys.length;
+  }
 
   // As many shards as make them `target` bytes on average (at most 65,536 files): what a paste pays
   // per key it looks up. (Not a power of two: that made a shard between one and two targets, and a
@@ -325,16 +365,16 @@ export function buildMessageIndex(catalog: readonly ErrorRecord[], options: Mess
   const shardCount = Math.min(1 << 16, options.maxShards ?? Infinity, shardCountFor(Math.ceil(total / target)));
 
   const members: number[][] = Array.from({ length: shardCount }, () => []);
-  for (const { entry, keys } of filed) {
+  items.forEach((item, entry) => {
     const seen = new Set<number>();
-    for (const key of keys) {
+    for (const key of item.keys) {
       const s = shardOf(key, shardCount, seed);
       if (seen.has(s)) continue;
       seen.add(s);
       members[s]!.push(entry);
     }
-  }
-  const shards = members.map((m) => `[${m.map((i) => entries[i]).join(',')}]`);
+  });
+  const shards = members.map((m) => `[${m.map((i) => items[i]!.entry).join(',')}]`);
   const folders: string[] = [];
   let largestShard = 0;
   for (let first = 0; first < shards.length; first += SHARDS_PER_FOLDER) {
@@ -352,9 +392,9 @@ export function buildMessageIndex(catalog: readonly ErrorRecord[], options: Mess
       folders,
       shards: shardCount,
       seed,
-      records: catalog.length,
+      records,
       keysPerRecord,
-      common: [...df].filter(([k, n]) => n > maxShared && !used.has(k)).map(([k]) => k).sort(),
+      common: [...counts.words].filter(([k, n]) => n > maxShared && !used.has(k)).map(([k]) => k).sort(),
     },
     shards,
     unindexed,

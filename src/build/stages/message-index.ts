@@ -19,7 +19,6 @@ import { linkReused } from '../page-reuse.ts';
 import { childMain, startStageChild } from '../protocol.ts';
 import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
-import type { CatalogEntry } from '../../catalog/entry.ts';
 import type { BuildSettings, BuildState, MessageIndexResult } from '../state.ts';
 import { takeFromStandby } from '../standby.ts';
 import { publishedFiles, type PublishedFiles } from '../unchanged-files.ts';
@@ -37,21 +36,23 @@ interface MessageIndexOptions {
   published: PublishedFiles;
   /** The standby this build claimed (src/build/standby.ts), whose `search-index/` is filled in place; null: none. */
   standby: string | null;
-  /** The build cache's raise sites, kept for the next build of the same code (src/build/raise-site-memo.ts); null: no cache. */
-  memo: { file: string; code: string } | null;
+  /** The build cache's raise sites (src/build/raise-site-memo.ts) and items (src/build/message-index-memo.ts), kept for the next build of the same code; null: no cache. */
+  memo: { sites: string; items: string; code: string } | null;
 }
 
 async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexResult> {
   // What only the child needs is loaded here, not where the build imports this module (src/build/protocol.ts).
   const [
-    { leanSnapshotEntries, readHead, readLedgerPlan },
+    { readHead, readLedgerPlan },
     { ledgerPath, ledgerReport, serializeLedger },
     { redirectsFile },
     { errorPath, shortPath },
-    { MESSAGE_INDEX_DIR, writeMessageIndex },
-    { keepRaiseSites, keptRaiseSites, readKeptSites, snapshotRaiseSites, sourceFiles },
-    { summaryOf },
-    { dropProse },
+    { MESSAGE_INDEX_DIR, writeBuiltIndex },
+    { keepRaiseSites, readKeptSites },
+    { fileEveryRecord, keepItems, keptItems, readKeptItems },
+    { messageIndex },
+    { formatCount },
+    { plural },
   ] = await Promise.all([
     import('../../catalog/snapshot.ts'),
     import('../../catalog/ledger.ts'),
@@ -59,56 +60,43 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     import('../../util/urls.ts'),
     import('../search-index.ts'),
     import('../raise-site-memo.ts'),
+    import('../message-index-memo.ts'),
     import('../../search/message-index.ts'),
-    import('../../catalog/record-fields.ts'),
+    import('../progress.ts'),
+    import('../../util/text.ts'),
   ]);
-  // The excerpts show the function raising each error (the message index's raise sites), kept in the
-  // build cache per source file (src/build/raise-site-memo.ts). With none kept, they are read first, in
-  // a pass that holds only them, so that the records the index is made from, read next from the lean
-  // snapshot, are held without their code; with some kept, the lean records are read first, and the
-  // records of the files that changed read whole beside them, unless they are too many.
-  const kept = readKeptSites(options.memo);
-  let sites = kept ? null : snapshotRaiseSites(options.snapshot);
-  const entries: CatalogEntry[] = [];
-  const summaries: string[] = [];
-  const readEntries = () => {
-    // Without their documentation once the summary a result shows is taken.
-    for (const e of leanSnapshotEntries(options.snapshot, { documentation: true })) {
-      summaries.push(summaryOf(e.record));
-      dropProse(e.record);
-      entries.push(e);
-    }
-  };
-  readEntries();
-  let files = sourceFiles(entries);
-  sites ??= keptRaiseSites(options.snapshot, entries, files, kept!)?.sites ?? null;
-  if (!sites) {
-    entries.length = 0;
-    summaries.length = 0;
-    sites = snapshotRaiseSites(options.snapshot);
-    readEntries();
-    files = sourceFiles(entries);
-  }
-  if (options.memo) keepRaiseSites(options.memo, files, sites, kept);
   const head = readHead(options.head);
   const plan = readLedgerPlan(options.head);
   rmSync(options.outDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
   const seeded = takeFromStandby(options.standby, MESSAGE_INDEX_DIR, join(options.outDir, MESSAGE_INDEX_DIR));
+  // The excerpts show the function raising each error (the message index's raise sites), kept in the
+  // build cache per source file (src/build/raise-site-memo.ts), and the index's items kept per record
+  // (src/build/message-index-memo.ts): with both, the records whose text changed are read, and the
+  // others taken as kept.
+  const kept = readKeptSites(options.memo && { file: options.memo.sites, code: options.memo.code });
+  const keptRows = kept && readKeptItems(options.memo && { file: options.memo.items, code: options.memo.code });
+  const filed = keptRows ? keptItems(options.snapshot, keptRows, kept) : null;
+  const made = filed ?? fileEveryRecord(options.snapshot, kept);
+  if (options.memo) {
+    keepRaiseSites({ file: options.memo.sites, code: options.memo.code }, made.files, made.sites, kept);
+    if (!filed || filed.read > 0 || filed.remade > 0 || filed.rows.length !== keptRows!.rows.length) keepItems({ file: options.memo.items, code: options.memo.code }, made.rows, made.counts);
+  }
   writeFileSync(
     join(options.outDir, '_redirects'),
     redirectsFile(
       // Message pages whose message one record alone raises now lead to its page, as renamed pages do.
       [...plan.redirects, ...(plan.messages?.redirects ?? [])],
-      entries.map((e) => ({ from: shortPath(e.record.id), to: errorPath(e.record) })),
+      made.rows.map((row) => ({ from: shortPath(row[1]), to: errorPath({ repo: row[2], slug: row[3] }) })),
       siteConfig.basePath,
     ),
   );
-  const records = entries.map((e) => e.record);
-  const built = writeMessageIndex(records, options.outDir, { maxShards: options.maxIndexFiles, sites, summaries }, { ...options.published, seeded });
+  const built = writeBuiltIndex(messageIndex(made.items, made.counts, made.rows.length, { maxShards: options.maxIndexFiles }), options.outDir, { ...options.published, seeded });
+  const records = made.rows.length;
+  const reading = filed ? `; ${filed.read === 0 && filed.remade === 0 ? 'every record as the last build filed it' : `${plural(filed.read, 'record')} read, ${formatCount(filed.remade)} more filed again`}` : '';
   return {
-    summary: `message index in ${built.manifest.shards} files${built.inPlace === undefined ? '' : `, ${built.inPlace} already in place in the standby's folder`}`,
-    records: records.length,
+    summary: `message index in ${built.manifest.shards} files${built.inPlace === undefined ? '' : `, ${built.inPlace} already in place in the standby's folder`}${reading}`,
+    records,
     warnings: built.unindexed.map(
       (u) => `Record ${u.id}: its message ${JSON.stringify(u.template)} has no literal word to find it by when pasted; full-text search still finds it.`,
     ),
@@ -122,8 +110,8 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   };
 }
 
-/** Where the build cache keeps the message index's raise sites. */
-const raiseSitesFile = (cacheDir: string): string => join(cacheDir, 'message-index', 'raise-sites.json');
+/** Where the build cache keeps the message index's raise sites and items. */
+const memoFiles = (cacheDir: string) => ({ sites: join(cacheDir, 'message-index', 'raise-sites.json'), items: join(cacheDir, 'message-index', 'items.json') });
 
 /** The hash of everything the stage reads: the validated snapshot with what shapes it (`snapshotKey`), and --max-index-files; undefined where no snapshot key is taken. */
 export function messageIndexKey(s: BuildState): string | undefined {
@@ -163,7 +151,7 @@ export async function messageIndexStage(ctx: StageContext<BuildState>): Promise<
       maxIndexFiles: s.settings.maxIndexFiles,
       published: messageIndexPublished(s.settings),
       standby: s.standby,
-      memo: s.settings.useCache ? { file: raiseSitesFile(s.settings.cacheDir), code: s.code } : null,
+      memo: s.settings.useCache ? { ...memoFiles(s.settings.cacheDir), code: s.code } : null,
     };
     const child = startStageChild<MessageIndexResult>(import.meta.url, options, () => {}, 'the message-index stage', stageProcess(s.plan, 'message-index'));
     ctx.onCancel(child.kill);
