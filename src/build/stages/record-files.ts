@@ -19,8 +19,8 @@ import { hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lazySnapshotTexts, leanSnapshotEntries, readHead, wholeEntry } from '../../catalog/snapshot.ts';
-import { textKey, type CatalogEntry } from '../../catalog/entry.ts';
+import { lazySnapshotTexts, leanSnapshotTextKeys, readHead, wholeEntry } from '../../catalog/snapshot.ts';
+import type { CatalogEntry } from '../../catalog/entry.ts';
 import { placeLabels } from '../../catalog/derive/message-groups.ts';
 import { titleHeadlines } from '../../catalog/derive/titles.ts';
 import type { ErrorRecord } from '../../schema/record.ts';
@@ -129,9 +129,15 @@ interface ShortLinkMemo {
   /** The site's settings (errdex.config.mjs, which reads the environment) and the template's SHA-1. */
   config: string;
   template: string;
-  /** Record id -> its text's key, its title parts', the page's SHA-1 (base64) and size, and its head. */
-  links: Record<string, [text: string, title: string, sha1: string, bytes: number, head: PageHead]>;
+  /**
+   * Record id -> its text's key, its title parts', the page's SHA-1 (base64) and size, its head, and
+   * what its title and short link take of the record (`LinkFields`, a function of its text).
+   */
+  links: Record<string, [text: string, title: string, sha1: string, bytes: number, head: PageHead, fields: LinkFields]>;
 }
+
+/** What a short link and the titles of its repository's records take of a record, beside its id and description. */
+type LinkFields = [repo: string, slug: string, errorClass: string | null, errorMessage: string, filePath: string, lineNumber: ErrorRecord['lineNumber']];
 
 function readShortLinkMemo(memo: { file: string; code: string } | null): ShortLinkMemo | null {
   if (!memo) return null;
@@ -144,6 +150,12 @@ function readShortLinkMemo(memo: { file: string; code: string } | null): ShortLi
 }
 
 const CONFIG_KEY = hash('sha1', JSON.stringify(siteConfig));
+
+/** A link's title parts from its key in the memo (`[headline, place]`). */
+function titlePartsOf(key: string): { headline: string | undefined; place: string | undefined } {
+  const [headline, place] = JSON.parse(key) as [string | null, string | null];
+  return { headline: headline ?? undefined, place: place ?? undefined };
+}
 
 /** Writes every record's JSON twin, then, with the template, its short link; `onRecord` is told the records done so far. */
 export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (done: number) => void): Promise<RecordFilesResult> {
@@ -162,30 +174,47 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   // what the stage made and nothing else (`stageFolders`, `removeUnmade`), a twin per record in
   // `api/errors/` and a folder per short link in `e/`. Their bytes are the stage's.
   const figures = noFigures();
+  // A record's title takes its repository's records (titles.ts, message-groups.ts): with the memo, the
+  // records whose text is the one kept are not parsed, and the titles of the repositories none of whose
+  // records changed are the kept ones (`touched`: the others, whose titles are made again).
+  const touched = kept ? new Set<string>() : null;
+  const gone = new Set(kept ? Object.keys(kept.links) : []);
   // The records from the lean snapshot (the pages' titles and descriptions are its documentation and
   // places), the twins from the snapshot's texts, unparsed: the two files hold the entries in one order.
   const texts = lazySnapshotTexts(options.snapshot);
-  for (const entry of leanSnapshotEntries(options.snapshot, { documentation: true })) {
-    const { record } = entry;
+  for (const [key, lean, place] of leanSnapshotTextKeys(options.snapshot, { documentation: true })) {
     const [id, text] = texts.next().value ?? [];
-    if (id !== record.id) throw new Error(`${options.snapshot}: its lean snapshot's entry ${record.id} is not the snapshot's (${id ?? 'none'})`);
-    const key = textKey(entry);
-    const mine = !own || own.has(record.id);
+    if (id !== place.id) throw new Error(`${options.snapshot}: its lean snapshot's entry ${place.id} is not the snapshot's (${id ?? 'none'})`);
+    const mine = !own || own.has(place.id);
     if (mine) {
       // The twin is the entry's text, whose hash the lean snapshot carries: a published twin listed
       // with that hash is linked without the text being read.
-      const path = pageFileOf(jsonPath(record.id));
+      const path = pageFileOf(jsonPath(place.id));
       made?.twins.add(basename(path));
       addFile(figures, path, files.writeKnown(path, Buffer.from(key, 'hex').toString('base64'), () => text!()));
     }
-    const known = mine && kept?.links[record.id]?.[0] === key;
-    records.push({ ...shortLinkRecord(record, !known), filePath: record.filePath, lineNumber: record.lineNumber, text: key, described: !known, line: entry.snapshotLine });
+    const was = kept?.links[place.id];
+    gone.delete(place.id);
+    const known = mine && was?.[0] === key;
+    let r: ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'>;
+    if (known) {
+      const [repo, slug, errorClass, errorMessage, filePath, lineNumber] = was![5];
+      r = { id: place.id, repo, slug, errorClass, errorMessage, description: '', filePath, lineNumber };
+    } else {
+      const record = lean();
+      r = { ...shortLinkRecord(record, mine), filePath: record.filePath, lineNumber: record.lineNumber };
+      touched?.add(r.repo);
+      if (was) touched?.add(was[5][0]);
+    }
+    records.push({ ...r, text: key, described: !known, line: place.snapshotLine });
     // Half the work per record: the short link is the other half.
     if (records.length % 1000 === 0) onRecord?.(records.length / 2);
   }
   onRecord?.(Math.floor(records.length / 2));
-  const headlines = titleHeadlines(records);
-  const places = placeLabels(records, options.head ? readHead(options.head).scopes : {}, headlines);
+  for (const id of gone) touched?.add(kept!.links[id]![5][0]);
+  const titled = touched ? records.filter((r) => touched.has(r.repo)) : records;
+  const headlines = titleHeadlines(titled);
+  const places = placeLabels(titled, options.head ? readHead(options.head).scopes : {}, headlines);
   const template = await awaitTemplate(options.templateSites);
   const templateKey = hash('sha1', template);
   const memo: ShortLinkMemo | null = options.memo ? { code: options.memo.code, config: CONFIG_KEY, template: templateKey, links: {} } : null;
@@ -196,8 +225,9 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   const linked = own ? records.filter((r) => own.has(r.id)) : records;
   let stamped = 0;
   linked.forEach((r, i) => {
-    const parts = { headline: headlines.get(r.id), place: places.get(r.id) };
-    const titleKey = JSON.stringify([parts.headline ?? null, parts.place ?? null]);
+    const asKept = touched && !touched.has(r.repo) ? kept!.links[r.id]![1] : null;
+    const parts = asKept ? titlePartsOf(asKept) : { headline: headlines.get(r.id), place: places.get(r.id) };
+    const titleKey = asKept ?? JSON.stringify([parts.headline ?? null, parts.place ?? null]);
     const path = shortPath(r.id);
     made?.links.add(r.id);
     if (!made?.folders.has(r.id)) mkdirSync(join(outDir, 'e', r.id));
@@ -222,7 +252,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
       const sha1 = hash('sha1', data, 'base64');
       files.writeKnown(pageFileOf(path), sha1, () => data);
       const head = headOf(html);
-      if (memo) memo.links[r.id] = [r.text, titleKey, sha1, data.length, head];
+      if (memo) memo.links[r.id] = [r.text, titleKey, sha1, data.length, head, [r.repo, r.slug, r.errorClass, r.errorMessage, r.filePath, r.lineNumber]];
       heads.push([pageFileOf(path), head]);
       addFile(figures, pageFileOf(path), data.length);
     }

@@ -9,6 +9,7 @@ import { writeSnapshot } from '../../../../src/catalog/snapshot.ts';
 import { SHORT_LINK_MARKERS as M } from '../../../../src/views/short-link.ts';
 import { errorPath } from '../../../../src/util/urls.ts';
 import { SAMPLE_CATALOG } from '../../../support/records.ts';
+import { syntheticRecords } from '../../../../bench/lib/synthetic.ts';
 import { shardRecordsResult } from '../../../../src/build/merge.ts';
 import { listFilesBelow } from '../../../../src/util/files.ts';
 import { measureFolders, measureSite, measureSiteBeside } from '../../../../src/build/summary.ts';
@@ -106,6 +107,71 @@ describe('the record files stage', () => {
     // Another code's memo is not taken: every link made again (and written anew, the bytes the same).
     const other = await writeRecordFiles({ snapshot: editedSnapshot, outDir: join(dir, 'other'), templateSites: [site], memo: { ...memo, code: 'code-2' } });
     expect(other).toEqual(cold);
+  });
+
+  it("makes again the short links of a repository whose titles an edit changed, and takes the others' titles as kept", async () => {
+    const { site, dir } = await fixture();
+    // Records of several repositories.
+    mkdirSync(join(dir, 'catalog'));
+    writeFileSync(join(dir, 'catalog/records.jsonl'), `${[...syntheticRecords({ count: 300, seed: 3 })].join('\n')}\n`);
+    const catalog = loadCatalog(join(dir, 'catalog'));
+    const snapshot = join(dir, 'catalog.jsonl');
+    writeSnapshot(snapshot, catalog.entries);
+    writeTemplate(site, template);
+    const listing = join(dir, 'cache/record-files.json');
+    const memo = { file: join(dir, 'cache/short-links.json'), code: 'code-1' };
+    let published = join(dir, 'published');
+    const made = await writeRecordFiles({ snapshot, outDir: published, templateSites: [site], published: { site: null, listing }, memo });
+    // Two records of one repository with other messages: the second takes the first's, so both titles
+    // now need their places (message-groups.ts `placeLabels`), the first's though its text is unchanged.
+    const a = catalog.entries.findIndex((e) => catalog.entries.some((o) => o.record.repo === e.record.repo && o.record.errorMessage !== e.record.errorMessage));
+    const b = catalog.entries.findIndex((o) => o.record.repo === catalog.entries[a]!.record.repo && o.record.errorMessage !== catalog.entries[a]!.record.errorMessage);
+    const { errorMessage, messagePattern, errorClass, repo } = catalog.entries[a]!.record;
+    const entries = catalog.entries.map((e, i) => {
+      if (i !== b) return e;
+      const value = JSON.parse(e.sourceText) as { record: Record<string, unknown> };
+      Object.assign(value.record, { errorMessage, messagePattern, errorClass });
+      return { ...e, record: { ...e.record, errorMessage, messagePattern, errorClass }, sourceText: JSON.stringify(value) };
+    });
+    // The files of that repository's records: the others' are all linked, their titles taken as kept.
+    const ofRepo = 2 * catalog.entries.filter((e) => e.record.repo === repo).length;
+    expect(ofRepo).toBeLessThan(made.files / 2);
+    let step = 0;
+    const rebuild = async (now: typeof entries) => {
+      const file = join(dir, `edited-${++step}.jsonl`);
+      writeSnapshot(file, now);
+      const out = join(dir, `edited-${step}`);
+      const edited = await writeRecordFiles({ snapshot: file, outDir: out, templateSites: [site], published: { site: published, listing }, memo });
+      const cold = await writeRecordFiles({ snapshot: file, outDir: join(dir, `cold-${step}`), templateSites: [site] });
+      expect({ ...edited, linked: 0 }).toEqual(cold);
+      expect(listFilesBelow(out).sort()).toEqual(listFilesBelow(join(dir, `cold-${step}`)).sort());
+      let changed = 0;
+      for (const f of listFilesBelow(join(dir, `cold-${step}`))) {
+        const text = readFileSync(join(dir, `cold-${step}`, f), 'utf8');
+        expect(readFileSync(join(out, f), 'utf8'), f).toBe(text);
+        if (!existsSync(join(published, f)) || readFileSync(join(published, f), 'utf8') !== text) changed++;
+      }
+      // The files that changed were made, and none of another repository's.
+      expect(edited.files - edited.linked).toBeGreaterThanOrEqual(changed);
+      expect(edited.files - edited.linked).toBeLessThanOrEqual(ofRepo);
+      published = out;
+      return { ...edited, changed };
+    };
+    const shared = await rebuild(entries);
+    // The edited record's twin and short link, the other record's short link, and any other whose title shares theirs.
+    expect(shared.changed).toBeGreaterThanOrEqual(3);
+    expect(readFileSync(join(published, 'e', catalog.entries[a]!.record.id, 'index.html'), 'utf8')).not.toBe(readFileSync(join(dir, 'published/e', catalog.entries[a]!.record.id, 'index.html'), 'utf8'));
+    // The edited record removed: the other's title no longer needs its place.
+    const removed = await rebuild(entries.filter((_, i) => i !== b));
+    expect(removed.changed).toBeGreaterThanOrEqual(1);
+    expect(readFileSync(join(published, 'e', catalog.entries[a]!.record.id, 'index.html'), 'utf8')).toBe(readFileSync(join(dir, 'published/e', catalog.entries[a]!.record.id, 'index.html'), 'utf8'));
+    // A record added with the first one's message: the first's title needs its place again.
+    const copy = catalog.entries[a]!;
+    const value = JSON.parse(copy.sourceText) as { record: Record<string, unknown> };
+    Object.assign(value.record, { id: 'added0000000001a', slug: `${copy.record.slug}-added` });
+    const addedEntry = { ...copy, record: { ...copy.record, id: 'added0000000001a', slug: `${copy.record.slug}-added` }, sourceText: JSON.stringify(value) };
+    const added = await rebuild([...entries.filter((_, i) => i !== b), addedEntry]);
+    expect(added.changed).toBeGreaterThanOrEqual(3);
   });
 
   it('refuses a whole template without its markers', async () => {
