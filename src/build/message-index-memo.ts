@@ -58,6 +58,17 @@ export interface FiledRecords {
   remade: number;
 }
 
+/**
+ * The memo is written again once it is this far behind the catalog (records read or filed again, and
+ * records gone): until then, what it does not hold is read again each build, a few records, where
+ * writing it costs as much as a second per 100,000 records.
+ */
+export const STALE_ROWS = 1_000;
+
+/** Whether to write the memo again: none was kept (`kept` null), or the records filed (`filed`) are too far from it. */
+export const memoBehind = (kept: Memo | null, filed: FiledRecords | null): boolean =>
+  !kept || !filed || filed.read + filed.remade + Math.abs(filed.rows.length - kept.rows.length) > STALE_ROWS;
+
 /** The memo of this code (`memo.file`), or null: none, another code's, or unreadable. */
 export function readKeptItems(memo: { file: string; code: string } | null): Memo | null {
   if (!memo) return null;

@@ -89,7 +89,9 @@ export interface Plan {
    * The stages' processes keep their heaps close to what they hold (LEAN_HEAP_FLAGS): a catalog too
    * large to render in one process (whatever this build renders of it: the stages beside the render
    * read the whole catalog), or highlighted from its files, where the build's memory is the sum of
-   * the processes that run at once.
+   * the processes that run at once. Not for an edit of a few records (`SMALL_EDIT_RECORDS`) of a catalog
+   * whose stages run after the render's, not all beside it: they take what they made of the others
+   * from the build cache and hold little, and V8's own growth costs less CPU in collection.
    */
   leanHeaps: boolean;
   workers: number;
@@ -146,6 +148,13 @@ export const EARLY_RENDER_BYTES = (MIN_RENDER_HEAP_MB * 2 ** 20) / RENDER_HEAP_P
  * per cent of CPU for a quarter less memory (docs/benchmarks.md, "Memory at 100,000 rich records").
  */
 export const LEAN_HEAP_FLAGS = ['--heap-growing-percent=25'] as const;
+
+/**
+ * An edit of at most this many records keeps its stages on their memos' paths (they read the changed
+ * records one by one: src/build/raise-site-memo.ts `ONE_BY_ONE`), so their heaps are left to grow as V8
+ * likes (`Plan.leanHeaps`).
+ */
+export const SMALL_EDIT_RECORDS = 2_000;
 
 /** How a stage's process is started: its priority, and V8's flags when the plan keeps heaps lean. */
 export function stageProcess(p: Plan, name: StageName): { priority: Priority; nodeFlags: readonly string[] } {
@@ -228,7 +237,7 @@ export function plan(facts: CatalogFacts, machine: Machine, settings: PlanSettin
   ];
   return {
     facts,
-    leanHeaps: early || (facts.records ?? 0) > single,
+    leanHeaps: (early || (facts.records ?? 0) > single) && !(kind.reusing && !together && rendered !== null && rendered <= SMALL_EDIT_RECORDS),
     workers,
     partitions,
     highlight: { fromCatalogFiles: early, snapshotAfter: together ? 'validate' : 'derive' },

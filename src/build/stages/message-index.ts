@@ -49,7 +49,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
     { errorPath, shortPath },
     { MESSAGE_INDEX_DIR, writeBuiltIndex },
     { keepRaiseSites, readKeptSites },
-    { fileEveryRecord, keepItems, keptItems, readKeptItems },
+    { fileEveryRecord, keepItems, keptItems, memoBehind, readKeptItems },
     { messageIndex },
     { formatCount },
     { plural },
@@ -80,7 +80,7 @@ async function messageIndex(options: MessageIndexOptions): Promise<MessageIndexR
   const made = filed ?? fileEveryRecord(options.snapshot, kept);
   if (options.memo) {
     keepRaiseSites({ file: options.memo.sites, code: options.memo.code }, made.files, made.sites, kept);
-    if (!filed || filed.read > 0 || filed.remade > 0 || filed.rows.length !== keptRows!.rows.length) keepItems({ file: options.memo.items, code: options.memo.code }, made.rows, made.counts);
+    if (memoBehind(keptRows, filed)) keepItems({ file: options.memo.items, code: options.memo.code }, made.rows, made.counts);
   }
   writeFileSync(
     join(options.outDir, '_redirects'),

@@ -151,6 +151,9 @@ function readShortLinkMemo(memo: { file: string; code: string } | null): ShortLi
 
 const CONFIG_KEY = hash('sha1', JSON.stringify(siteConfig));
 
+/** Links made (or gone) past which the memo is written again. */
+const STALE_LINKS = 1_000;
+
 /** A link's title parts from its key in the memo (`[headline, place]`). */
 function titlePartsOf(key: string): { headline: string | undefined; place: string | undefined } {
   const [headline, place] = JSON.parse(key) as [string | null, string | null];
@@ -268,7 +271,9 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     removeUnmade(join(outDir, FOLDERS[1]), made.links);
   }
   files.save();
-  if (memo && options.memo && (stamped > 0 || Object.keys(kept?.links ?? {}).length !== count || kept?.template !== templateKey)) replaceFile(options.memo.file, JSON.stringify(memo));
+  // Written again once it is far behind the catalog: until then, a link it does not hold is made again
+  // each build (and found in place), a few of them, where writing it costs half a second per 100,000.
+  if (memo && options.memo && (!kept || kept.template !== templateKey || stamped + gone.size > STALE_LINKS)) replaceFile(options.memo.file, JSON.stringify(memo));
   // A shard's short links are compared with the other shards' in the merge.
   const inPlace = made ? { inPlace: files.counts.kept } : {};
   return { records: count, files: 2 * count, linked: files.counts.linked, ...inPlace, bytes: figures.bytes, titles: titleFigures(heads), heads: own ? heads : undefined, figures };

@@ -44,7 +44,7 @@ it('keeps the message index items by record text: an edit reads its records, and
   keepRaiseSites(sitesMemo, first.files, first.sites, null);
 
   /** Builds the edited lines from the memo, checks them against a build from nothing, keeps them, and says what was read. */
-  const rebuild = (edited: Line[]): { read: number; remade: number } => {
+  const rebuild = (edited: Line[], keep = true): { read: number; remade: number } => {
     lines = edited;
     const snapshot = snapshotOf(dir, lines);
     const kept = readKeptSites(sitesMemo)!;
@@ -56,7 +56,7 @@ it('keeps the message index items by record text: an edit reads its records, and
     expect(filed.sites).toEqual(scratch.sites);
     expect(sorted(filed.counts.words)).toEqual(sorted(scratch.counts.words));
     expect(sorted(filed.counts.classes)).toEqual(sorted(scratch.counts.classes));
-    keepItems(memo, filed.rows, filed.counts);
+    if (keep) keepItems(memo, filed.rows, filed.counts);
     keepRaiseSites(sitesMemo, filed.files, filed.sites, kept);
     return { read: filed.read, remade: filed.remade };
   };
@@ -99,6 +99,13 @@ it('keeps the message index items by record text: an edit reads its records, and
   added.record.slug = `${added.record.slug}-added`;
   expect(rebuild([...lines, added]).read).toBe(1);
   expect(rebuild(lines.filter((_, n) => n !== synthetic(40)))).toEqual({ read: 0, remade: expect.any(Number) });
+
+  // A memo not written again after an edit (memoBehind): the next edit reads what it does not hold too.
+  expect(rebuild(edit(synthetic(50), (r) => (r.documentation = `Edited. ${r.documentation}`)), false)).toEqual({ read: 1, remade: 0 });
+  const before = lines[synthetic(60)]!.record.repo;
+  expect(rebuild(edit(synthetic(60), (r) => (r.errorMessage = r.messagePattern = `${r.errorMessage.replace(/[^a-z ]/gi, '')} again`)), false).read).toBe(2);
+  expect(before).toBe(lines[synthetic(60)]!.record.repo);
+  expect(rebuild(lines).read).toBe(2);
 
   // More records changed than ONE_BY_ONE: not taken from the memo (the caller files every record).
   const many = lines.map((l, n) => (n < ONE_BY_ONE + 1 ? { ...l, record: { ...l.record, documentation: `Again. ${l.record.documentation}` } } : l));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EARLY_HIGHLIGHT_BYTES, EARLY_RENDER_BYTES, LEAN_HEAP_FLAGS, partitionCount, plan, PARTITION_RECORDS, STAGES, stageProcess, type Plan, type StageName } from '../../../src/build/plan.ts';
+import { EARLY_HIGHLIGHT_BYTES, EARLY_RENDER_BYTES, LEAN_HEAP_FLAGS, partitionCount, plan, PARTITION_RECORDS, SMALL_EDIT_RECORDS, STAGES, stageProcess, type Plan, type StageName } from '../../../src/build/plan.ts';
 
 const machine = { cores: 2 };
 const defaults = { workers: null, partitionRecords: null, earlyHighlightBytes: null };
@@ -146,6 +146,12 @@ describe('plan', () => {
     // Its stages beside the render still read the whole catalog, all at once: lean heaps.
     expect(edit.leanHeaps).toBe(true);
     expect(plan({ bytes: 1e6, records: 20_000, changed: 3 }, machine, defaults, reusing).leanHeaps).toBe(false);
+    // A few entries of a catalog whose stages run after the full-text index: they take the others from
+    // the build cache and hold little, so their heaps grow as V8 likes; more entries, or none known, lean.
+    expect(plan({ bytes: 1e6, records: 100_000, changed: 3 }, machine, defaults, reusing).leanHeaps).toBe(false);
+    expect(plan({ bytes: 1e6, records: 100_000, changed: SMALL_EDIT_RECORDS + 1 }, machine, defaults, reusing).leanHeaps).toBe(true);
+    expect(plan({ bytes: 1e6, records: 100_000, changed: null }, machine, defaults, reusing).leanHeaps).toBe(true);
+    expect(plan({ bytes: 1e6, records: 100_000, changed: 3 }, machine, defaults).leanHeaps).toBe(true);
     expect(plan({ bytes: 1e6, records: 40_000, changed: 0 }, machine, defaults, reusing).partitions).toBe(1);
     // Most entries changed, or nothing known of them: the catalog's partitions, as a cold build.
     expect(plan({ bytes: 1e6, records: 40_000, changed: 30_000 }, machine, defaults, reusing).partitions).toBe(2);

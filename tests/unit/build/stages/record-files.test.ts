@@ -99,7 +99,8 @@ describe('the record files stage', () => {
     writeSnapshot(editedSnapshot, entries);
     const edited = await writeRecordFiles({ snapshot: editedSnapshot, outDir: join(dir, 'edited'), templateSites: [site], published: { site: join(dir, 'again'), listing }, memo });
     expect(edited.linked).toBe(made.files - 2);
-    expect(statSync(memo.file).ino).not.toBe(written);
+    // One link made: the memo is not written again (the next build makes that link again, and finds it in place).
+    expect(statSync(memo.file).ino).toBe(written);
     const cold = await writeRecordFiles({ snapshot: editedSnapshot, outDir: join(dir, 'cold'), templateSites: [site] });
     expect({ ...edited, linked: 0 }).toEqual(cold);
     for (const f of listFilesBelow(join(dir, 'cold'))) expect(readFileSync(join(dir, 'edited', f), 'utf8'), f).toBe(readFileSync(join(dir, 'cold', f), 'utf8'));
