@@ -21,7 +21,7 @@ import { countKeys, fileRecords, fromTuple, itemKeys, messagePages, recordItems,
 import { templateKeys } from '../search/keys.ts';
 import type { RaiseSite } from '../search/raise-site.ts';
 import { replaceFile } from '../util/files.ts';
-import { keptRaiseSites, ONE_BY_ONE, snapshotRaiseSites, sourceFiles, type KeptSites, type SourceFiles } from './raise-site-memo.ts';
+import { keptRaiseSites, ONE_BY_ONE, snapshotRaiseSites, sourceFiles, type KeptSites, type SiteEntry, type SourceFiles } from './raise-site-memo.ts';
 
 /** What the index reads of a record beside its items, and its items as filed (the current wording's first). */
 export type KeptRow = [
@@ -88,7 +88,7 @@ export function readKeptItems(memo: { file: string; code: string } | null): Memo
  */
 export function fileEveryRecord(snapshot: string, kept: KeptSites | null): FiledRecords {
   let sites = kept ? null : snapshotRaiseSites(snapshot);
-  const entries: CatalogEntry[] = [];
+  const entries: (CatalogEntry & SiteEntry)[] = [];
   const summaries: string[] = [];
   const readEntries = () => {
     // Without their documentation once the summary a result shows is taken.
@@ -124,13 +124,15 @@ function rowsOf(entries: readonly CatalogEntry[], items: readonly FiledItem[], s
   let next = 0;
   return entries.map((e, i) => {
     const r = e.record;
-    const mine: KeptRow[9] = [];
-    for (; next < items.length && items[next]!.id === r.id; next++) {
-      const item = items[next]!;
-      mine.push([item.template, item.entry, item.classKey, item.keys]);
-    }
-    return [e.textKey!, r.id, r.repo, r.slug, r.filePath, r.lineNumber, r.errorMessage, sites[i]!.scope, pageOf(r), mine];
+    const first = next;
+    while (next < items.length && items[next]!.id === r.id) next++;
+    return rowOf(e.textKey!, r, sites[i]!.scope, pageOf(r), items.slice(first, next));
   });
+}
+
+/** A record's row: its text's key, what the index reads of it, its raise site's scope and message page, and its items as filed. */
+function rowOf(text: string, r: ErrorRecord, scope: string | null, page: string | null, items: readonly FiledItem[]): KeptRow {
+  return [text, r.id, r.repo, r.slug, r.filePath, r.lineNumber, r.errorMessage, scope, page, items.map((m) => [m.template, m.entry, m.classKey, m.keys])];
 }
 
 /** Keeps the rows and counts for the next build of this code, renamed into place (a torn memo does not parse, and the index is made from scratch). */
@@ -152,11 +154,11 @@ export function keptItems(snapshot: string, kept: Memo, sites: KeptSites, option
   const byText = new Map(kept.rows.map((row) => [row[0], row]));
   // Each record as kept, or read (without its code and other prose once its summary is taken).
   const now: ({ row: KeptRow; read?: undefined } | { read: { record: ErrorRecord; summary: string }; row?: undefined })[] = [];
-  const entries: CatalogEntry[] = [];
+  const entries: SiteEntry[] = [];
   let read = 0;
   for (const [text, record, place] of leanSnapshotTextKeys(snapshot, { documentation: true })) {
     const row = byText.get(text);
-    let r: Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber'>;
+    let r: SiteEntry['record'];
     if (row) {
       byText.delete(text);
       now.push({ row });
@@ -169,7 +171,7 @@ export function keptItems(snapshot: string, kept: Memo, sites: KeptSites, option
       now.push({ read: { record: whole, summary } });
       r = whole;
     }
-    entries.push({ record: r as ErrorRecord, sourceText: '', textKey: text, snapshotLine: place.snapshotLine, datasetVersion: '', origin: { file: '', line: 0 } });
+    entries.push({ record: r, sourceText: '', textKey: text, snapshotLine: place.snapshotLine });
   }
   const files = sourceFiles(entries);
   const found = keptRaiseSites(snapshot, entries, files, sites);
@@ -179,26 +181,28 @@ export function keptItems(snapshot: string, kept: Memo, sites: KeptSites, option
     messagePath,
   );
 
-  // The counts without the records gone (removed, or changed: their text is new) and with those read.
-  const counts: KeyCounts = { words: new Map(kept.words), classes: new Map(kept.classes) };
+  // The counts without the records gone (removed, or changed: their text is new) and with those read:
+  // the kept ones changed by what each key lost and gained. A kept item with a key whose count changed
+  // has its keys chosen again.
   const keysOf = new Map<string, string[]>();
   const keys = (template: string): string[] => {
     let k = keysOf.get(template);
     if (!k) keysOf.set(template, (k = templateKeys(template)));
     return k;
   };
-  for (const gone of byText.values()) for (const [template, , classKey] of gone[9]) countKeys(counts, keys(template), classKey, -1);
+  const delta: KeyCounts = { words: new Map(), classes: new Map() };
+  for (const gone of byText.values()) for (const [template, , classKey] of gone[9]) countKeys(delta, keys(template), classKey, -1);
   const made = now.map((n, i) => (n.read ? recordItems(n.read.record, found.sites[i]!, pageOf(n.read.record), n.read.summary) : null));
-  for (const items of made) for (const item of items ?? []) countKeys(counts, keys(item.template), item.classKey);
-  // The keys whose count changed: a kept item with one of them has its keys chosen again.
+  for (const items of made) for (const item of items ?? []) countKeys(delta, keys(item.template), item.classKey);
+  const counts: KeyCounts = { words: new Map(kept.words), classes: new Map(kept.classes) };
   const changed = { words: new Set<string>(), classes: new Set<string>() };
-  for (const [map, before, into] of [
-    [counts.words, new Map(kept.words), changed.words],
-    [counts.classes, new Map(kept.classes), changed.classes],
-  ] as const) {
-    for (const [k, n] of map) {
-      if (n !== before.get(k)) into.add(k);
-      if (n === 0) map.delete(k);
+  for (const name of ['words', 'classes'] as const) {
+    for (const [k, by] of delta[name]) {
+      if (by === 0) continue;
+      changed[name].add(k);
+      const n = (counts[name].get(k) ?? 0) + by;
+      if (n === 0) counts[name].delete(k);
+      else counts[name].set(k, n);
     }
   }
 
@@ -211,7 +215,7 @@ export function keptItems(snapshot: string, kept: Memo, sites: KeptSites, option
       const r = n.read.record;
       const mine = made[i]!.map((item) => ({ ...item, keys: itemKeys(keys(item.template), item.classKey, counts, options) }));
       items.push(...mine);
-      rows.push([entries[i]!.textKey!, r.id, r.repo, r.slug, r.filePath, r.lineNumber, r.errorMessage, site.scope, pageOf(r), mine.map((m) => [m.template, m.entry, m.classKey, m.keys])]);
+      rows.push(rowOf(entries[i]!.textKey!, r, site.scope, pageOf(r), mine));
       return;
     }
     const row = n.row;

@@ -12,7 +12,8 @@
 import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { textKey, type CatalogEntry } from '../catalog/entry.ts';
-import { forEachSnapshotEntry, wholeEntry } from '../catalog/snapshot.ts';
+import { entryAt, forEachSnapshotEntry, type EntryPlace } from '../catalog/snapshot.ts';
+import type { ErrorRecord } from '../schema/record.ts';
 import { raiseSites, type RaiseSite, type SiteFields } from '../search/raise-site.ts';
 import { replaceFile } from '../util/files.ts';
 
@@ -48,11 +49,14 @@ export function snapshotRaiseSites(snapshot: string): RaiseSite[] {
   return raiseSites(excerpts);
 }
 
+/** What the memo reads of an entry of the lean snapshot: where its record is raised, its text's key, and its line in the snapshot. */
+export type SiteEntry = Pick<CatalogEntry, 'textKey' | 'sourceText'> & Pick<EntryPlace, 'snapshotLine'> & { record: Pick<ErrorRecord, 'id' | 'repo' | 'filePath' | 'lineNumber'> };
+
 /** Entries' indexes by source file (`sourceFiles`). */
 export type SourceFiles = { key: string; indexes: number[] }[];
 
 /** The entries' indexes by source file, in snapshot order, each file with the key of what its sites are read from: taken once, for `keptRaiseSites` and `keepRaiseSites`. */
-export function sourceFiles(entries: readonly CatalogEntry[]): SourceFiles {
+export function sourceFiles(entries: readonly SiteEntry[]): SourceFiles {
   const files = new Map<string, number[]>();
   for (let i = 0; i < entries.length; i++) {
     const r = entries[i]!.record;
@@ -70,7 +74,7 @@ export function sourceFiles(entries: readonly CatalogEntry[]): SourceFiles {
  * the others' records read whole, each from its line. Null when that is more than `ONE_BY_ONE` records
  * (read them with `snapshotRaiseSites`, before the lean entries). `read`: how many records were read.
  */
-export function keptRaiseSites(snapshot: string, entries: readonly CatalogEntry[], files: SourceFiles, kept: KeptSites): { sites: RaiseSite[]; read: number } | null {
+export function keptRaiseSites(snapshot: string, entries: readonly SiteEntry[], files: SourceFiles, kept: KeptSites): { sites: RaiseSite[]; read: number } | null {
   const unknown = files.filter(({ key, indexes }) => kept[key]?.length !== indexes.length);
   const read = unknown.reduce((n, u) => n + u.indexes.length, 0);
   if (read > ONE_BY_ONE) return null;
@@ -84,7 +88,7 @@ export function keptRaiseSites(snapshot: string, entries: readonly CatalogEntry[
     });
   }
   for (const { indexes } of unknown) {
-    const found = raiseSites(indexes.map((i) => siteFields(wholeEntry(snapshot, entries[i]!))));
+    const found = raiseSites(indexes.map((i) => siteFields(entryAt(snapshot, { id: entries[i]!.record.id, snapshotLine: entries[i]!.snapshotLine }))));
     indexes.forEach((i, n) => (sites[i] = found[n]!));
   }
   return { sites, read };

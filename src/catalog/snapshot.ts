@@ -104,7 +104,7 @@ type LeanHead = [file: string, line: number, datasetVersion: string, id: string,
  * and its line in the snapshot (`wholeEntry` reads it whole from there). `entry`: which are read at
  * all, by record id; the others' records are not parsed.
  */
-export function* leanSnapshotEntries(path: string, keep: { entry?: (id: string) => boolean; documentation?: boolean } = {}): Generator<CatalogEntry> {
+export function* leanSnapshotEntries(path: string, keep: { entry?: (id: string) => boolean; documentation?: boolean } = {}): Generator<CatalogEntry & Pick<EntryPlace, 'snapshotLine'>> {
   for (const [bytes] of lines(leanSnapshotFile(path))) {
     const tab = bytes.indexOf(0x09);
     const [file, line, datasetVersion, id, textKey, offset, size, from] = JSON.parse(bytes.toString('utf8', 0, tab)) as LeanHead;
@@ -116,7 +116,10 @@ export function* leanSnapshotEntries(path: string, keep: { entry?: (id: string) 
 }
 
 /** Where an entry is, as `leanSnapshotTextKeys` gives it without parsing its record: enough for `wholeEntry`. */
-export type EntryPlace = Pick<CatalogEntry, 'snapshotLine'> & { id: string };
+export interface EntryPlace {
+  id: string;
+  snapshotLine: NonNullable<CatalogEntry['snapshotLine']>;
+}
 
 /**
  * Each entry's text hash from the lean snapshot, in the snapshot's order, its record parsed only when
@@ -206,20 +209,25 @@ function entryOf(bytes: Buffer, keep: SnapshotKeep): CatalogEntry | null {
  */
 export function wholeEntry(path: string, entry: CatalogEntry): CatalogEntry {
   const at = entry.snapshotLine;
-  if (at === undefined) return entry;
+  return at === undefined ? entry : entryAt(path, { id: entry.record.id, snapshotLine: at });
+}
+
+/** The whole entry at a place of the snapshot (`leanSnapshotTextKeys` gives each entry's), read from its line there. */
+export function entryAt(path: string, place: EntryPlace): CatalogEntry {
+  const at = place.snapshotLine;
   const bytes = Buffer.allocUnsafe(at.bytes);
   const fd = openSync(path, 'r');
   try {
     for (let read = 0; read < at.bytes; ) {
       const n = readSync(fd, bytes, read, at.bytes - read, at.offset + read);
-      if (n === 0) throw new Error(`${path}: ends before the line of ${entry.record.id} (byte ${at.offset})`);
+      if (n === 0) throw new Error(`${path}: ends before the line of ${place.id} (byte ${at.offset})`);
       read += n;
     }
   } finally {
     closeSync(fd);
   }
   const whole = entryOf(bytes, {});
-  if (whole?.record.id !== entry.record.id) throw new Error(`${path}: byte ${at.offset} is not the line of ${entry.record.id}`);
+  if (whole?.record.id !== place.id) throw new Error(`${path}: byte ${at.offset} is not the line of ${place.id}`);
   return whole;
 }
 

@@ -19,8 +19,7 @@ import { hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lazySnapshotTexts, leanSnapshotTextKeys, readHead, wholeEntry } from '../../catalog/snapshot.ts';
-import type { CatalogEntry } from '../../catalog/entry.ts';
+import { entryAt, lazySnapshotTexts, leanSnapshotTextKeys, readHead, type EntryPlace } from '../../catalog/snapshot.ts';
 import { placeLabels } from '../../catalog/derive/message-groups.ts';
 import { titleHeadlines } from '../../catalog/derive/titles.ts';
 import type { ErrorRecord } from '../../schema/record.ts';
@@ -171,7 +170,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   const kept = readShortLinkMemo(options.memo ?? null);
   // Of every record, what its title, place and short link take (the titles are the whole catalog's);
   // the description of those whose text is the one kept is read again only if their link is made.
-  const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'> & { text: string; described: boolean; line: CatalogEntry['snapshotLine'] })[] = [];
+  const records: (ShortLinkRecord & Pick<ErrorRecord, 'filePath' | 'lineNumber'> & { text: string; described: boolean; line: EntryPlace['snapshotLine'] })[] = [];
   const own = options.shardIds ? new Set(JSON.parse(readFileSync(options.shardIds, 'utf8')) as string[]) : null;
   // The stage's folders measured as they are filled (publish walks the rest of the site): each holds
   // what the stage made and nothing else (`stageFolders`, `removeUnmade`), a twin per record in
@@ -240,7 +239,7 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
       stamped++;
       const description = r.described
         ? r.description
-        : shortLinkRecord(wholeEntry(options.snapshot, { record: { id: r.id } as ErrorRecord, sourceText: '', snapshotLine: r.line, datasetVersion: '', origin: { file: '', line: 0 } }).record).description;
+        : shortLinkRecord(entryAt(options.snapshot, { id: r.id, snapshotLine: r.line }).record).description;
       return stampShortLink(template, shortLinkValues({ ...r, description }, parts));
     };
     const was = keep[r.id];
