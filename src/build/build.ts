@@ -22,7 +22,6 @@ import { recoverPublish } from './publish-step.ts';
 import { Progress } from './progress.ts';
 import { RenderProcesses } from './render-processes.ts';
 import { removeStaleRenderDirs, removeStaleWorkDirs, workDirs, type WorkDirs } from './site-folders.ts';
-import { standbyListingFile } from './site-listing.ts';
 import { claimStandby } from './standby.ts';
 import { fullTextStage } from './stages/full-text.ts';
 import { highlightStage } from './stages/highlight.ts';
@@ -199,7 +198,6 @@ function setUp(settings: BuildSettings, { facts, machine, board, dirs, code, pat
       reusedDir: dirs.reused,
       standby,
       identities: standby && writeIdentities(published, dirs.root),
-      standbyListing: standby && standbyListingFile(cacheDir),
       shard: settings.shard ? { ...settings.shard, ids: paths.shardIds } : null,
       onPages: (n) => board.stage('render').update(n),
       env: settings.env,

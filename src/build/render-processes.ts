@@ -49,8 +49,6 @@ export interface RenderOptions {
   standby: string | null;
   /** The published files' proven identities (src/build/page-reuse.ts `writeIdentities`), for placing pages in the standby's folders; null: none. */
   identities: string | null;
-  /** The standby's folders as the build that published them recorded them (src/build/site-listing.ts); null: none. */
-  standbyListing: string | null;
   /** A shard's build: its shard and the file of its records' ids (src/catalog/shard.ts); null otherwise. */
   shard: RenderContext['shard'];
   /** Called with the number of error pages rendered so far by all partitions together. */
@@ -167,7 +165,7 @@ export class RenderProcesses {
     if (!reuse || this.linking.has(p.index)) return;
     // The standby's folders hold every partition's pages: one partition alone may take them.
     const standby = p.count === 1 ? this.options.standby : null;
-    const linking = linkListedPages({ pageLog: pageLogOf(p), site: reuse.site, into: this.options.reusedDir, standby, identities: standby && this.options.identities, listing: standby && this.options.standbyListing });
+    const linking = linkListedPages({ pageLog: pageLogOf(p), site: reuse.site, into: this.options.reusedDir, standby, identities: standby && this.options.identities });
     // Awaited when the render ends (placeReused); a failure until then must not go unhandled.
     linking.result.catch(() => {});
     this.linking.set(p.index, linking);

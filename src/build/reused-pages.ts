@@ -10,7 +10,6 @@ import { lstatSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { linkReused, readIdentities, readPageLog } from './page-reuse.ts';
 import { childMain, startStageChild } from './protocol.ts';
-import { readListing, type SiteListing } from './site-listing.ts';
 import { keepOnly, takeFromStandby, takesTop } from './standby.ts';
 
 interface LinkOptions {
@@ -24,8 +23,6 @@ interface LinkOptions {
   standby: string | null;
   /** The identities the published site's files were proven by (src/build/page-reuse.ts `writeIdentities`); null: none. */
   identities: string | null;
-  /** The standby's folders as recorded (src/build/site-listing.ts); null: none. */
-  listing: string | null;
 }
 
 /** What a link child did: the pages it placed, the page log's lines it read, and (with a standby) how many pages were in place already. */
@@ -53,24 +50,16 @@ export function linkListedPages(options: LinkOptions): { result: Promise<LinkRes
  *
  * `identities`: the published pages' identities (`dev:ino`) as the build proved them moments before
  * (src/build/page-reuse.ts `publishedSite`), so a page there is compared with its proof, not with a
- * `stat` of the published copy; a page without one is compared with the copy itself. `listing`: the
- * standby's folders as its build recorded them, not read again where they did not change.
+ * `stat` of the published copy; a page without one is compared with the copy itself.
  */
-export function placeFromStandby(
-  reused: readonly string[],
-  site: string,
-  standby: string,
-  into: string,
-  identities: ReadonlyMap<string, string> = new Map(),
-  listing?: SiteListing,
-): number {
+export function placeFromStandby(reused: readonly string[], site: string, standby: string, into: string, identities: ReadonlyMap<string, string> = new Map()): number {
   const tops = new Set<string>();
   for (const path of reused) {
     const slash = path.indexOf('/');
     if (slash > 0 && takesTop(path.slice(0, slash))) tops.add(path.slice(0, slash));
   }
   const pages = new Set(reused);
-  for (const top of tops) if (takeFromStandby(standby, top, join(into, top))) keepOnly(join(into, top), pages, `${top}/`, listing);
+  for (const top of tops) if (takeFromStandby(standby, top, join(into, top))) keepOnly(join(into, top), pages, `${top}/`);
   let kept = 0;
   const link: string[] = [];
   for (const path of reused) {
@@ -100,6 +89,5 @@ childMain(import.meta.url, async (options: LinkOptions): Promise<LinkResult> => 
     return { pages: reused.length, lines: lines.length };
   }
   const identities = options.identities === null ? undefined : readIdentities(options.identities);
-  const listing = readListing(options.listing);
-  return { pages: reused.length, lines: lines.length, inPlace: placeFromStandby(reused, options.site, options.standby, options.into, identities, listing) };
+  return { pages: reused.length, lines: lines.length, inPlace: placeFromStandby(reused, options.site, options.standby, options.into, identities) };
 });

@@ -18,10 +18,9 @@
  * (src/build/unchanged-files.ts, `seeded`), and what the stage does not make is removed. What no stage
  * took is deleted in the background when the build publishes.
  */
-import { existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { removeInBackground } from './site-folders.ts';
-import { isFolder, listFolder, nameOf, type SiteListing } from './site-listing.ts';
 
 /**
  * The folders the stages beside the render take from the standby: the record files' and the message
@@ -62,34 +61,26 @@ export function takeFromStandby(standby: string | null, path: string, into: stri
 /**
  * After publishing: the site replaced (`previous`) becomes the standby when `keep` (a build that reused
  * the published site), else it is deleted in the background; what is left of the claimed standby is.
- * Returns whether `previous` became the standby.
  */
-export function keepStandby(outDir: string, previous: string | null, keep: boolean): boolean {
+export function keepStandby(outDir: string, previous: string | null, keep: boolean): void {
   const claimed = claimedStandbyDir(outDir);
   if (existsSync(claimed)) removeInBackground(claimed);
-  if (previous === null) return false;
-  if (keep && !existsSync(standbyDir(outDir))) {
-    renameSync(previous, standbyDir(outDir));
-    return true;
-  }
-  removeInBackground(previous);
-  return false;
+  if (previous === null) return;
+  if (keep && !existsSync(standbyDir(outDir))) renameSync(previous, standbyDir(outDir));
+  else removeInBackground(previous);
 }
 
 /**
  * Removes from `dir`, a folder taken from the standby, every file whose path below it is not in `made`
- * (paths joined by '/'), and the folders that leaves empty. Returns how many files are left. `listing`:
- * the standby's folders as its build recorded them, keyed by their paths in the site (`prefix` is
- * `dir`'s), known from there where they did not change (src/build/site-listing.ts).
+ * (paths joined by '/'), and the folders that leaves empty. Returns how many files are left.
  */
-export function keepOnly(dir: string, made: ReadonlySet<string>, prefix = '', listing?: SiteListing): number {
+export function keepOnly(dir: string, made: ReadonlySet<string>, prefix = ''): number {
   let left = 0;
-  for (const entry of listFolder(dir, prefix.slice(0, -1), listing)) {
-    const name = nameOf(entry);
-    const path = `${prefix}${name}`;
-    const abs = join(dir, name);
-    if (isFolder(entry)) {
-      const kept = keepOnly(abs, made, `${path}/`, listing);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${prefix}${entry.name}`;
+    const abs = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const kept = keepOnly(abs, made, `${path}/`);
       if (kept === 0) rmdirSync(abs);
       left += kept;
     } else if (made.has(path)) left++;

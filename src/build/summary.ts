@@ -5,9 +5,8 @@
  * printed in every build's summary. With them, the titles two pages share: a tab, a search result or
  * a link unfurl cannot tell such pages apart, and search engines fold them.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { isFile, isFolder, listFolder, nameOf, type SiteListing } from './site-listing.ts';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { PageHead } from './rendered-pages.ts';
 
 export interface SiteFigures {
@@ -95,44 +94,31 @@ export function addFolder(f: SiteFigures, path: string, files: number): void {
   f.fullest = fuller(f.fullest, { path, files });
 }
 
-/** How a walk reads folders: the record of a site that lends it folders, and the record it makes (src/build/site-listing.ts). */
-export interface WalkListing {
-  known?: SiteListing;
-  out?: SiteListing;
-}
-
-interface Walk extends WalkListing {
-  site: string;
-  f: SiteFigures;
-  /** Takes the folders two levels below the site instead of the walk (src/build/measure-worker.ts shares them out). */
-  deeper?: (dir: string) => void;
-  /** Folders of the site (paths one or two levels down, such as 'e' or 'api/errors') not walked, measured by who made them. */
-  skip?: ReadonlySet<string>;
-}
-
-/** Adds the files below `dir`, at `path` in the site ('' the site itself), to the walk's figures. */
-function walkInto(w: Walk, dir: string, path: string, depth = 0): void {
+/**
+ * Adds the files below `dir` to `f`. With `deeper`, the folders two levels below `dir` are handed to
+ * it instead of walked (src/build/measure-worker.ts shares them out). `skip`: folders of the site
+ * (paths one or two levels down, such as 'e' or 'api/errors') not walked, measured by who made them.
+ */
+function walkInto(site: string, dir: string, f: SiteFigures, deeper?: (dir: string) => void, depth = 0, skip?: ReadonlySet<string>): void {
   let here = 0;
-  for (const entry of listFolder(dir, path, w.known, w.out)) {
-    const name = nameOf(entry);
-    const abs = join(dir, name);
-    const below = path === '' ? name : `${path}/${name}`;
-    if (isFolder(entry)) {
-      if (w.skip && depth <= 1 && w.skip.has(below)) continue;
-      if (w.deeper && depth >= 1) w.deeper(below);
-      else walkInto(w, abs, below, depth + 1);
-    } else if (isFile(entry)) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (skip && depth <= 1 && skip.has(relative(site, path))) continue;
+      if (deeper && depth >= 1) deeper(path);
+      else walkInto(site, path, f, deeper, depth + 1, skip);
+    } else if (entry.isFile()) {
       here++;
-      addFile(w.f, below, statSync(abs).size);
+      addFile(f, relative(site, path), statSync(path).size);
     }
   }
-  addFolder(w.f, path === '' ? './' : `${path}/`, here);
+  addFolder(f, `${relative(site, dir)}/`.replace(/^\/$/, './'), here);
 }
 
-/** The figures of the files below `dirs`, folders of `site` given by their paths in it ('a/b'). */
-export function measureFolders(site: string, dirs: readonly string[], listing: WalkListing = {}): SiteFigures {
+/** The figures of the files below `dirs`, folders of `site`. */
+export function measureFolders(site: string, dirs: readonly string[]): SiteFigures {
   const f = noFigures();
-  for (const dir of dirs) walkInto({ site, f, ...listing }, join(site, dir), dir);
+  for (const dir of dirs) walkInto(site, dir, f);
   return f;
 }
 
@@ -156,19 +142,7 @@ function countRedirects(site: string, f: SiteFigures): SiteFigures {
 }
 
 export function measureSite(site: string): SiteFigures {
-  return countRedirects(site, measureFolders(site, ['']));
-}
-
-/** What the worker thread is given of a listing: the folders below its own. */
-function listingBelow(listing: SiteListing | undefined, dirs: readonly string[]): SiteListing | undefined {
-  if (!listing) return undefined;
-  const tops = new Set(dirs);
-  const below: SiteListing = new Map();
-  for (const [path, folder] of listing) {
-    const second = path.indexOf('/', path.indexOf('/') + 1);
-    if (tops.has(second === -1 ? path : path.slice(0, second))) below.set(path, folder);
-  }
-  return below;
+  return countRedirects(site, measureFolders(site, [site]));
 }
 
 /**
@@ -177,26 +151,16 @@ function listingBelow(listing: SiteListing | undefined, dirs: readonly string[])
  * `measure` (a worker thread: src/build/measure-worker.ts). The walk is a stat of every file, seconds at
  * scale, on the path every build waits on while it publishes. `known`: the figures of folders a stage
  * made and measured as it wrote them (`skip`, paths one or two levels down), not walked again.
- * `listing`: folders known from a record rather than read, and the record made of this walk's
- * (src/build/site-listing.ts); the worker's part of it is added to `listing.out`.
  */
-export async function measureSiteBeside(
-  site: string,
-  measure: (dirs: string[], listing: WalkListing) => Promise<{ figures: SiteFigures; listed?: SiteListing }>,
-  known?: { figures: SiteFigures; skip: readonly string[] },
-  listing: WalkListing = {},
-): Promise<SiteFigures> {
+export async function measureSiteBeside(site: string, measure: (dirs: string[]) => Promise<SiteFigures>, known?: { figures: SiteFigures; skip: readonly string[] }): Promise<SiteFigures> {
   const f = noFigures();
   const deep: string[] = [];
-  walkInto({ site, f, deeper: (dir) => deep.push(dir), ...(known ? { skip: new Set(known.skip) } : {}), ...listing }, site, '');
-  const theirDirs = deep.filter((_, i) => i % 2 === 1);
-  const theirs = measure(theirDirs, { known: listingBelow(listing.known, theirDirs), ...(listing.out ? { out: new Map() } : {}) });
+  walkInto(site, site, f, (dir) => deep.push(dir), 0, known && new Set(known.skip));
+  const theirs = measure(deep.filter((_, i) => i % 2 === 1));
   // Not lost while this thread walks: its failure is awaited below.
   theirs.catch(() => {});
-  for (const [i, dir] of deep.entries()) if (i % 2 === 0) walkInto({ site, f, ...listing }, join(site, dir), dir);
-  const { figures, listed } = await theirs;
-  if (listing.out && listed) for (const [path, folder] of listed) listing.out.set(path, folder);
-  const walked = joinFigures(f, figures);
+  for (const [i, dir] of deep.entries()) if (i % 2 === 0) walkInto(site, dir, f);
+  const walked = joinFigures(f, await theirs);
   return countRedirects(site, known ? joinFigures(walked, known.figures) : walked);
 }
 

@@ -13,7 +13,7 @@ import { headersFile } from '../headers.ts';
 import { type BuildFacts, earlyOverruns, type HostBudget, overrunReport, siteOverruns } from '../hosts.ts';
 import type { BuildSettings } from '../state.ts';
 import { measureInWorker } from '../measure-worker.ts';
-import { describeSite, formatCount, measureSiteBeside, redirectRules, type SiteFigures, type WalkListing } from '../summary.ts';
+import { describeSite, formatCount, measureSiteBeside, redirectRules, type SiteFigures } from '../summary.ts';
 
 /** A site (or a catalog) over the host's budget: the report says by how much and what to change. */
 export class OverBudget extends Error {}
@@ -52,7 +52,6 @@ export async function prepareSite(
   records: number,
   budget: HostBudget | null = settings.host,
   known?: Parameters<typeof measureSiteBeside>[2],
-  listing: WalkListing = {},
 ): Promise<DeployFiles> {
   writeFileSync(join(staging, '_headers'), headersFile(staging, siteConfig.basePath));
   const notes: string[] = [];
@@ -62,7 +61,7 @@ export async function prepareSite(
       notes.push(`_redirects: the first ${formatCount(budget.limits.redirects)} rules kept (--trim-redirects); ${formatCount(dropped)} others redirect through their HTML redirect pages only.`);
     }
   }
-  const figures = await measureSiteBeside(staging, (dirs, theirs) => measureInWorker(staging, dirs, theirs), known, listing);
+  const figures = await measureSiteBeside(staging, (dirs) => measureInWorker(staging, dirs), known);
   if (budget) {
     const overruns = siteOverruns(budget, facts(settings, records), figures);
     if (overruns.length > 0) throw new OverBudget(overrunReport(budget, overruns, figures));

@@ -17,7 +17,6 @@ import type { StageContext } from '../pipeline.ts';
 import { publishSiteAndLedger } from '../publish-step.ts';
 import { countProblems, fullTextPages, MASS_REMOVAL_SHARE, massRemovals, removedOf, siteRecordIds } from '../publish-checks.ts';
 import { mergeInto } from '../site-folders.ts';
-import { keepListings, readListing, standbyListingFile, type SiteListing } from '../site-listing.ts';
 import { keepStandby } from '../standby.ts';
 import type { BuildState } from '../state.ts';
 import { describeTitles, titleFigures, type TitleFigures } from '../summary.ts';
@@ -91,9 +90,7 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
     rmSync(dir, { recursive: true, force: true });
   }
   // _headers, the host's budget (fails here, before the published site is touched), the figures.
-  // The standby's folders this build filled are known from their record where they did not change (src/build/site-listing.ts).
-  const listing = { known: readListing(s.standby && standbyListingFile(s.settings.cacheDir)), out: new Map() as SiteListing };
-  const site = await prepareSite(staging, s.settings, s.catalog!.records, s.settings.host, known ?? undefined, listing);
+  const site = await prepareSite(staging, s.settings, s.catalog!.records, s.settings.host, known ?? undefined);
   for (const note of site.notes) s.board.note(note);
   const heads = reusableHeads(staging, Object.keys(s.rendered!.pages.keys), s.rendered!.written, s.published);
   const titles = describeTitles(siteTitles(s, heads));
@@ -106,8 +103,7 @@ export async function publishStage(ctx: StageContext<BuildState>): Promise<void>
   forgetPageManifest(s.settings.cacheDir);
   const previous = publishSiteAndLedger({ staging, outDir: s.settings.outDir, ledger: ledger.write });
   // A site replaced by one that reused it differs from it by this build's changes: the next build fills its folders in place.
-  const standbyKept = keepStandby(s.settings.outDir, previous, s.published !== null && !s.settings.fromShards);
-  keepListings(s.settings.cacheDir, listing.out, standbyKept);
+  keepStandby(s.settings.outDir, previous, s.published !== null && !s.settings.fromShards);
   s.ledgerSummary = ledger.summary;
   if (s.settings.fromShards) dropShardsStore(s.settings.cacheDir);
   else {

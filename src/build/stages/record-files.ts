@@ -401,7 +401,7 @@ export function mergeRecordFiles(recordsDir: string, siteDir: string, figures?: 
       if (existsSync(into) || !statSync(join(shortLinks, name)).isDirectory()) known = null;
       rmSync(into, { recursive: true, force: true });
       renameSync(join(shortLinks, name), into);
-      notices.push(`e/${name}`);
+      notices.push(join(siteDir, 'e', name));
     }
     rmdirSync(shortLinks);
   } else known = null;
