@@ -11,7 +11,7 @@ import type { Plan, PlanSettings } from './plan.ts';
 import type { RenderPartition, RenderProcesses, RenderResult } from './render-processes.ts';
 import type { PagefindIndexResult } from './search-index.ts';
 import type { PageHead } from './rendered-pages.ts';
-import type { MeasuredTops, SiteFigures, TitleFigures } from './summary.ts';
+import type { SiteFigures, TitleFigures } from './summary.ts';
 
 /** What `npm run build` was asked to do (scripts/build.ts reads the flags and settings). */
 export interface BuildSettings {
@@ -87,8 +87,6 @@ export interface BuildState {
   catalog?: { root: string; records: number; partitions: RenderPartition[]; shard: ShardRecords | null };
   /** Results, set by each stage as it ends. */
   rendered?: RenderResult;
-  /** The render's top folders, measured from the moment it ended, for publishing (src/build/summary.ts `measureTops`). */
-  renderedTops?: Promise<MeasuredTops>;
   recordFiles?: RecordFilesResult;
   listIndex?: ListIndexResult;
   messageIndex?: MessageIndexResult;

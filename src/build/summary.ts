@@ -99,19 +99,17 @@ export function addFolder(f: SiteFigures, path: string, files: number): void {
  * it instead of walked (src/build/measure-worker.ts shares them out). `skip`: folders of the site
  * (paths one or two levels down, such as 'e' or 'api/errors') not walked, measured by who made them.
  */
-function walkInto(site: string, dir: string, f: SiteFigures, deeper?: (dir: string) => void, depth = 0, skip?: ReadonlySet<string>, files?: string[]): void {
+function walkInto(site: string, dir: string, f: SiteFigures, deeper?: (dir: string) => void, depth = 0, skip?: ReadonlySet<string>): void {
   let here = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (skip && depth <= 1 && skip.has(relative(site, path))) continue;
       if (deeper && depth >= 1) deeper(path);
-      else walkInto(site, path, f, deeper, depth + 1, skip, files);
+      else walkInto(site, path, f, deeper, depth + 1, skip);
     } else if (entry.isFile()) {
       here++;
-      const file = relative(site, path);
-      addFile(f, file, statSync(path).size);
-      files?.push(file);
+      addFile(f, relative(site, path), statSync(path).size);
     }
   }
   addFolder(f, `${relative(site, dir)}/`.replace(/^\/$/, './'), here);
@@ -122,65 +120,6 @@ export function measureFolders(site: string, dirs: readonly string[]): SiteFigur
   const f = noFigures();
   for (const dir of dirs) walkInto(site, dir, f);
   return f;
-}
-
-/** A folder's figures and its files (paths in the site), for `measureTops`. */
-export interface FolderFigures {
-  figures: SiteFigures;
-  files: string[];
-}
-
-/** Each of `dirs` (folders of `site`) measured on its own, with its files. */
-export function measureEachFolder(site: string, dirs: readonly string[]): FolderFigures[] {
-  return dirs.map((dir) => {
-    const measured: FolderFigures = { figures: noFigures(), files: [] };
-    walkInto(site, dir, measured.figures, undefined, 0, undefined, measured.files);
-    return measured;
-  });
-}
-
-/** Top folders of a site measured before it is published (`measureTops`): each one's figures, and the files below them all. */
-export interface MeasuredTops {
-  figures: Map<string, SiteFigures>;
-  files: Set<string>;
-}
-
-/**
- * The top folders `tops` of `site`, each measured whole, as `measureSiteBeside` would: their own
- * files here, the folders one level below them shared out in turn between two calls of `measure`
- * (worker threads: src/build/measure-worker.ts), so that this thread stays free. For folders no
- * later step writes into (the render's, once it has ended): publishing takes their figures instead
- * of walking them on its path.
- */
-export async function measureTops(site: string, tops: readonly string[], measure: (dirs: string[]) => Promise<FolderFigures[]>): Promise<MeasuredTops> {
-  const measured: MeasuredTops = { figures: new Map(), files: new Set() };
-  const deep: { top: string; dir: string }[] = [];
-  for (const top of tops) {
-    const f = noFigures();
-    let here = 0;
-    for (const entry of readdirSync(join(site, top), { withFileTypes: true })) {
-      const path = join(site, top, entry.name);
-      if (entry.isDirectory()) deep.push({ top, dir: path });
-      else if (entry.isFile()) {
-        here++;
-        const file = relative(site, path);
-        addFile(f, file, statSync(path).size);
-        measured.files.add(file);
-      }
-    }
-    addFolder(f, `${top}/`, here);
-    measured.figures.set(top, f);
-  }
-  const halves = [0, 1].map((half) => deep.filter((_, i) => i % 2 === half));
-  const results = await Promise.all(halves.map((half) => (half.length > 0 ? measure(half.map((d) => d.dir)) : Promise.resolve([]))));
-  for (const [h, half] of halves.entries()) {
-    for (const [i, { top }] of half.entries()) {
-      const { figures, files } = results[h]![i]!;
-      measured.figures.set(top, joinFigures(measured.figures.get(top)!, figures));
-      for (const file of files) measured.files.add(file);
-    }
-  }
-  return measured;
 }
 
 /** Two measurements of parts of a site as one. */

@@ -2,20 +2,18 @@
  * What a host needs of the site besides its pages, done on the staging folder just before it is
  * published (src/build/stages/publish.ts): `_headers` written (src/build/headers.ts), `_redirects`
  * cut to the host's rule limit when --trim-redirects asks, the site measured on two cores (files,
- * bytes, largest file: every build's summary; the render's folders from the moment it ended, beside
- * the other stages) and checked against the --host budget (src/build/hosts.ts). A site
+ * bytes, largest file: every build's summary) and checked against the --host budget (src/build/hosts.ts). A site
  * over budget fails the stage, so the published site stays as it was. The early check runs once
  * validation has counted the records: a catalog that cannot fit fails in seconds, not after the render.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteConfig } from '../../../errdex.config.mjs';
 import { headersFile } from '../headers.ts';
 import { type BuildFacts, earlyOverruns, type HostBudget, overrunReport, siteOverruns } from '../hosts.ts';
 import type { BuildSettings } from '../state.ts';
-import { measureEachInWorker, measureInWorker } from '../measure-worker.ts';
-import { takesTop } from '../standby.ts';
-import { describeSite, formatCount, joinFigures, measureSiteBeside, measureTops, type MeasuredTops, noFigures, redirectRules, type SiteFigures } from '../summary.ts';
+import { measureInWorker } from '../measure-worker.ts';
+import { describeSite, formatCount, measureSiteBeside, redirectRules, type SiteFigures } from '../summary.ts';
 
 /** A site (or a catalog) over the host's budget: the report says by how much and what to change. */
 export class OverBudget extends Error {}
@@ -45,31 +43,6 @@ export interface DeployFiles {
   /** The summary: figures, and what --trim-redirects left out. */
   summary: string;
   notes: string[];
-}
-
-/**
- * The top folders the render wrote (none another stage takes from the standby: src/build/standby.ts),
- * measured in worker threads from the moment it ended. Publishing takes their figures for those of
- * them no stage's output merges into (`renderedFigures`).
- */
-export function measureRenderedTops(staging: string): Promise<MeasuredTops> {
-  const tops = readdirSync(staging, { withFileTypes: true }).filter((e) => e.isDirectory() && takesTop(e.name)).map((e) => e.name);
-  const measured = measureTops(staging, tops, (dirs) => measureEachInWorker(staging, dirs));
-  // Awaited by publishing; a failure before then must not go unhandled.
-  measured.catch(() => {});
-  return measured;
-}
-
-/**
- * What publishing takes of the render's measured folders: those no stage's output folder (`outputs`,
- * merged into the staging folder after the render) has a folder of the same name in, which are as the
- * render left them, with their figures joined and their files.
- */
-export function renderedFigures(measured: MeasuredTops, outputs: readonly string[]): { figures: SiteFigures; skip: string[]; files: ReadonlySet<string> } {
-  const merged = new Set(outputs.flatMap((dir) => (existsSync(dir) ? readdirSync(dir) : [])));
-  const skip = [...measured.figures.keys()].filter((top) => !merged.has(top));
-  const files = new Set([...measured.files].filter((file) => !merged.has(file.slice(0, file.indexOf('/')))));
-  return { figures: skip.map((top) => measured.figures.get(top)!).reduce(joinFigures, noFigures()), skip, files };
 }
 
 /** `_headers`, trimmed `_redirects`, the figures, and the budget check (OverBudget) of the staging folder. */

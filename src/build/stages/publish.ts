@@ -19,10 +19,10 @@ import { countProblems, fullTextPages, MASS_REMOVAL_SHARE, massRemovals, removed
 import { mergeInto } from '../site-folders.ts';
 import { keepStandby } from '../standby.ts';
 import type { BuildState } from '../state.ts';
-import { describeTitles, joinFigures, titleFigures, type TitleFigures } from '../summary.ts';
+import { describeTitles, titleFigures, type TitleFigures } from '../summary.ts';
 import { SHORT_LINK_TEMPLATE_ID } from '../../views/short-link.ts';
 import { shortPath } from '../../util/urls.ts';
-import { prepareSite, renderedFigures } from './deploy-files.ts';
+import { prepareSite } from './deploy-files.ts';
 import { mergeRecordFiles } from './record-files.ts';
 import { dropShardsStore } from '../merge.ts';
 
@@ -34,11 +34,8 @@ function ledgerWrite(s: BuildState): { write: { file: string; text: string } | n
   return { write: { file, text }, summary: `${displayPath(file)} updated: commit it with the catalog` };
 }
 
-/**
- * Stops the build, before anything is published, when the staged site is not whole or removes most of
- * the published one. `measured`: files known to be in the staging folder (the render's, as measured).
- */
-function checkBeforePublishing(s: BuildState, measured: ReadonlySet<string>): void {
+/** Stops the build, before anything is published, when the staged site is not whole or removes most of the published one. */
+function checkBeforePublishing(s: BuildState): void {
   const { staging } = s.dirs;
   const staged = siteRecordIds(staging);
   const pages = Object.keys(s.rendered!.pages.keys);
@@ -46,7 +43,7 @@ function checkBeforePublishing(s: BuildState, measured: ReadonlySet<string>): vo
   const problems = countProblems({
     records: s.catalog!.records,
     errorPages: pages.length - s.rendered!.pages.several.keys,
-    missingPages: pages.filter((f) => !measured.has(f) && !existsSync(join(staging, f))),
+    missingPages: pages.filter((f) => !existsSync(join(staging, f))),
     jsonTwins: staged.size,
     indexRows: existsSync(index) ? (JSON.parse(readFileSync(index, 'utf8')) as { count: number }).count : 0,
     messageIndex: s.messageIndex!.records,
@@ -86,25 +83,21 @@ function siteTitles(s: BuildState, heads: Record<string, PageHead>): TitleFigure
 export async function publishStage(ctx: StageContext<BuildState>): Promise<void> {
   const s = ctx.state;
   const { staging, recordFiles, messageIndex, listIndex, fullText } = s.dirs;
-  // The render's folders as measured when it ended, but those a stage's output merges into.
-  const rendered = s.renderedTops ? renderedFigures(await s.renderedTops, [recordFiles, messageIndex, listIndex, fullText]) : null;
   // The record files' folders as the stage measured them, the largest part of a large site.
-  const records = mergeRecordFiles(recordFiles, staging, s.recordFiles!.figures);
+  const known = mergeRecordFiles(recordFiles, staging, s.recordFiles!.figures);
   for (const dir of [messageIndex, listIndex, fullText]) {
     mergeInto(dir, staging);
     rmSync(dir, { recursive: true, force: true });
   }
-  const measured = [records, rendered].filter((k) => k !== null);
-  const known = measured.length > 0 ? { figures: measured.map((k) => k.figures).reduce(joinFigures), skip: measured.flatMap((k) => k.skip) } : undefined;
   // _headers, the host's budget (fails here, before the published site is touched), the figures.
-  const site = await prepareSite(staging, s.settings, s.catalog!.records, s.settings.host, known);
+  const site = await prepareSite(staging, s.settings, s.catalog!.records, s.settings.host, known ?? undefined);
   for (const note of site.notes) s.board.note(note);
   const heads = reusableHeads(staging, Object.keys(s.rendered!.pages.keys), s.rendered!.written, s.published);
   const titles = describeTitles(siteTitles(s, heads));
   if (titles.warning) s.board.warn(titles.text);
   else s.board.note(titles.text);
   rmSync(s.dirs.snapshots, { recursive: true, force: true });
-  checkBeforePublishing(s, rendered?.files ?? new Set());
+  checkBeforePublishing(s);
   const ledger = ledgerWrite(s);
   // Until the new keys are written, no record of keys may describe the folder being replaced.
   forgetPageManifest(s.settings.cacheDir);

@@ -9,7 +9,6 @@ import { formatCount } from '../progress.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { BuildState } from '../state.ts';
 import { missingTemplate } from './record-files.ts';
-import { measureRenderedTops } from './deploy-files.ts';
 
 /** At the build's start: the early render process, when the plan says so, waiting for its gates. */
 export function startRender(s: BuildState): void {
@@ -49,9 +48,6 @@ export async function render(ctx: StageContext<BuildState>): Promise<void> {
   // Without the short-link template the record files stage would wait for it for ever.
   const noTemplate = missingTemplate(s.dirs.staging);
   if (noTemplate) throw new Error(noTemplate);
-  // Nothing writes into the render's folders from now on: measured beside the stages still running,
-  // not on publishing's path. A shard's folder is measured by the merge.
-  if (!s.settings.shard) s.renderedTops = measureRenderedTops(s.dirs.staging);
   board.end({
     summary:
       `${formatCount(records)} error pages: ${formatCount(rendered.rendered)} pages rendered, ${formatCount(rendered.pages.reused.length - several.reused)} unchanged` +

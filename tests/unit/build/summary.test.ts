@@ -3,11 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderedFigures, trimRedirects } from '../../../src/build/stages/deploy-files.ts';
+import { trimRedirects } from '../../../src/build/stages/deploy-files.ts';
 import { fileHead, headOf, type PageHead } from '../../../src/build/rendered-pages.ts';
-import { describeSite, describeTitles, formatBytes, measureEachFolder, measureFolders, measureSite, measureSiteBeside, measureTops, titleFigures } from '../../../src/build/summary.ts';
-import { measureEachInWorker, measureInWorker } from '../../../src/build/measure-worker.ts';
-import { listFilesBelow } from '../../../src/util/files.ts';
+import { describeSite, describeTitles, formatBytes, measureFolders, measureSite, measureSiteBeside, titleFigures } from '../../../src/build/summary.ts';
+import { measureInWorker } from '../../../src/build/measure-worker.ts';
 
 const site = mkdtempSync(join(tmpdir(), 'errdex-summary-'));
 afterAll(() => rmSync(site, { recursive: true, force: true }));
@@ -67,47 +66,6 @@ describe('measureSite', () => {
       expect((await measureSiteBeside(wide, (dirs) => measureInWorker(wide, dirs), { figures: said, skip })).files).toBe(one.files + 1000);
     } finally {
       rmSync(wide, { recursive: true, force: true });
-    }
-  });
-
-  it("measures the render's top folders ahead, each apart, and publishing takes those no stage's output merges into", async () => {
-    const wide = mkdtempSync(join(tmpdir(), 'errdex-summary-tops-'));
-    const outputs = mkdtempSync(join(tmpdir(), 'errdex-summary-outputs-'));
-    try {
-      const add = (path: string, text: string) => {
-        mkdirSync(join(wide, path, '..'), { recursive: true });
-        writeFileSync(join(wide, path), text);
-      };
-      add('index.html', 'x'.repeat(50));
-      // Ties across tops and threads: the first by path is named.
-      for (let i = 0; i < 30; i++) add(`acme/r${i % 7}/p${i}/index.html`, 'x'.repeat(i % 3 ? 50 : 9));
-      add('acme/sitemap.xml', 'y'.repeat(50));
-      for (let i = 0; i < 5; i++) add(`basalt/web/p${i}/index.html`, 'z');
-      add('classes/index.html', 'c');
-      add('api/errors/a.json', '{}');
-      const tops = ['acme', 'basalt', 'classes'];
-      const ahead = await measureTops(wide, tops, (dirs) => measureEachInWorker(wide, dirs));
-      for (const top of tops) expect(ahead.figures.get(top)).toEqual(measureFolders(wide, [join(wide, top)]));
-      expect([...ahead.files].sort()).toEqual(listFilesBelow(wide).filter((f) => tops.some((t) => f.startsWith(`${t}/`))));
-      // In this thread instead: the same.
-      const here = await measureTops(wide, tops, async (dirs) => measureEachFolder(wide, dirs));
-      expect(here).toEqual(ahead);
-      // Taken by publishing, with what the stages measured: the figures of a walk of the whole site.
-      const one = measureSite(wide);
-      const taken = renderedFigures(ahead, [outputs]);
-      expect(taken.skip).toEqual(tops);
-      expect(await measureSiteBeside(wide, (dirs) => measureInWorker(wide, dirs), taken)).toEqual(one);
-      // A stage whose output has a folder of one of those names merges into it: that one is walked.
-      mkdirSync(join(outputs, 'basalt'));
-      const merged = renderedFigures(ahead, [outputs, join(outputs, 'none')]);
-      expect(merged.skip).toEqual(['acme', 'classes']);
-      expect([...merged.files].some((f) => f.startsWith('basalt/'))).toBe(false);
-      add('basalt/web/p9/index.html', 'merged');
-      expect(await measureSiteBeside(wide, (dirs) => measureInWorker(wide, dirs), merged)).toEqual(measureSite(wide));
-      expect(measureSite(wide).files).toBe(one.files + 1);
-    } finally {
-      rmSync(wide, { recursive: true, force: true });
-      rmSync(outputs, { recursive: true, force: true });
     }
   });
 
