@@ -76,7 +76,9 @@ function hashTwins(twins: readonly CatalogEntry[]): string {
 
 /** `/api/manifest.json`: counts, and checksums of the data files and of all JSON twins together. */
 export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPlan): string {
-  const twins = inIdOrder(catalog.entries);
+  // In id order only to be hashed: a checksum handed over (a render process's) needs the first alone.
+  const twins = catalog.twinsSha256 === undefined ? inIdOrder(catalog.entries) : null;
+  const first = twins ? twins[0] : catalog.entries.reduce<CatalogEntry | undefined>((min, e) => (min === undefined || e.record.id < min.record.id ? e : min), undefined);
   const manifest = {
     siteName: siteConfig.siteName,
     siteUrl: absoluteUrl('/'),
@@ -96,11 +98,11 @@ export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPla
     },
     twins: {
       path: '/api/errors/{id}.json',
-      count: twins.length,
+      count: catalog.entries.length,
       about: 'sha256 of every JSON twin in id order, each followed by a newline',
-      sha256: catalog.twinsSha256 ?? hashTwins(twins),
+      sha256: catalog.twinsSha256 ?? hashTwins(twins!),
     },
-    pages: { error: '/{repo}/{slug}/', shortLink: '/e/{id}/', example: twins[0] ? errorPath(twins[0].record) : null },
+    pages: { error: '/{repo}/{slug}/', shortLink: '/e/{id}/', example: first ? errorPath(first.record) : null },
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
