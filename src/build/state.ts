@@ -150,6 +150,8 @@ export interface ListIndexResult {
   bytes: number;
   /** Gzipped bytes of the largest listing's files together. */
   largestBytes: number;
+  /** With the standby's folder to fill: the files already in place there. */
+  inPlace?: number;
   /** A shard's: the listings of its share, for the merge; and the `snapshotKey` of what they were made from. */
   made?: MadeListing[];
   key?: string;

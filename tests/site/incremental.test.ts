@@ -127,7 +127,7 @@ describe('partitioned and incremental builds', () => {
     const dist = sharded.dist;
     const published = snapshot(dist);
     const standby = `${dist}.standby`;
-    // What the standby must not lend: a twin, a short link, a message index file and an error page no
+    // What the standby must not lend: a twin, a short link, a message index file, a filter index and an error page no
     // record has, and a twin and an error page that are not the published ones (replaced, as an older
     // site's would be).
     writeFileSync(join(standby, 'api/errors/stray.json'), '{}');
@@ -135,6 +135,8 @@ describe('partitioned and incremental builds', () => {
     writeFileSync(join(standby, 'e/stray/index.html'), '<p>stray</p>');
     mkdirSync(join(standby, 'search-index/shards/stray'));
     writeFileSync(join(standby, 'search-index/shards/stray/0.json'), '{}');
+    mkdirSync(join(standby, 'list-index/stray'), { recursive: true });
+    writeFileSync(join(standby, 'list-index/stray/index.json'), '{}');
     const page = pathOf(lines[1]!);
     mkdirSync(join(standby, page, '../../stray'));
     writeFileSync(join(standby, page, '../../stray/index.html'), '<p>stray</p>');

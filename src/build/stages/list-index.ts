@@ -17,7 +17,7 @@
  * key it computes itself, and writes them all without indexing one.
  */
 import { createHash, hash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { replaceFile, writeFileAtomic } from '../../util/files.ts';
@@ -32,6 +32,8 @@ import { stageProcess } from '../plan.ts';
 import type { StageContext } from '../pipeline.ts';
 import { readShardFile, snapshotKey } from '../shard-reuse.ts';
 import type { BuildState, ListIndexResult, MadeListing } from '../state.ts';
+import { keepOnly, takeFromStandby } from '../standby.ts';
+import { publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
 
 export interface ListIndexOptions {
   /** The validated catalog (src/catalog/snapshot.ts) and its head (the failure classes). */
@@ -45,6 +47,10 @@ export interface ListIndexOptions {
   share?: { index: number; count: number } | null;
   /** A merge: the shards' folders whose listings were made from the same snapshot (`shardListingsFit`), written from their lists. */
   fromShards?: readonly string[];
+  /** The published site's filter indexes, which a file the same is linked to (src/build/unchanged-files.ts); null: none. */
+  published?: PublishedFiles | null;
+  /** The standby this build claimed (src/build/standby.ts), whose `list-index/` is filled in place; null: none. */
+  standby?: string | null;
 }
 
 /** A listing's files as kept in the cache: the folder they go in, the head's text and each file, base64. */
@@ -216,6 +222,11 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   rmSync(options.outDir, { recursive: true, force: true });
   // Publish merges this folder even when no listing has several pages.
   mkdirSync(options.outDir, { recursive: true });
+  // Most listings' files are those of the published site: linked to them, or kept where the standby
+  // has them already, rather than written anew.
+  const seeded = !share && takeFromStandby(options.standby ?? null, LIST_INDEX_DIR, join(options.outDir, LIST_INDEX_DIR));
+  const files = share ? null : unchangedFiles(options.outDir, options.published ? { ...options.published, seeded } : null);
+  const written = new Set<string>();
   const cacheDir = options.cache && join(options.cache.dir, LIST_INDEX_DIR);
   if (cacheDir) mkdirSync(cacheDir, { recursive: true });
   const used = new Set<string>();
@@ -236,19 +247,29 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
     }
     if (key) used.add(`${key}.json`);
     result.records += rows;
-    if (share) continue;
-    const headFile = join(options.outDir, listIndexPath(path));
-    mkdirSync(join(headFile, '..', listing.dir), { recursive: true });
+    if (!files) continue;
+    const head = listIndexPath(path).slice(1);
+    const dir = `${head.slice(0, head.lastIndexOf('/'))}/${listing.dir}`;
+    mkdirSync(join(options.outDir, dir), { recursive: true });
     let bytes = 0;
     for (const [name, base64] of listing.files) {
       const gz = Buffer.from(base64, 'base64');
-      writeFileSync(join(headFile, '..', listing.dir, name), gz);
+      files.write(`${dir}/${name}`, gz);
+      written.add(`${dir}/${name}`);
       bytes += gz.length;
     }
-    writeFileSync(headFile, listing.head);
+    files.write(head, listing.head);
+    written.add(head);
     result.files += listing.files.length + 1;
     result.bytes += bytes + listing.head.length;
     result.largestBytes = Math.max(result.largestBytes, bytes + listing.head.length);
+  }
+  if (files) {
+    files.save();
+    if (seeded) {
+      keepOnly(join(options.outDir, LIST_INDEX_DIR), new Set([...written].map((f) => f.slice(LIST_INDEX_DIR.length + 1))));
+      result.inPlace = files.counts.kept;
+    }
   }
   // The cache keeps the listings of this build only.
   if (cacheDir) for (const f of readdirSync(cacheDir)) if (!used.has(f)) rmSync(join(cacheDir, f), { force: true });
@@ -276,6 +297,8 @@ export async function listIndexStage(ctx: StageContext<BuildState>): Promise<voi
     cache: cache ? { dir: cache, code: s.code } : null,
     share: shard,
     fromShards: fit,
+    published: s.settings.useCache ? publishedFiles(s.settings, 'list-index') : null,
+    standby: s.standby,
   };
   const child = startStageChild<ListIndexResult>(import.meta.url, options, () => {}, 'the list-index stage', stageProcess(s.plan, 'list-index'));
   ctx.onCancel(child.kill);
@@ -285,7 +308,8 @@ export async function listIndexStage(ctx: StageContext<BuildState>): Promise<voi
   s.board.stage('list-index').end({
     summary: shard
       ? `filter indexes of ${formatCount(r.listings)} listings, this shard's share (${formatCount(r.cached)} unchanged; ${plural(r.read, 'record')} read), for the merge`
-      : `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged; ${plural(r.read, 'record')} read), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB${whose}`,
+      : `filter indexes of ${formatCount(r.listings)} listings (${formatCount(r.cached)} unchanged; ${plural(r.read, 'record')} read), the largest ${formatCount(Math.round(r.largestBytes / 1024))} KB${whose}` +
+        (r.inPlace === undefined ? '' : `; ${formatCount(r.inPlace)} files already in place in the standby's folder`),
     items: r.records,
     unit: 'rows',
     output: { files: r.files, bytes: r.bytes },

@@ -51,8 +51,8 @@ it('keeps only what a stage made in a folder taken from the standby, and the fol
 
 it("names every folder a stage beside the render takes from the standby, which the render's pages leave alone", async () => {
   const { MESSAGE_INDEX_DIR } = await import('../../../src/build/search-index.ts');
-  expect(STAGE_FOLDERS).toEqual(['api/errors', 'e', MESSAGE_INDEX_DIR]);
-  expect(['api', 'e', MESSAGE_INDEX_DIR].filter(takesTop)).toEqual([]);
+  expect(STAGE_FOLDERS).toEqual(['api/errors', 'e', 'list-index', MESSAGE_INDEX_DIR]);
+  expect(['api', 'e', 'list-index', MESSAGE_INDEX_DIR].filter(takesTop)).toEqual([]);
   expect(['acme', 'classes', 'errors', 'apiary'].filter(takesTop)).toEqual(['acme', 'classes', 'errors', 'apiary']);
 });
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -130,5 +130,39 @@ describe('the list-index stage', () => {
     const linked = await listIndexes({ ...gone, outDir: join(dir, 'from-shards'), cache: { dir: join(dir, 'cache-merge'), code }, fromShards: folders });
     expect(linked).toEqual({ ...cold, cached: cold.listings, read: 0 });
     expect(filesOf(join(dir, 'from-shards'))).toEqual(filesOf(join(dir, 'cold')));
+  });
+
+  it("links the published files and fills the standby's folder in place: the files a cold build writes, nothing else", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errdex-list-index-standby-'));
+    const before = await fixture(dir);
+    const after = await fixture(dir, 'message');
+    const cache = { dir: join(dir, 'cache'), code: 'code-1' };
+    const listing = join(dir, 'cache/published-files/list-index.tsv');
+    const run = (input: { snapshot: string; head: string }, out: string, site: string | null, standby: string | null = null) =>
+      listIndexes({ ...input, outDir: join(dir, out), cache, published: { site: site && join(dir, site), listing }, standby: standby && join(dir, standby) });
+    const ino = (path: string) => statSync(join(dir, path)).ino;
+    // Published: built, then renamed into place as publishing does.
+    await run(before, 'one', null);
+    renameSync(join(dir, 'one'), join(dir, 'site-1'));
+    // The next build links what the published site holds the same.
+    const two = await run(after, 'two', 'site-1');
+    expect(two.inPlace).toBeUndefined();
+    const files = listFilesBelow(join(dir, 'two'));
+    const same = files.filter((f) => existsSync(join(dir, 'site-1', f)) && ino(`two/${f}`) === ino(`site-1/${f}`));
+    expect(same.length).toBeGreaterThan(files.length / 2);
+    expect(same.length).toBeLessThan(files.length);
+    renameSync(join(dir, 'two'), join(dir, 'site-2'));
+    // The one after: the site before is its standby; a stray file and one replaced in it go.
+    const standby = 'site-1';
+    const head = files.find((f) => f.endsWith('index.json') && ino(`site-2/${f}`) === ino(`site-1/${f}`))!;
+    rmSync(join(dir, standby, head));
+    writeFileSync(join(dir, standby, head), 'not this');
+    writeFileSync(join(dir, standby, 'list-index/stray.json'), '{}');
+    const three = await run(after, 'three', 'site-2', standby);
+    expect(three.inPlace).toBeGreaterThan(files.length / 2);
+    expect(filesOf(join(dir, 'three'))).toEqual(filesOf(join(dir, (await run(after, 'cold', null), 'cold'))));
+    expect(existsSync(join(dir, 'three/list-index/stray.json'))).toBe(false);
+    expect(ino(`three/${head}`)).toBe(ino(`site-2/${head}`));
+    expect([three.files, three.bytes]).toEqual([two.files, two.bytes]);
   });
 });
