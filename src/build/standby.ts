@@ -13,11 +13,10 @@
  * deleted in the background, as any old site: src/build/site-folders.ts), and a stage takes its folders
  * from it: the record files `api/errors/` and `e/`, the filter indexes `list-index/`, the message index
  * `search-index/`, the render's reused pages the top folders that hold them (an owner's, `classes/`:
- * src/build/reused-pages.ts). A
- * stage trusts none of its files: each is kept only when it is the file the stage's listing proves, or
- * the published page itself (the same identity), else replaced by a new file or link
- * (src/build/unchanged-files.ts, `seeded`), and what the stage does not make is removed. What no stage
- * took is deleted in the background when the build publishes.
+ * src/build/reused-pages.ts). A stage trusts none of its files: each is kept only when it is the file
+ * the stage's listing proves, or the published page itself (the same identity), else replaced by a new
+ * file or link (src/build/unchanged-files.ts, `seeded`), and what the stage does not make is removed.
+ * What no stage took is deleted in the background when the build publishes.
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,8 +25,8 @@ import { removeInBackground } from './site-folders.ts';
 /**
  * The folders the stages beside the render take from the standby: the record files', the filter
  * indexes' and the message index's (src/build/stages/record-files.ts, src/build/stages/list-index.ts,
- * src/build/search-index.ts). The render's reused pages
- * take the other top folders that hold some (`takesTop`).
+ * src/build/search-index.ts). The render's reused pages take the other top folders that hold some
+ * (`takesTop`).
  */
 export const STAGE_FOLDERS: readonly string[] = ['api/errors', 'e', 'list-index', 'search-index'];
 

@@ -8,7 +8,9 @@
  *
  * A listing's files are a function of its rows' fields, the classes' titles, its quick filters and the
  * code, so they are kept in the build cache under a hash of those: an edit changes the few listings its
- * record is in, and the others are written from the cache, not indexed and gzipped again.
+ * record is in, and the others are written from the cache, not indexed and gzipped again. Written as the
+ * message index is (src/build/unchanged-files.ts): a file the published site holds the same is linked
+ * to it, or kept where the standby's `list-index/` holds it already (src/build/standby.ts).
  *
  * A shard's build (`share`) makes its share of the listings into that cache only, which its folder
  * carries to the merge (src/build/merge.ts) with the list of its listings and the key of the snapshot
