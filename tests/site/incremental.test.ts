@@ -127,9 +127,9 @@ describe('partitioned and incremental builds', () => {
     const dist = sharded.dist;
     const published = snapshot(dist);
     const standby = `${dist}.standby`;
-    // What the standby must not lend: a twin, a short link, a message index file, a filter index and an error page no
-    // record has, and a twin and an error page that are not the published ones (replaced, as an older
-    // site's would be).
+    // What the standby must not lend: a twin, a short link, a message index file, a filter index and an
+    // error page no record has, and a twin and an error page that are not the published ones (replaced,
+    // as an older site's would be).
     writeFileSync(join(standby, 'api/errors/stray.json'), '{}');
     mkdirSync(join(standby, 'e/stray'));
     writeFileSync(join(standby, 'e/stray/index.html'), '<p>stray</p>');
