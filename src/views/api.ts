@@ -76,9 +76,8 @@ function hashTwins(twins: readonly CatalogEntry[]): string {
 
 /** `/api/manifest.json`: counts, and checksums of the data files and of all JSON twins together. */
 export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPlan): string {
-  // In id order only to be hashed: a checksum handed over (a render process's) needs the first alone.
-  const twins = catalog.twinsSha256 === undefined ? inIdOrder(catalog.entries) : null;
-  const first = twins ? twins[0] : catalog.entries.reduce<CatalogEntry | undefined>((min, e) => (min === undefined || e.record.id < min.record.id ? e : min), undefined);
+  // The first by id, without sorting every entry: they are sorted only to be hashed, when no checksum was handed over.
+  const first = catalog.entries.reduce<CatalogEntry | undefined>((min, e) => (min === undefined || e.record.id < min.record.id ? e : min), undefined);
   const manifest = {
     siteName: siteConfig.siteName,
     siteUrl: absoluteUrl('/'),
@@ -100,7 +99,7 @@ export function manifestText(catalog: Catalog, derived: Derived, plan: LedgerPla
       path: '/api/errors/{id}.json',
       count: catalog.entries.length,
       about: 'sha256 of every JSON twin in id order, each followed by a newline',
-      sha256: catalog.twinsSha256 ?? hashTwins(twins!),
+      sha256: catalog.twinsSha256 ?? twinsSha256(catalog.entries),
     },
     pages: { error: '/{repo}/{slug}/', shortLink: '/e/{id}/', example: first ? errorPath(first.record) : null },
   };

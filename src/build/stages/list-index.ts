@@ -269,7 +269,7 @@ export async function listIndexes(options: ListIndexOptions): Promise<ListIndexR
   if (files) {
     files.save();
     if (seeded) {
-      keepOnly(join(options.outDir, LIST_INDEX_DIR), new Set([...written].map((f) => f.slice(LIST_INDEX_DIR.length + 1))));
+      keepOnly(join(options.outDir, LIST_INDEX_DIR), written, `${LIST_INDEX_DIR}/`);
       result.inPlace = files.counts.kept;
     }
   }
