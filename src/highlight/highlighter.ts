@@ -138,11 +138,47 @@ type Grammar = ReturnType<Highlighter['getLanguage']>;
 type RuleStack = ReturnType<Grammar['tokenizeLine2']>['ruleStack'];
 
 /**
+ * vscode-textmate's state (StateStackImpl) as the memo reads it: fields and calls its public type
+ * hides. A state is a chain of frames, one per rule in force, each pointing at the one below.
+ */
+interface Frame {
+  parent: Frame | null;
+  depth: number;
+  ruleId: number;
+  endRule: string | null;
+  beginRuleCapturedEOL: boolean;
+  nameScopesList: ScopeList | null;
+  contentNameScopesList: ScopeList | null;
+  toStateStackFrame(): object;
+  constructor: { pushFrame(self: Frame, frame: object): Frame };
+}
+interface ScopePath {
+  parent: ScopePath | null;
+  scopeName: string;
+}
+interface ScopeList {
+  tokenAttributes: number;
+  scopePath: ScopePath;
+  getExtensionIfDefined(base: ScopeList | null): { scopeNames: string[] }[] | undefined;
+}
+/** The grammar as the memo reads it: its rules (to tell a while rule) and its injections. */
+interface GrammarInternals {
+  getRule(id: number): object | undefined;
+  getInjections(): unknown[];
+}
+
+/**
  * A line's HTML and the tokenizer's state after it, by the state before it and the line's text.
  * Tokenizing a line is a function of those two alone (with no time limit), so a line met again in
  * the same state is not tokenized again: excerpts of one file overlap, and code repeats across a
  * catalog's blocks. The state is named by its content (stateId), not its object: two blocks reach
  * equal states by different objects, and so resynchronise after a line that closes what they opened.
+ *
+ * And by the top of the state alone (`tops`): a line reads only the frames it reaches, down to the
+ * lowest one it returns to, and that frame's colours; the frames below are never looked at. Two
+ * excerpts of one file that begin on different lines meet a line inside a block at different depths
+ * (each counts the braces it saw open): the same top frames, another state. Such a line is taken
+ * from the memo too, its new frames put on the current state's (TopEntry).
  */
 interface LineMemo {
   lines: Map<string, { html: string; state: RuleStack }>;
@@ -150,6 +186,24 @@ interface LineMemo {
   ids: WeakMap<object, number>;
   /** A state's content (its frame and its parent's id) -> its id. */
   byContent: Map<string, number>;
+  /** By the line and its top frame's key: the lines tokenized in states of that top. Null: the grammar has injections, which read every scope in force. */
+  tops: Map<string, TopEntry[]> | null;
+  /** Each frame's own key's number (frameKey), by object; null: a frame the top memo must not read past (usableFrames). */
+  frameKeys: WeakMap<object, number | null>;
+  /** A frame's own key -> its number. */
+  frameIds: Map<string, number>;
+  /** Whether the top memo may be used in a state: no frame of it reads below itself (usableFrames). */
+  usable: WeakMap<object, boolean>;
+  /** The theme's scopes that a theme rule names as an ancestor (`a b`: `a`): a scope below them can change a colour above. */
+  ancestorScopes: readonly string[];
+  grammar: GrammarInternals;
+}
+/** A line tokenized in a state whose top frames were `frames` (their keys, top first): its HTML, and the frames it left above the lowest of them. */
+interface TopEntry {
+  frames: number[];
+  html: string;
+  /** The new state's frames above the lowest of `frames`, lowest first (vscode-textmate's StateStackFrame). */
+  push: object[];
 }
 /**
  * The memo of the grammar last used: a highlight worker takes its blocks sorted by language, so an
@@ -158,21 +212,47 @@ interface LineMemo {
  */
 let current: { grammar: Grammar; memo: LineMemo } | null = null;
 const MEMO_LINES = 200_000;
-/** Lines taken from a memo and lines tokenized, since the memos were last reset. */
-const memoStats = { hits: 0, misses: 0 };
+/** Lines taken from a memo (`tops`: by the top of their state), and lines tokenized, since the memos were last reset. */
+const memoStats = { hits: 0, tops: 0, misses: 0 };
 export const lineMemoStats = (): Readonly<typeof memoStats> => ({ ...memoStats });
 /** Forgets the line memo (tests, benchmarks: what a fresh process starts with). */
 export function resetLineMemos(): void {
   current = null;
   memoStats.hits = 0;
+  memoStats.tops = 0;
   memoStats.misses = 0;
 }
 
-function memoOf(grammar: Grammar): LineMemo {
+function memoOf(grammar: Grammar, h: Highlighter): LineMemo {
   if (!current || current.grammar !== grammar || current.memo.lines.size > MEMO_LINES) {
-    current = { grammar, memo: { lines: new Map(), ids: new WeakMap(), byContent: new Map() } };
+    const internals = grammar as unknown as GrammarInternals;
+    current = {
+      grammar,
+      memo: {
+        lines: new Map(),
+        ids: new WeakMap(),
+        byContent: new Map(),
+        tops: internals.getInjections().length === 0 ? new Map() : null,
+        frameKeys: new WeakMap(),
+        frameIds: new Map(),
+        usable: new WeakMap(),
+        ancestorScopes: ancestorScopes(h),
+        grammar: internals,
+      },
+    };
   }
   return current.memo;
+}
+
+/**
+ * The scopes a rule of the theme names as ancestors (`markup.fenced_code meta.embedded.block`:
+ * `markup.fenced_code`). A colour is the theme's match for a scope and its ancestors; with no such
+ * ancestor in force, it is the match for the scope alone, whatever lies below.
+ */
+function ancestorScopes(h: Highlighter): string[] {
+  const { theme } = h.setTheme(THEME);
+  const selectors = (theme.settings ?? []).flatMap((rule) => (rule.scope === undefined ? [] : [rule.scope].flat()));
+  return [...new Set(selectors.flatMap((s) => s.split(',').flatMap((one) => one.trim().split(/\s+/).slice(0, -1)).filter((p) => p !== '>')))];
 }
 
 /**
@@ -184,10 +264,9 @@ function memoOf(grammar: Grammar): LineMemo {
 function stateId(memo: LineMemo, state: RuleStack): number {
   const own = memo.ids.get(state);
   if (own !== undefined) return own;
-  // biome-ignore lint/suspicious/noExplicitAny: vscode-textmate's StateStackImpl, whose fields its public type hides
-  const s = state as any;
+  const s = state as unknown as Frame;
   const content = JSON.stringify([
-    s.parent ? stateId(memo, s.parent) : -1,
+    s.parent ? stateId(memo, s.parent as unknown as RuleStack) : -1,
     s.ruleId,
     s.endRule,
     s.beginRuleCapturedEOL,
@@ -204,6 +283,106 @@ function stateId(memo: LineMemo, state: RuleStack): number {
 }
 
 /**
+ * A frame's key without the frames below it: its rule, end pattern and end-of-line capture, the scopes
+ * it adds and the colours (token attributes) they and its content carry. Those colours sum up the
+ * frames below, so two frames of one key colour their lines alike. Null when its scopes do not extend
+ * its parent's (vscode-textmate's invariant; not met, the frame is not read past).
+ */
+function frameKey(memo: LineMemo, f: Frame): number | null {
+  let id = memo.frameKeys.get(f);
+  if (id !== undefined) return id;
+  const names = f.nameScopesList?.getExtensionIfDefined(f.parent?.nameScopesList ?? null);
+  const content = f.contentNameScopesList?.getExtensionIfDefined(f.nameScopesList);
+  if (names === undefined || content === undefined) id = null;
+  else {
+    const key = JSON.stringify([f.ruleId, f.endRule, f.beginRuleCapturedEOL, names, content, f.nameScopesList?.tokenAttributes ?? null, f.contentNameScopesList?.tokenAttributes ?? null]);
+    id = memo.frameIds.get(key);
+    if (id === undefined) memo.frameIds.set(key, (id = memo.frameIds.size));
+  }
+  memo.frameKeys.set(f, id);
+  return id;
+}
+
+/**
+ * Whether a line tokenized in this state reads no frame below the lowest one it returns to. Not so
+ * when a frame is a while rule (its condition is tried at the start of every line, however deep it
+ * lies), when a scope in force is one a theme rule names as an ancestor (a colour above would depend
+ * on it), or when a frame has no key.
+ */
+function usableFrames(memo: LineMemo, f: Frame): boolean {
+  let usable = memo.usable.get(f);
+  if (usable !== undefined) return usable;
+  const rule = memo.grammar.getRule(f.ruleId);
+  usable = (f.parent === null || usableFrames(memo, f.parent)) && !(rule !== undefined && 'whileCaptures' in rule) && frameKey(memo, f) !== null;
+  // The scopes this frame adds: its content's path down to its parent's (the parent's own are checked with it).
+  const below = f.parent?.contentNameScopesList?.scopePath ?? null;
+  for (let path = f.contentNameScopesList?.scopePath ?? null; usable && path && path !== below; path = path.parent) {
+    const scope = path.scopeName;
+    if (memo.ancestorScopes.some((a) => scope === a || (scope.startsWith(a) && scope[a.length] === '.'))) usable = false;
+  }
+  memo.usable.set(f, usable);
+  return usable;
+}
+
+/** The line as the top memo holds it in this state: its HTML and the state after it; null when it holds none. */
+function fromTops(memo: LineMemo, state: Frame, line: string): { html: string; state: RuleStack } | null {
+  // A state of one frame is all top: the state memo has looked already.
+  if (!memo.tops || state.depth === 1 || !usableFrames(memo, state)) return null;
+  const entries = memo.tops.get(`${frameKey(memo, state)}\u0000${line}`);
+  if (!entries) return null;
+  for (const entry of entries) {
+    // The entry's frames below the top, against the state's.
+    let base: Frame | null = state;
+    for (let i = 1; i < entry.frames.length && base; i++) {
+      base = base.parent;
+      if (base === null || frameKey(memo, base) !== entry.frames[i]) base = null;
+    }
+    if (!base) continue;
+    let next = base;
+    for (const frame of entry.push) next = next.constructor.pushFrame(next, frame);
+    return { html: entry.html, state: next as unknown as RuleStack };
+  }
+  return null;
+}
+
+/**
+ * Keeps a line just tokenized in the top memo: the frames of `before` down to the lowest one the
+ * line returned to (the frame `before` and `after` share, by object: the tokenizer pops to a frame
+ * and pushes new ones on it), and the frames `after` holds above it.
+ */
+function keepTop(memo: LineMemo, before: Frame, after: Frame, line: string, html: string): void {
+  // In a state of one frame, the line's entry would be the state memo's.
+  if (!memo.tops || before.depth === 1 || !usableFrames(memo, before)) return;
+  // The frame in common: `after`'s frames above `before`'s depth are new; below it, the two chains meet.
+  const push: object[] = [];
+  let above: Frame | null = after;
+  while (above && above.depth > before.depth) {
+    push.push(above.toStateStackFrame());
+    above = above.parent;
+  }
+  const frames: number[] = [];
+  let base: Frame | null = before;
+  while (base && above && base.depth > above.depth) {
+    frames.push(frameKey(memo, base)!);
+    base = base.parent;
+  }
+  while (base && above && base !== above) {
+    frames.push(frameKey(memo, base)!);
+    push.push(above.toStateStackFrame());
+    base = base.parent;
+    above = above.parent;
+  }
+  // A line that emptied the state (no frame in common) is left to the state memo.
+  if (!base || base !== above) return;
+  frames.push(frameKey(memo, base)!);
+  push.reverse();
+  const key = `${frames[0]}\u0000${line}`;
+  const entries = memo.tops.get(key);
+  if (entries) entries.push({ frames, html, push });
+  else memo.tops.set(key, [{ frames, html, push }]);
+}
+
+/**
  * The HTML of each line of a block: tokens as class-named spans, nothing else; plain text (an unknown
  * language) escaped as it is. Neighbouring tokens of one class share a span, and so does white space
  * with the token before it (it has no colour to show), so a line has a span per change of colour.
@@ -212,7 +391,8 @@ function stateId(memo: LineMemo, state: RuleStack): number {
  * from the grammar's initial state, without an object per token: the same HTML, about 4 % less time.
  * No time limit per line (Shiki's default is 500 ms): on a busy machine a line can take longer, and
  * the tokenizer would then leave the rest of it as one token, different from run to run: builds must
- * be byte-identical. A line already tokenized in an equal state is taken from the memo (LineMemo).
+ * be byte-identical. A line already tokenized in an equal state, or in a state of the same top
+ * frames, is taken from the memo (LineMemo).
  */
 export async function highlightLines(code: string, lang: string): Promise<string[]> {
   const h = await ensureLanguage(lang);
@@ -220,7 +400,7 @@ export async function highlightLines(code: string, lang: string): Promise<string
   const lines = code.split(/\r?\n/);
   const grammar = h.getLanguage(lang);
   const classes = classesOf(h);
-  const memo = memoOf(grammar);
+  const memo = memoOf(grammar, h);
   let state: RuleStack | null = null;
   return lines.map((line) => {
     // An empty line leaves the state as it is (as in Shiki).
@@ -233,10 +413,18 @@ export async function highlightLines(code: string, lang: string): Promise<string
       state = seen.state;
       return seen.html;
     }
+    const top = state === null ? null : fromTops(memo, state as unknown as Frame, line);
+    if (top) {
+      memoStats.tops++;
+      memo.lines.set(key, top);
+      state = top.state;
+      return top.html;
+    }
     memoStats.misses++;
     const result = grammar.tokenizeLine2(line, state, 0);
-    state = result.ruleStack;
     const html = lineHtml(line, result.tokens, classes);
+    if (state !== null) keepTop(memo, state as unknown as Frame, result.ruleStack as unknown as Frame, line, html);
+    state = result.ruleStack;
     memo.lines.set(key, { html, state });
     return html;
   });

@@ -103,13 +103,21 @@ describe('highlightLines', () => {
   const files: [BundledLanguage, string][] = [
     ['python', 'class A:\n    """Doc\n    raise ValueError("in doc")\n    """\n    def f(self, x):\n        if x is None:\n            raise ValueError(f"bad {x!r}")\n        s = """\n        raise ValueError("in doc")\n        """\n        return s'],
     ['typescript', 'export class A {\n  f(x: number) {\n    /* note\n    throw new Error("in comment");\n    */\n    if (x < 0) {\n      throw new Error(`bad ${x}`);\n    }\n    const t = `\n    throw new Error("in template");\n    `;\n    return t;\n  }\n}'],
+    // `} catch (err) {` after a try block's line, and inside a function expression left open in one: the
+    // same top frame (a block), and below it what the line returns to, read otherwise (`catch` a keyword
+    // or a call).
+    ['typescript', 'try {\n  g();\n} catch (err) {\n  h(err);\n}\ntry {\n  if (function.dtype == null) {\n} catch (err) {\n  h(err);\n}'],
     ['cpp', 'namespace n {\nint f(int x) {\n  /* a\n  throw std::runtime_error("c");\n  */\n  if (x < 0) {\n    throw std::runtime_error("bad");\n  }\n  return x;\n}\n}'],
     ['rust', 'impl A {\n    fn f(&self) -> Result<()> {\n        let s = r#"\n        panic!("in raw");\n        "#;\n        panic!("bad {}", s);\n    }\n}'],
+    // While rules (a quote, a list) are tried on every line at any depth, and the theme colours a fenced
+    // block's code by an ancestor scope: the memo must not take such a line by its top frames alone.
+    ['markdown', '> quote\n> - item\n>   ```js\n>   throw new Error("q");\n>   ```\n\n```ts\nif (x) {\n  throw new Error("a");\n}\n```\n- item\n  ```ts\n  if (x) {\n    throw new Error("a");\n  }\n  ```'],
   ];
   it.each(files)('%s: overlapping windows read alike with the line memo as without it', async (lang, file) => {
     const shiki = await createHighlighter({
       themes: [theme],
-      langs: [lang],
+      // The languages of a markdown file's fenced blocks, which highlightLines has loaded by now.
+      langs: lang === 'markdown' ? [lang, 'javascript', 'typescript'] : [lang],
       engine: ONIGURUMA_LANGS.has(lang) ? createOnigurumaEngine(import('shiki/wasm')) : createJavaScriptRegexEngine({ forgiving: true }),
     });
     const lines = file.split('\n');
@@ -118,9 +126,11 @@ describe('highlightLines', () => {
     resetLineMemos();
     for (const code of windows) expect(await highlightLines(code, lang)).toEqual(shiki.codeToTokensBase(code, { lang, theme, tokenizeTimeLimit: 0 }).map(lineHtml));
     // The memo served lines (so the comparison covered it), and not all of them.
-    const { hits, misses } = lineMemoStats();
+    const { hits, tops, misses } = lineMemoStats();
     expect(hits).toBeGreaterThan(misses);
     expect(misses).toBeGreaterThanOrEqual(lines.length);
+    // Windows of a file with blocks meet a line at several depths: served by its top frames too.
+    if (lang === 'typescript' || lang === 'cpp') expect(tops).toBeGreaterThan(0);
   });
 
   it('plain text: each line escaped as it is', async () => {
