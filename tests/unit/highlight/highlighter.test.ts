@@ -109,15 +109,11 @@ describe('highlightLines', () => {
     ['typescript', 'try {\n  g();\n} catch (err) {\n  h(err);\n}\ntry {\n  if (function.dtype == null) {\n} catch (err) {\n  h(err);\n}'],
     ['cpp', 'namespace n {\nint f(int x) {\n  /* a\n  throw std::runtime_error("c");\n  */\n  if (x < 0) {\n    throw std::runtime_error("bad");\n  }\n  return x;\n}\n}'],
     ['rust', 'impl A {\n    fn f(&self) -> Result<()> {\n        let s = r#"\n        panic!("in raw");\n        "#;\n        panic!("bad {}", s);\n    }\n}'],
-    // While rules (a quote, a list) are tried on every line at any depth, and the theme colours a fenced
-    // block's code by an ancestor scope: the memo must not take such a line by its top frames alone.
-    ['markdown', '> quote\n> - item\n>   ```js\n>   throw new Error("q");\n>   ```\n\n```ts\nif (x) {\n  throw new Error("a");\n}\n```\n- item\n  ```ts\n  if (x) {\n    throw new Error("a");\n  }\n  ```'],
   ];
   it.each(files)('%s: overlapping windows read alike with the line memo as without it', async (lang, file) => {
     const shiki = await createHighlighter({
       themes: [theme],
-      // The languages of a markdown file's fenced blocks, which highlightLines has loaded by now.
-      langs: lang === 'markdown' ? [lang, 'javascript', 'typescript'] : [lang],
+      langs: [lang],
       engine: ONIGURUMA_LANGS.has(lang) ? createOnigurumaEngine(import('shiki/wasm')) : createJavaScriptRegexEngine({ forgiving: true }),
     });
     const lines = file.split('\n');
