@@ -354,10 +354,17 @@ function keepTop(memo: LineMemo, before: Frame, after: Frame, line: string, html
   // In a state of one frame, the line's entry would be the state memo's.
   if (!memo.tops || before.depth === 1 || !usableFrames(memo, before)) return;
   // The frame in common: `after`'s frames above `before`'s depth are new; below it, the two chains meet.
+  // A new frame is kept as vscode-textmate describes it (`toStateStackFrame`), which holds its scopes
+  // only where they extend its parent's: a frame whose do not (no key) leaves the line to the state memo.
   const push: object[] = [];
+  const keep = (f: Frame): boolean => {
+    if (frameKey(memo, f) === null) return false;
+    push.push(f.toStateStackFrame());
+    return true;
+  };
   let above: Frame | null = after;
   while (above && above.depth > before.depth) {
-    push.push(above.toStateStackFrame());
+    if (!keep(above)) return;
     above = above.parent;
   }
   const frames: number[] = [];
@@ -368,7 +375,7 @@ function keepTop(memo: LineMemo, before: Frame, after: Frame, line: string, html
   }
   while (base && above && base !== above) {
     frames.push(frameKey(memo, base)!);
-    push.push(above.toStateStackFrame());
+    if (!keep(above)) return;
     base = base.parent;
     above = above.parent;
   }
