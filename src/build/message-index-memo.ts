@@ -21,6 +21,7 @@ import { countKeys, fileRecords, fromTuple, itemKeys, messagePages, recordItems,
 import { templateKeys } from '../search/keys.ts';
 import type { RaiseSite } from '../search/raise-site.ts';
 import { replaceFile } from '../util/files.ts';
+import { memoLags } from './memo-lag.ts';
 import { keptRaiseSites, ONE_BY_ONE, snapshotRaiseSites, sourceFiles, type KeptSites, type SiteEntry, type SourceFiles } from './raise-site-memo.ts';
 
 /** What the index reads of a record beside its items, and its items as filed (the current wording's first). */
@@ -58,16 +59,9 @@ export interface FiledRecords {
   remade: number;
 }
 
-/**
- * The memo is written again once it is this far behind the catalog (records read or filed again, and
- * records gone): until then, what it does not hold is read again each build, a few records, where
- * writing it costs as much as a second per 100,000 records.
- */
-export const STALE_ROWS = 1_000;
-
-/** Whether to write the memo again: none was kept (`kept` null), or the records filed (`filed`) are too far from it. */
+/** Whether to write the memo again: none was kept (`kept` null), or it lags the records filed (`filed`: records read or filed again, and records gone). */
 export const memoBehind = (kept: Memo | null, filed: FiledRecords | null): boolean =>
-  !kept || !filed || filed.read + filed.remade + Math.abs(filed.rows.length - kept.rows.length) > STALE_ROWS;
+  !kept || !filed || memoLags(filed.read + filed.remade + Math.abs(filed.rows.length - kept.rows.length));
 
 /** The memo of this code (`memo.file`), or null: none, another code's, or unreadable. */
 export function readKeptItems(memo: { file: string; code: string } | null): Memo | null {

@@ -41,6 +41,7 @@ import { readShardFile, snapshotKey } from '../shard-reuse.ts';
 import { linkReused } from '../page-reuse.ts';
 import { listedPaths, publishedFiles, unchangedFiles, type PublishedFiles } from '../unchanged-files.ts';
 import { takeFromStandby } from '../standby.ts';
+import { memoLags } from '../memo-lag.ts';
 
 /** Where a site path (root-relative, as src/util/urls.ts gives it) is in the site folder. */
 const fileOf = (siteDir: string, path: string): string => join(siteDir, path.endsWith('/') ? `${path}index.html` : path);
@@ -149,9 +150,6 @@ function readShortLinkMemo(memo: { file: string; code: string } | null): ShortLi
 }
 
 const CONFIG_KEY = hash('sha1', JSON.stringify(siteConfig));
-
-/** Links made (or gone) past which the memo is written again. */
-const STALE_LINKS = 1_000;
 
 /** A link's title parts from its key in the memo (`[headline, place]`). */
 function titlePartsOf(key: string): { headline: string | undefined; place: string | undefined } {
@@ -270,9 +268,8 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
     removeUnmade(join(outDir, FOLDERS[1]), made.links);
   }
   files.save();
-  // Written again once it is far behind the catalog: until then, a link it does not hold is made again
-  // each build (and found in place), a few of them, where writing it costs half a second per 100,000.
-  if (memo && options.memo && (!kept || kept.template !== templateKey || stamped + gone.size > STALE_LINKS)) replaceFile(options.memo.file, JSON.stringify(memo));
+  // Until it lags by many links, a link it does not hold is made again each build (and found in place).
+  if (memo && options.memo && (!kept || kept.template !== templateKey || memoLags(stamped + gone.size))) replaceFile(options.memo.file, JSON.stringify(memo));
   // A shard's short links are compared with the other shards' in the merge.
   const inPlace = made ? { inPlace: files.counts.kept } : {};
   return { records: count, files: 2 * count, linked: files.counts.linked, ...inPlace, bytes: figures.bytes, titles: titleFigures(heads), heads: own ? heads : undefined, figures };
