@@ -19,6 +19,8 @@ import {
 import { showBidiControls } from '../schema/text-safety.ts';
 import { HighlightStore, highlightKey, storedText } from './cache.ts';
 import { PLAIN_TEXT } from './languages.ts';
+import { withSharedScanners } from './shared-scanners.ts';
+import { withWordTries } from './word-tries.ts';
 import { escapeHtml } from '../util/text.ts';
 
 const THEME = 'errdex';
@@ -69,7 +71,7 @@ function getHighlighter(lang: string): Promise<Highlighter> {
     h = createHighlighter({
       themes: [createCssVariablesTheme({ name: THEME, variablePrefix: '--shiki-' })],
       langs: [],
-      engine: engine === 'oniguruma' ? createOnigurumaEngine(import('shiki/wasm')) : createJavaScriptRegexEngine({ forgiving: true }),
+      engine: engine === 'oniguruma' ? createOnigurumaEngine(import('shiki/wasm')).then((e) => withSharedScanners(withWordTries(e))) : createJavaScriptRegexEngine({ forgiving: true }),
     });
     highlighters.set(engine, h);
   }

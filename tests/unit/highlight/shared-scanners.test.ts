@@ -1,0 +1,69 @@
+import type { PatternScanner, RegexEngine } from 'shiki';
+import { describe, expect, it } from 'vitest';
+import { IDLE_KEPT, withSharedScanners } from '../../../src/highlight/shared-scanners.ts';
+
+/** An engine that counts what it compiles and frees; its scanner says which list it was made from. */
+function countingEngine() {
+  const counts = { compiled: 0, freed: 0, live: new Set<string>() };
+  const engine: RegexEngine = {
+    createScanner(patterns) {
+      counts.compiled++;
+      const list = patterns.join(',');
+      counts.live.add(list);
+      const scanner: PatternScanner = {
+        findNextMatchSync: (s) => {
+          if (!counts.live.has(list)) throw new Error(`scanner of ${list} used after it was freed`);
+          return { index: patterns.length, captureIndices: [{ start: 0, end: String(s).length, length: String(s).length }] };
+        },
+        dispose: () => {
+          counts.freed++;
+          counts.live.delete(list);
+        },
+      };
+      return scanner;
+    },
+    createString: (s) => ({ content: s }),
+  };
+  return { engine, counts };
+}
+
+describe('withSharedScanners', () => {
+  it('compiles a list of patterns once, however many rules ask for it', () => {
+    const { engine, counts } = countingEngine();
+    const shared = withSharedScanners(engine);
+    const a = shared.createScanner(['x', 'y']);
+    const b = shared.createScanner(['x', 'y']);
+    const c = shared.createScanner(['x', 'z']);
+    expect(counts.compiled).toBe(2);
+    expect(a.findNextMatchSync('abc', 0, 0)).toEqual(b.findNextMatchSync('abc', 0, 0));
+    expect(c.findNextMatchSync('abc', 0, 0)?.index).toBe(2);
+  });
+
+  it('keeps a scanner while any holder has it, and one no rule holds for the next that asks', () => {
+    const { engine, counts } = countingEngine();
+    const shared = withSharedScanners(engine);
+    const a = shared.createScanner(['x']);
+    const b = shared.createScanner(['x']);
+    a.dispose?.();
+    a.dispose?.();
+    expect(b.findNextMatchSync('s', 0, 0)).not.toBeNull();
+    b.dispose?.();
+    expect(counts.freed).toBe(0);
+    shared.createScanner(['x']).findNextMatchSync('s', 0, 0);
+    expect(counts.compiled).toBe(1);
+  });
+
+  it('frees the least recently asked for of the scanners no rule holds, past IDLE_KEPT, never one held', () => {
+    const { engine, counts } = countingEngine();
+    const shared = withSharedScanners(engine);
+    const held = shared.createScanner(['held']);
+    for (let i = 0; i < IDLE_KEPT + 10; i++) shared.createScanner([`p${i}`]).dispose?.();
+    expect(counts.freed).toBe(10);
+    expect(counts.live.has('p0')).toBe(false);
+    expect(counts.live.has(`p${IDLE_KEPT + 9}`)).toBe(true);
+    expect(held.findNextMatchSync('s', 0, 0)).not.toBeNull();
+    // Asked for again, a freed list is compiled again.
+    shared.createScanner(['p0']).findNextMatchSync('s', 0, 0);
+    expect(counts.compiled).toBe(IDLE_KEPT + 12);
+  });
+});
