@@ -85,9 +85,9 @@ export function wordTries(pattern: string): string {
 }
 
 /**
- * The grammars' patterns come back in scanner after scanner (a rule's end pattern with a back
- * reference is made again for each text it closes), so each is rewritten once; the memo is emptied
- * when it grows past MEMO_SIZE, which those end patterns could make it do in a large build.
+ * A grammar's patterns come back in scanner after scanner (rules include the same ones), so each is
+ * rewritten once; the memo is emptied when it grows past MEMO_SIZE, which end patterns that repeat
+ * what their begin matched (a new pattern for each text) could make it do in a large build.
  */
 const MEMO_SIZE = 20_000;
 
