@@ -7,11 +7,12 @@
  * (`a(?:lign(?:as|of)|nd(?:|_eq)|sm)|…`) it tries the few words that begin with the character at
  * hand. The matches are the same, so the tokens are: words that begin with different characters never
  * match at one position, so only the order of the words that share a beginning decides, and the trie
- * keeps it (and never groups words across one that ends where the others go on); a word given twice can never match where its
- * first appearance did not, so the second is dropped. Only groups of nothing but words and bars are
- * rewritten, so no capture, back reference or subroutine call changes its number; a pattern with a
- * flag group (case-insensitive or extended words read otherwise) or a quoted span is left as it is.
- * The JavaScript engine gains nothing from it (V8 dispatches on the first character itself).
+ * keeps it (and never groups words across one that ends where the others go on); a word given twice
+ * can never match where its first appearance did not, so the second is dropped. Only groups of nothing
+ * but words and bars are rewritten, so no capture, back reference or subroutine call changes its
+ * number; a pattern with a flag group (case-insensitive or extended words read otherwise) or a quoted
+ * span is left as it is. The JavaScript engine gains nothing from it (V8 dispatches on the first
+ * character itself).
  */
 import type { RegexEngine } from 'shiki';
 
