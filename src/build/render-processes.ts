@@ -8,7 +8,7 @@
  * pages the published site lends are linked beside the render, as soon as a process has listed them
  * (src/build/reused-pages.ts).
  */
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTEXT_ENV } from '../context-env.ts';
@@ -21,6 +21,7 @@ import { mergeInto, moveTree, renderSiteDir, renderWorkDir } from './site-folder
 import { startChild, type Child } from './protocol.ts';
 import { MIN_RENDER_HEAP_MB, RENDER_HEAP_PER_SNAPSHOT } from './plan.ts';
 import type { Partition } from '../catalog/partition.ts';
+import { snapshotBytes } from '../catalog/snapshot.ts';
 import { siblingUrl } from '../util/sibling.ts';
 
 /** A render partition: one Astro process renders the error pages of the records whose ids hash to it (src/catalog/partition.ts). */
@@ -83,7 +84,7 @@ export interface RenderProcessResult {
  * snapshot is 436 MiB), so the limit is RENDER_HEAP_PER_SNAPSHOT times the snapshot's size, and at least MIN_RENDER_HEAP_MB.
  */
 export function renderHeapMb(partition: Pick<RenderPartition, 'snapshot'>): number {
-  return Math.max(MIN_RENDER_HEAP_MB, Math.ceil((RENDER_HEAP_PER_SNAPSHOT * statSync(partition.snapshot).size) / 2 ** 20));
+  return Math.max(MIN_RENDER_HEAP_MB, Math.ceil((RENDER_HEAP_PER_SNAPSHOT * snapshotBytes(partition.snapshot)) / 2 ** 20));
 }
 
 /**

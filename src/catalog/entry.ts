@@ -12,8 +12,8 @@ export interface CatalogEntry {
   sourceText: string;
   /** The hash of the text, when a process read the entry without it (the lean snapshot: src/catalog/snapshot.ts). */
   textKey?: string;
-  /** Where the entry's line is in the snapshot, when read without its text: read whole from there (snapshot.ts `wholeEntry`). */
-  snapshotLine?: { offset: number; bytes: number };
+  /** Where the entry's line is in the snapshot (its piece's name, the line's offset there and length), when read without its text: read whole from there (snapshot.ts `wholeEntry`). */
+  snapshotLine?: { piece: string; offset: number; bytes: number };
   datasetVersion: string;
   /** Where the dataset version comes from when not from the record's own wrapper (a bare record: src/schema/input-forms.ts). */
   datasetVersionFrom?: Exclude<DatasetVersionFrom, 'record'>;

@@ -12,16 +12,27 @@
  * line, so that entry is written `[file, line, datasetVersion, id, sourceText]` instead. JSON.stringify
  * writes no raw tab, inside strings or between values: a line holds a tab only in the first form.
  *
- * Beside it, the lean snapshot (`leanSnapshotFile`), written with it: each entry's record without its
- * code and its prose but the documentation (a rich record's bytes are mostly these), the hash of its
- * text and where its line is in the snapshot. The stages that read every record but show none whole
- * (the render's listings and related errors, the record files' short links, the message index, the
- * filter indexes) parse it, a fifth of the snapshot, instead of every record whole each; a page reads
- * its own record whole from the snapshot (`wholeEntry`). One line per entry, in the snapshot's order:
+ * Beside it, the lean snapshot, written with it: each entry's record without its code and its prose
+ * but the documentation (a rich record's bytes are mostly these), the hash of its text and where its
+ * line is in the snapshot. The stages that read every record but show none whole (the render's
+ * listings and related errors, the record files' short links, the message index, the filter indexes)
+ * parse it, a fifth of the snapshot, instead of every record whole each; a page reads its own record
+ * whole from the snapshot (`wholeEntry`). One line per entry, in the snapshot's order:
  * `[file, line, datasetVersion, id, textKey, offset, bytes, datasetVersionFrom]`, a tab, the record.
+ *
+ * Both are written in pieces: the snapshot's own file lists the pieces' names, one per line, and each
+ * piece is two files beside it, `<name>.jsonl` (its entries' lines) and `<name>-lean.jsonl` (their lean
+ * lines, whose offsets are in the piece). A piece ends after an entry whose id's hash is a multiple of
+ * PIECE_ENTRIES, so where pieces end depends on the ids alone: an edit of a record, or one added or
+ * removed, changes one piece or two, and the others are the bytes the last build wrote. A piece's name
+ * is a hash of all its bytes are made of (each entry's place, dataset version, id and text hash), so
+ * the list stands for the snapshot's content, and a build that keeps pieces (`PieceStore`: the build
+ * cache) writes only those it does not have: at 100,000 rich records the snapshot is some 500 MB,
+ * written on the path every build waits on.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { FailureClass } from '../schema/failure-class.ts';
 import type { ErrorRecord } from '../schema/record.ts';
 import { readTwin } from '../schema/input-forms.ts';
@@ -30,6 +41,7 @@ import { textKey, type CatalogEntry } from './entry.ts';
 import { dropCode, dropProse } from './record-fields.ts';
 import type { RelatedLink } from './derive/related.ts';
 import type { Scopes } from './derive/message-groups.ts';
+import { fnv1a } from './partition.ts';
 
 /**
  * What the snapshot's processes need of the catalog besides its entries, as validation read it: the
@@ -67,17 +79,87 @@ export function readLedgerPlan(headPath: string): LedgerPlan {
   return JSON.parse(readFileSync(ledgerPlanFile(headPath), 'utf8')) as LedgerPlan;
 }
 
-/** Where the lean snapshot of the snapshot at `path` is. */
-export const leanSnapshotFile = (path: string): string => path.replace(/(\.jsonl)?$/, '-lean.jsonl');
+/** Entries of a snapshot piece, on average. */
+const PIECE_ENTRIES = 4096;
+/** A piece's name changes with this when what a piece's bytes hold changes. */
+const PIECE_FORMAT = 'errdex-snapshot-piece 1';
+
+/** A piece's two files. */
+export interface PieceFiles {
+  full: string;
+  lean: string;
+}
 
 /**
- * Writes the snapshot and its lean snapshot. The entries' records are validation's, each as its text
- * reads (the catalog's field order: src/catalog/validate.ts), so that a line of the lean snapshot is
- * what `readTwin` and dropping the code and prose give of the entry's text.
+ * Where a snapshot keeps its pieces from one build to the next (src/build/snapshot-pieces.ts). `take`
+ * puts the piece kept under `key` at `files` and says whether it did; `keep` keeps the piece just
+ * written there.
  */
-export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): number {
-  const full = lineWriter(path);
-  const lean = lineWriter(leanSnapshotFile(path));
+export interface PieceStore {
+  take: (key: string, files: PieceFiles) => boolean;
+  keep: (key: string, files: PieceFiles) => void;
+}
+
+const pieceFiles = (path: string, name: string): PieceFiles => ({ full: join(dirname(path), `${name}.jsonl`), lean: join(dirname(path), `${name}-lean.jsonl`) });
+
+/** The names of the snapshot's pieces, in order. */
+const pieceNames = (path: string): string[] => readFileSync(path, 'utf8').split('\n').filter((n) => n !== '');
+
+/** The files of the snapshot's pieces, in order. */
+export const snapshotPieces = (path: string): PieceFiles[] => pieceNames(path).map((name) => pieceFiles(path, name));
+
+/** The bytes of the snapshot's entries (`lean`: of its lean snapshot). */
+export const snapshotBytes = (path: string, lean = false): number => snapshotPieces(path).reduce((sum, p) => sum + statSync(lean ? p.lean : p.full).size, 0);
+
+/** Where each piece ends (the index after its last entry). */
+function pieceEnds(entries: readonly CatalogEntry[]): number[] {
+  const ends: number[] = [];
+  entries.forEach((e, i) => {
+    if (fnv1a(e.record.id) % PIECE_ENTRIES === 0) ends.push(i + 1);
+  });
+  if (entries.length > 0 && ends.at(-1) !== entries.length) ends.push(entries.length);
+  return ends;
+}
+
+/** The hash of all the piece's two files are made of: its entries' heads and text hashes (a record is its text's). */
+function pieceKey(entries: readonly CatalogEntry[], start: number, end: number): string {
+  const hash = createHash('sha1').update(PIECE_FORMAT);
+  for (let i = start; i < end; i++) {
+    const e = entries[i]!;
+    hash.update('\n').update(JSON.stringify([e.origin.file, e.origin.line, e.datasetVersion, e.record.id, textKey(e), e.datasetVersionFrom ?? null]));
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Writes the snapshot and its lean snapshot, in pieces; the pieces `store` keeps are taken from it,
+ * not written. The entries' records are validation's, each as its text reads (the catalog's field
+ * order: src/catalog/validate.ts), so that a line of the lean snapshot is what `readTwin` and dropping
+ * the code and prose give of the entry's text. Returns the entries' count.
+ */
+export function writeSnapshot(path: string, entries: readonly CatalogEntry[], store?: PieceStore): number {
+  const names: string[] = [];
+  let start = 0;
+  for (const end of pieceEnds(entries)) {
+    const key = pieceKey(entries, start, end);
+    const name = `${basename(path, '.jsonl')}.${key}`;
+    const files = pieceFiles(path, name);
+    if (!store?.take(key, files)) {
+      writePiece(files, entries.slice(start, end));
+      store?.keep(key, files);
+    }
+    names.push(name);
+    start = end;
+  }
+  // A new file, never one written through.
+  rmSync(path, { force: true });
+  writeFileSync(path, names.map((n) => `${n}\n`).join(''));
+  return entries.length;
+}
+
+function writePiece(files: PieceFiles, entries: readonly CatalogEntry[]): void {
+  const full = lineWriter(files.full);
+  const lean = lineWriter(files.lean);
   try {
     for (const e of entries) {
       const at = full.add(snapshotLine(e));
@@ -89,11 +171,21 @@ export function writeSnapshot(path: string, entries: Iterable<CatalogEntry>): nu
       lean.add(`${JSON.stringify(head)}\t${JSON.stringify(record)}`);
     }
     lean.end();
-    return full.end();
+    full.end();
   } finally {
     full.close();
     lean.close();
   }
+}
+
+/** The snapshot's lines, piece after piece. */
+function* snapshotLines(path: string): Generator<Buffer> {
+  for (const piece of snapshotPieces(path)) for (const [bytes] of lines(piece.full)) yield bytes;
+}
+
+/** The lean snapshot's lines, piece after piece, each with its piece's name. */
+function* leanLines(path: string): Generator<[line: Buffer, piece: string]> {
+  for (const name of pieceNames(path)) for (const [bytes] of lines(pieceFiles(path, name).lean)) yield [bytes, name];
 }
 
 type LeanHead = [file: string, line: number, datasetVersion: string, id: string, textKey: string, offset: number, bytes: number, datasetVersionFrom: CatalogEntry['datasetVersionFrom'] | null];
@@ -105,13 +197,13 @@ type LeanHead = [file: string, line: number, datasetVersion: string, id: string,
  * all, by record id; the others' records are not parsed.
  */
 export function* leanSnapshotEntries(path: string, keep: { entry?: (id: string) => boolean; documentation?: boolean } = {}): Generator<CatalogEntry & Pick<EntryPlace, 'snapshotLine'>> {
-  for (const [bytes] of lines(leanSnapshotFile(path))) {
+  for (const [bytes, piece] of leanLines(path)) {
     const tab = bytes.indexOf(0x09);
     const [file, line, datasetVersion, id, textKey, offset, size, from] = JSON.parse(bytes.toString('utf8', 0, tab)) as LeanHead;
     if (keep.entry && !keep.entry(id)) continue;
     const record = JSON.parse(bytes.toString('utf8', tab + 1)) as ErrorRecord;
     if (!keep.documentation) record.documentation = '';
-    yield { record, sourceText: '', textKey, snapshotLine: { offset, bytes: size }, datasetVersion, ...(from ? { datasetVersionFrom: from } : {}), origin: { file, line } };
+    yield { record, sourceText: '', textKey, snapshotLine: { piece, offset, bytes: size }, datasetVersion, ...(from ? { datasetVersionFrom: from } : {}), origin: { file, line } };
   }
 }
 
@@ -128,7 +220,7 @@ export interface EntryPlace {
  * made of each text. `place`: the record's id and its line in the snapshot.
  */
 export function* leanSnapshotTextKeys(path: string, keep: { documentation?: boolean } = {}): Generator<[textKey: string, record: () => ErrorRecord, place: EntryPlace]> {
-  for (const [bytes] of lines(leanSnapshotFile(path))) {
+  for (const [bytes, piece] of leanLines(path)) {
     const tab = bytes.indexOf(0x09);
     const [, , , id, textKey, offset, size] = JSON.parse(bytes.toString('utf8', 0, tab)) as LeanHead;
     yield [
@@ -138,7 +230,7 @@ export function* leanSnapshotTextKeys(path: string, keep: { documentation?: bool
         if (!keep.documentation) record.documentation = '';
         return record;
       },
-      { id, snapshotLine: { offset, bytes: size } },
+      { id, snapshotLine: { piece, offset, bytes: size } },
     ];
   }
 }
@@ -183,7 +275,7 @@ function lineHead(bytes: Buffer): { head: LineHead; tab: number } {
 
 /** The entries one at a time, read as they are asked for (an async consumer may await between them). */
 export function* snapshotEntries(path: string, keep: SnapshotKeep = {}): Generator<CatalogEntry> {
-  for (const [bytes] of lines(path)) {
+  for (const bytes of snapshotLines(path)) {
     const entry = entryOf(bytes, keep);
     if (entry) yield entry;
   }
@@ -215,19 +307,20 @@ export function wholeEntry(path: string, entry: CatalogEntry): CatalogEntry {
 /** The whole entry at a place of the snapshot (`leanSnapshotTextKeys` gives each entry's), read from its line there. */
 export function entryAt(path: string, place: EntryPlace): CatalogEntry {
   const at = place.snapshotLine;
+  const file = pieceFiles(path, at.piece).full;
   const bytes = Buffer.allocUnsafe(at.bytes);
-  const fd = openSync(path, 'r');
+  const fd = openSync(file, 'r');
   try {
     for (let read = 0; read < at.bytes; ) {
       const n = readSync(fd, bytes, read, at.bytes - read, at.offset + read);
-      if (n === 0) throw new Error(`${path}: ends before the line of ${place.id} (byte ${at.offset})`);
+      if (n === 0) throw new Error(`${file}: ends before the line of ${place.id} (byte ${at.offset})`);
       read += n;
     }
   } finally {
     closeSync(fd);
   }
   const whole = entryOf(bytes, {});
-  if (whole?.record.id !== place.id) throw new Error(`${path}: byte ${at.offset} is not the line of ${place.id}`);
+  if (whole?.record.id !== place.id) throw new Error(`${file}: byte ${at.offset} is not the line of ${place.id}`);
   return whole;
 }
 
@@ -241,7 +334,7 @@ export function* snapshotTexts(path: string): Generator<[id: string, text: strin
  * reader that needs few of the texts does not decode the others.
  */
 export function* lazySnapshotTexts(path: string): Generator<[id: string, text: () => string]> {
-  for (const [bytes] of lines(path)) {
+  for (const bytes of snapshotLines(path)) {
     const { head, tab } = lineHead(bytes);
     yield [head[3], () => (tab === -1 ? head[4]! : bytes.toString('utf8', tab + 1))];
   }
@@ -250,7 +343,7 @@ export function* lazySnapshotTexts(path: string): Generator<[id: string, text: (
 /** The record ids of the snapshot, in order: only each line's head is decoded. */
 export function snapshotIds(path: string): string[] {
   const ids: string[] = [];
-  for (const [bytes] of lines(path)) ids.push(lineHead(bytes).head[3]);
+  for (const bytes of snapshotLines(path)) ids.push(lineHead(bytes).head[3]);
   return ids;
 }
 

@@ -20,6 +20,7 @@ import type { RenderPartition } from '../render-processes.ts';
 import type { BuildSettings, BuildState, ShardRecords } from '../state.ts';
 import type { Shard } from '../../catalog/shard.ts';
 import { catalogMemoDir } from '../merge.ts';
+import { snapshotPiecesDir, snapshotPieceStore } from '../snapshot-pieces.ts';
 import { siteConfig } from '../../../errdex.config.mjs';
 
 interface ValidateOptions {
@@ -36,8 +37,8 @@ interface ValidateOptions {
   /** A shard's build: its records' ids are written to `shardIds` (src/catalog/shard.ts). */
   shard: Shard | null;
   shardIds: string;
-  /** Where the build cache keeps what the next build of the same code (`code`) may take as it is (`catalogMemo`); null: no cache. */
-  memo: { dir: string; code: string } | null;
+  /** Where the build cache keeps what the next build of the same code (`code`) may take as it is (`catalogMemo`), and the snapshot's pieces (`pieces`: src/build/snapshot-pieces.ts); null: no cache. */
+  memo: { dir: string; pieces: string; code: string } | null;
 }
 
 /**
@@ -186,7 +187,9 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
 
   rmSync(options.snapshotDir, { recursive: true, force: true });
   mkdirSync(options.snapshotDir, { recursive: true });
-  writeSnapshot(options.snapshot, catalog.entries);
+  const pieces = options.memo && snapshotPieceStore(options.memo.pieces, options.memo.code);
+  writeSnapshot(options.snapshot, catalog.entries, pieces ?? undefined);
+  pieces?.save();
   // What reads the snapshot alone may start now (src/build/stages/full-text.ts), before the head.
   send({ type: 'snapshot', records });
   // Where records sharing a title are raised (src/views/places.ts): the catalog is lean, so the code of
@@ -281,7 +284,7 @@ export function beginValidation(s: Pick<BuildState, 'settings' | 'dirs' | 'snaps
       related: s.related,
       shard: s.settings.shard,
       shardIds: s.shardIds,
-      memo: s.settings.useCache ? { dir: catalogMemoDir(s.settings.cacheDir), code: s.code } : null,
+      memo: s.settings.useCache ? { dir: catalogMemoDir(s.settings.cacheDir), pieces: snapshotPiecesDir(s.settings.cacheDir), code: s.code } : null,
     } satisfies ValidateOptions,
     (m) => (m.type === 'snapshot' ? written(m.records) : handle(m)),
     'the validate and derive stages',
