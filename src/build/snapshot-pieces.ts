@@ -7,10 +7,10 @@
  * records are in, not the whole snapshot. A kept file that is not as it was is not trusted: its piece
  * is written again. What the build's snapshot does not use is removed when it is saved.
  */
-import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PieceFiles, PieceStore } from '../catalog/snapshot.ts';
-import { tempFileFor, writeFileAtomic } from '../util/files.ts';
+import { linkOrCopy, tempFileFor, writeFileAtomic } from '../util/files.ts';
 import { statOf } from './file-proofs.ts';
 
 interface Kept {
@@ -32,16 +32,6 @@ function readKept(dir: string, code: string): Kept['pieces'] {
   }
 }
 
-/** A new file at `to` with the bytes of `from`: a hard link, or a copy across file systems. */
-function place(from: string, to: string): void {
-  rmSync(to, { force: true });
-  try {
-    linkSync(from, to);
-  } catch {
-    copyFileSync(from, to);
-  }
-}
-
 /**
  * The store of the cache folder `dir` for a build of the code `code`; `save` writes what this build's
  * snapshot used and removes the rest. `taken`, `written`: the pieces taken and written so far.
@@ -57,8 +47,8 @@ export function snapshotPieceStore(dir: string, code: string): PieceStore & { sa
       const proof = kept[key];
       const from = keptFiles(key);
       if (!proof || statOf(from.full) !== proof.full || statOf(from.lean) !== proof.lean) return false;
-      place(from.full, files.full);
-      place(from.lean, files.lean);
+      linkOrCopy(from.full, files.full);
+      linkOrCopy(from.lean, files.lean);
       used[key] = proof;
       store.taken++;
       return true;
@@ -68,7 +58,7 @@ export function snapshotPieceStore(dir: string, code: string): PieceStore & { sa
       const to = keptFiles(key);
       for (const which of ['full', 'lean'] as const) {
         const temp = tempFileFor(to[which]);
-        place(files[which], temp);
+        linkOrCopy(files[which], temp);
         renameSync(temp, to[which]);
       }
       const full = statOf(to.full);

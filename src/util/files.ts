@@ -3,7 +3,7 @@
  * and writing a state file (the URL ledger, the build cache's page manifest, reports) so that a crash
  * or a full disk leaves either the old file or the new one, never a part of one.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 /**
@@ -24,6 +24,19 @@ export function listFilesBelow(dir: string, skip?: (path: string) => boolean): s
   };
   if (existsSync(dir)) walk(dir);
   return out.sort();
+}
+
+/**
+ * A new file at `to` (what was there removed) with the bytes of `from`: a hard link, or a copy across
+ * file systems. Neither file may be written through afterwards: they may be one.
+ */
+export function linkOrCopy(from: string, to: string): void {
+  rmSync(to, { force: true });
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
 }
 
 /** Where `writeFileAtomic` writes before the rename: beside the file, so that the rename stays on one file system. */

@@ -9,9 +9,10 @@
  * records' count; `derive` ends with the child, once the related errors are written.
  */
 import { hash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { tempFileFor, writeFileAtomic } from '../../util/files.ts';
+import { linkOrCopy, tempFileFor, writeFileAtomic } from '../../util/files.ts';
+import { statOf } from '../file-proofs.ts';
 import { displayPath } from '../../catalog/load.ts';
 import { childMain, partitionsChosen, startStageChild, type BuildMessage, type ChildMessage } from '../protocol.ts';
 import { formatCount } from '../progress.ts';
@@ -71,18 +72,24 @@ export function writeSound(memo: { file: string; code: string }, sound: readonly
 }
 
 /**
- * The related errors kept by a build whose inputs had this key, copied to `out`; the number of
- * records that have some, or null when none are kept for this key. The key file names the related
- * errors' own hash, so a half-written or replaced copy is not taken.
+ * The related errors kept by a build whose inputs had this key, put at `out`; the number of records
+ * that have some, or null when none are kept for this key. The key file names the related errors'
+ * own hash and the identity the kept file had (src/build/file-proofs.ts): a kept file with that
+ * identity is linked without being read; another is read, and taken only with that hash, so that a
+ * half-written or replaced copy is not taken.
  */
 export function reusedRelated(memo: { related: string; relatedKey: string }, key: string, out: string): number | null {
-  let kept: { key: string; sha1: string; linked: number };
+  let kept: { key: string; sha1: string; linked: number; stat?: string };
   try {
     kept = JSON.parse(readFileSync(memo.relatedKey, 'utf8')) as typeof kept;
   } catch {
     return null;
   }
   if (kept.key !== key || !existsSync(memo.related)) return null;
+  if (kept.stat !== undefined && statOf(memo.related) === kept.stat) {
+    linkOrCopy(memo.related, out);
+    return kept.linked;
+  }
   const bytes = readFileSync(memo.related);
   if (hash('sha1', bytes) !== kept.sha1) return null;
   // A new file, never one written through: `out` may be a link to the kept copy (keepRelated).
@@ -94,19 +101,14 @@ export function reusedRelated(memo: { related: string; relatedKey: string }, key
 /**
  * Keeps the related errors just written to `from` (whose SHA-1 `writeRelated` gave) for the next build
  * whose inputs have the same key: a hard link, or a copy across file systems, renamed into place, then
- * the key. Not flushed to disk: a copy torn by a crash fails its hash and is computed again.
+ * the key with its identity. Not flushed to disk: a copy torn by a crash fails its hash and is computed again.
  */
 export function keepRelated(memo: { related: string; relatedKey: string }, key: string, from: string, kept: { sha1: string; linked: number }): void {
   mkdirSync(dirname(memo.related), { recursive: true });
   const temp = tempFileFor(memo.related);
-  rmSync(temp, { force: true });
-  try {
-    linkSync(from, temp);
-  } catch {
-    copyFileSync(from, temp);
-  }
+  linkOrCopy(from, temp);
   renameSync(temp, memo.related);
-  writeFileAtomic(memo.relatedKey, JSON.stringify({ key, ...kept }));
+  writeFileAtomic(memo.relatedKey, JSON.stringify({ key, ...kept, stat: statOf(memo.related) }));
 }
 
 interface ValidateResult {

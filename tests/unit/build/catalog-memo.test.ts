@@ -4,7 +4,7 @@
  * of what they are made from.
  */
 import { hash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogMemo, keepRelated, readKnown, reusedRelated, writeSound } from '../../../src/build/stages/validate.ts';
@@ -54,6 +54,14 @@ describe('related errors kept for the next build', () => {
     writeRelated(from, [[], [], []]);
     expect(reusedRelated(memo, 'k1', out)).toBe(1);
     expect(readFileSync(out, 'utf8')).toBe(text);
+    // As kept (its identity): linked, not read.
+    expect(statSync(out).ino).toBe(statSync(memo.related).ino);
+    // Put back by another hand (a cache restored): another identity, the same bytes, taken by its hash.
+    const restored = join(dir, 'restored.jsonl');
+    copyFileSync(memo.related, restored);
+    renameSync(restored, memo.related);
+    expect(reusedRelated(memo, 'k1', out)).toBe(1);
+    expect(statSync(out).ino).not.toBe(statSync(memo.related).ino);
     expect(reusedRelated(memo, 'k1', from)).toBe(1);
     rmSync(from);
     expect(readFileSync(memo.related, 'utf8')).toBe(text);
