@@ -181,7 +181,10 @@ export interface PagefindSource {
   ids: () => Iterable<string>;
   /** The records whose id passes `test`, in catalog order. */
   records: (test: (id: string) => boolean) => Iterable<ErrorRecord>;
-  /** Every record's id and text as the catalog gives it, unparsed, in catalog order: what the parts' keys are made of (partKeys). */
+  /**
+   * Every record's id and its text as the catalog gives it, or a hash of that text, in catalog order:
+   * what the parts' keys are made of (partTextKeys).
+   */
   texts: () => Iterable<[id: string, text: string]>;
 }
 

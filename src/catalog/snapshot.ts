@@ -324,11 +324,6 @@ export function entryAt(path: string, place: EntryPlace): CatalogEntry {
   return whole;
 }
 
-/** Each entry's record id and text (its JSON twin), in order, the text not parsed. */
-export function* snapshotTexts(path: string): Generator<[id: string, text: string]> {
-  for (const [id, text] of lazySnapshotTexts(path)) yield [id, text()];
-}
-
 /**
  * Each entry's record id and its text, decoded only when asked for, before the next entry is: a
  * reader that needs few of the texts does not decode the others.
@@ -338,13 +333,6 @@ export function* lazySnapshotTexts(path: string): Generator<[id: string, text: (
     const { head, tab } = lineHead(bytes);
     yield [head[3], () => (tab === -1 ? head[4]! : bytes.toString('utf8', tab + 1))];
   }
-}
-
-/** The record ids of the snapshot, in order: only each line's head is decoded. */
-export function snapshotIds(path: string): string[] {
-  const ids: string[] = [];
-  for (const bytes of snapshotLines(path)) ids.push(lineHead(bytes).head[3]);
-  return ids;
 }
 
 /**
