@@ -126,8 +126,9 @@ export function getDerived(): Derived {
   const c = getCatalog();
   const ctx = buildContext();
   const links = ctx ? readRelated(ctx.snapshot.related, (i) => inPartition(c.entries[i]!.record.id, ctx.partition) && inShard(c.entries[i]!.record.id)) : relatedErrors(c.entries.map((e) => e.record));
-  const scopes = ctx ? snapshotHead(ctx).scopes : recordScopes(c.entries.map((e) => e.record));
-  return (derived = deriveCatalog(c, links, scopes));
+  if (!ctx) return (derived = deriveCatalog(c, links, recordScopes(c.entries.map((e) => e.record))));
+  const h = snapshotHead(ctx);
+  return (derived = deriveCatalog(c, links, h.scopes, { headlines: new Map(Object.entries(h.titleHeadlines)), places: new Map(Object.entries(h.placeLabels)) }));
 }
 
 /** What the URL ledger makes of this catalog: planned once by the build (the snapshot's head), or here outside it. */
@@ -138,7 +139,7 @@ export function getLedgerPlan(): LedgerPlan {
 }
 
 let head: SnapshotHead | undefined;
-/** The snapshot's head, read once for the ledger plan and the scopes. */
+/** The snapshot's head, read once for the scopes, title headlines and place labels. */
 const snapshotHead = (ctx: RenderContext): SnapshotHead => (head ??= readHead(ctx.snapshot.head));
 
 let shardIds: ReadonlySet<string> | null | undefined;

@@ -45,7 +45,8 @@ import { fnv1a } from './partition.ts';
 
 /**
  * What the snapshot's processes need of the catalog besides its entries, as validation read it: the
- * failure classes, the scopes of shared titles, and where the URL ledger is. Written once, beside the
+ * failure classes, the titles that need telling apart (headlines, scopes and place labels), and where
+ * the URL ledger is. Written once, beside the
  * entries, so that no later process reads, checks or plans them again. The ledger's plan for this
  * catalog (src/catalog/derive/index.ts, ledgerPlanFor) is a file of its own (`readLedgerPlan`): it
  * holds an entry for every record ever published, which most readers of the head do not need.
@@ -58,6 +59,10 @@ export interface SnapshotHead {
   ledger: { file: string; exists: boolean };
   /** The enclosing function of each record whose page title needs it (src/catalog/derive/message-groups.ts). */
   scopes: Scopes;
+  /** By record id, the headline of each record whose title needs one told apart from another's (src/catalog/derive/titles.ts `titleHeadlines`). */
+  titleHeadlines: Record<string, string>;
+  /** By record id, the place label of each record whose title another record shares (src/catalog/derive/message-groups.ts `placeLabels`). */
+  placeLabels: Record<string, string>;
   /** The manifest's checksum of all JSON twins (src/views/api.ts): a render process holds no record's text. */
   twinsSha256: string;
 }

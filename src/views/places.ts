@@ -12,10 +12,11 @@ type ScopeFields = Pick<ErrorRecord, 'id' | 'repo' | 'errorClass' | 'errorMessag
 /**
  * The scopes of the records that need a place label; the excerpts of their files' other records help
  * find them. `whole`: a record with its code, for records held without it (a lean catalog,
- * src/catalog/validate.ts), asked only for those files' records.
+ * src/catalog/validate.ts), asked only for those files' records; `headlines`: the records' title
+ * headlines, when already worked out (src/catalog/derive/titles.ts).
  */
-export function recordScopes(records: readonly ScopeFields[], whole: (r: ScopeFields) => ScopeFields = (r) => r): Scopes {
-  const needed = sharedTitles(records);
+export function recordScopes(records: readonly ScopeFields[], whole: (r: ScopeFields) => ScopeFields = (r) => r, headlines?: ReadonlyMap<string, string>): Scopes {
+  const needed = sharedTitles(records, headlines);
   const fileKey = (r: ScopeFields) => `${r.repo}\u0000${r.filePath}`;
   const files = new Set(needed.map(fileKey));
   const read = records.filter((r) => files.has(fileKey(r))).map(whole);

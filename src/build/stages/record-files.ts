@@ -51,7 +51,7 @@ export const templateFileIn = (siteDir: string): string => fileOf(siteDir, short
 
 export interface RecordFilesOptions {
   snapshot: string;
-  /** The snapshot's head: the scopes that titles shared by several records need (none without it). */
+  /** The snapshot's head: the title headlines and place labels validation worked out (without it, made here, without scopes). */
   head?: string;
   /** The files go here, to be merged into the site. */
   outDir: string;
@@ -212,9 +212,11 @@ export async function writeRecordFiles(options: RecordFilesOptions, onRecord?: (
   }
   onRecord?.(Math.floor(records.length / 2));
   for (const id of gone) touched?.add(kept!.links[id]![5][0]);
+  // The titles validation worked out for every record (the snapshot's head); without a head, of the records whose titles are made.
+  const head = options.head ? readHead(options.head) : null;
   const titled = touched ? records.filter((r) => touched.has(r.repo)) : records;
-  const headlines = titleHeadlines(titled);
-  const places = placeLabels(titled, options.head ? readHead(options.head).scopes : {}, headlines);
+  const headlines = head ? new Map(Object.entries(head.titleHeadlines)) : titleHeadlines(titled);
+  const places = head ? new Map(Object.entries(head.placeLabels)) : placeLabels(titled, {}, headlines);
   const template = await awaitTemplate(options.templateSites);
   const templateKey = hash('sha1', template);
   const memo: ShortLinkMemo | null = options.memo ? { code: options.memo.code, config: CONFIG_KEY, template: templateKey, links: {} } : null;

@@ -196,13 +196,19 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   send({ type: 'snapshot', records });
   // Where records sharing a title are raised (src/views/places.ts): the catalog is lean, so the code of
   // their files' records is read again from their texts.
-  const [{ recordScopes }, { readTwin }] = await Promise.all([import('../../views/places.ts'), import('../../schema/input-forms.ts')]);
-  const scopes = recordScopes(
-    catalog.entries.map((e) => e.record),
-    (r) => readTwin(catalog.byId.get(r.id)!.sourceText).record,
-  );
+  // Titles worked out once for every process that shows them (src/catalog/derive/titles.ts).
+  const [{ recordScopes }, { readTwin }, { titleHeadlines }, { placeLabels }] = await Promise.all([
+    import('../../views/places.ts'),
+    import('../../schema/input-forms.ts'),
+    import('../../catalog/derive/titles.ts'),
+    import('../../catalog/derive/message-groups.ts'),
+  ]);
+  const titled = catalog.entries.map((e) => e.record);
+  const headlines = titleHeadlines(titled);
+  const scopes = recordScopes(titled, (r) => readTwin(catalog.byId.get(r.id)!.sourceText).record, headlines);
+  const titles = { titleHeadlines: Object.fromEntries(headlines), placeLabels: Object.fromEntries(placeLabels(titled, scopes, headlines)) };
   const { file, exists } = catalog.ledger;
-  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: { file, exists }, scopes, twinsSha256: twinsSha256(catalog.entries) }, ledgerPlanFor(catalog));
+  writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: { file, exists }, scopes, ...titles, twinsSha256: twinsSha256(catalog.entries) }, ledgerPlanFor(catalog));
   let shard: ShardRecords | null = null;
   if (options.shard) {
     const { shardIds } = await import('../../catalog/shard.ts');

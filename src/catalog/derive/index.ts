@@ -70,9 +70,16 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * `links`: the related errors of each entry, when already computed (see precomputedRelated); `scopes`:
- * the enclosing function of each record whose excerpt shows it (read by the build: message-groups.ts).
+ * the enclosing function of each record whose excerpt shows it (read by the build: message-groups.ts);
+ * `titles`: the title headlines and place labels, when the build worked them out once for every
+ * process (the snapshot's head).
  */
-export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = relatedErrors(catalog.entries.map((e) => e.record)), scopes: Scopes = {}): Derived {
+export function deriveCatalog(
+  catalog: Catalog,
+  links: RelatedLink[][] = relatedErrors(catalog.entries.map((e) => e.record)),
+  scopes: Scopes = {},
+  titles?: { headlines: Map<string, string>; places: Map<string, string> },
+): Derived {
   const listings = browseListings(catalog.entries, catalog.classes);
 
   if (links.length !== catalog.entries.length) throw new Error(`related errors for ${links.length} records, but the catalog has ${catalog.entries.length}`);
@@ -96,7 +103,7 @@ export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = related
   for (const g of groups) for (const e of g.entries) messageGroupById.set(e.record.id, g);
 
   const records = catalog.entries.map((e) => e.record);
-  const headlines = titleHeadlines(records);
+  const headlines = titles?.headlines ?? titleHeadlines(records);
   return {
     ...listings,
     related,
@@ -104,7 +111,7 @@ export function deriveCatalog(catalog: Catalog, links: RelatedLink[][] = related
     messageGroups: groups,
     messageGroupById,
     titleHeadlines: headlines,
-    placeLabels: placeLabels(records, scopes, headlines),
+    placeLabels: titles?.places ?? placeLabels(records, scopes, headlines),
     scopes,
   };
 }
