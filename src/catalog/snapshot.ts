@@ -185,12 +185,13 @@ function writePiece(files: PieceFiles, entries: readonly CatalogEntry[]): void {
 
 /** The snapshot's lines, piece after piece. */
 function* snapshotLines(path: string): Generator<Buffer> {
-  for (const piece of snapshotPieces(path)) for (const [bytes] of lines(piece.full)) yield bytes;
+  for (const [bytes] of lines(snapshotPieces(path).map((p) => p.full))) yield bytes;
 }
 
 /** The lean snapshot's lines, piece after piece, each with its piece's name. */
 function* leanLines(path: string): Generator<[line: Buffer, piece: string]> {
-  for (const name of pieceNames(path)) for (const [bytes] of lines(pieceFiles(path, name).lean)) yield [bytes, name];
+  const names = pieceNames(path);
+  for (const [bytes, piece] of lines(names.map((name) => pieceFiles(path, name).lean))) yield [bytes, names[piece]!];
 }
 
 type LeanHead = [file: string, line: number, datasetVersion: string, id: string, textKey: string, offset: number, bytes: number, datasetVersionFrom: CatalogEntry['datasetVersionFrom'] | null];
@@ -356,7 +357,7 @@ export function writeRelated(path: string, links: readonly RelatedLink[][]): { l
  */
 export function readRelated(path: string, keep: (index: number) => boolean = () => true): RelatedLink[][] {
   const links: RelatedLink[][] = [];
-  for (const [line] of lines(path)) links.push(keep(links.length) ? (JSON.parse(line.toString('utf8')) as RelatedLink[]) : []);
+  for (const [line] of lines([path])) links.push(keep(links.length) ? (JSON.parse(line.toString('utf8')) as RelatedLink[]) : []);
   return links;
 }
 
@@ -430,43 +431,43 @@ function lineWriter(path: string, digest?: Hash): { add: (line: string) => { off
 const WRITE_BYTES = 8 * 1024 * 1024;
 
 /**
- * The file's lines as bytes, read a block at a time: a whole large snapshot is longer than a
- * JavaScript string may be, and holding all its bytes at once while the records it holds are parsed
- * would add its size to the process's peak memory. A line's bytes are the buffer's own, which the
- * next read overwrites: each is to be decoded before the next is asked for.
+ * The files' lines as bytes, file after file (with the file's index among them), read a block at a
+ * time: a whole large snapshot is longer than a JavaScript string may be, and holding all its bytes
+ * at once while the records it holds are parsed would add its size to the process's peak memory. A
+ * line's bytes are the buffer's own, which the next read overwrites: each is to be decoded before the
+ * next is asked for.
  *
- * One buffer serves the whole file: the line a block's end cuts is moved to its front and the next
- * read fills in after it. A new buffer per block cost more than the reading itself (each large
- * allocation is fresh memory the system must hand over page by page), and the stages beside the
- * render read the snapshot several times over.
+ * One buffer serves every file: the line a block's end cuts is moved to its front and the next read
+ * fills in after it. A new buffer per block, or per piece of the snapshot, cost more than the reading
+ * itself (each large allocation is fresh memory the system must hand over page by page), and the
+ * stages beside the render read the snapshot several times over.
  */
-function* lines(path: string): Generator<[line: Buffer, offset: number]> {
-  const fd = openSync(path, 'r');
-  try {
-    let buffer = Buffer.allocUnsafe(BLOCK_BYTES);
-    // Bytes at the buffer's front that hold no line break: the start of a line cut by the last read.
-    let held = 0;
-    // Where the buffer's first byte is in the file.
-    let base = 0;
-    for (;;) {
-      // A line longer than the buffer: a larger one, for the rest of the file.
-      if (held === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
-      const read = readSync(fd, buffer, held, buffer.length - held, null);
-      const bytes = buffer.subarray(0, held + read);
-      let start = 0;
-      for (let end = bytes.indexOf(0x0a, held); end !== -1; end = bytes.indexOf(0x0a, start)) {
-        if (end > start) yield [bytes.subarray(start, end), base + start];
-        start = end + 1;
+function* lines(files: readonly string[]): Generator<[line: Buffer, file: number]> {
+  let buffer = Buffer.allocUnsafe(BLOCK_BYTES);
+  for (const [file, path] of files.entries()) {
+    const fd = openSync(path, 'r');
+    try {
+      // Bytes at the buffer's front that hold no line break: the start of a line cut by the last read.
+      let held = 0;
+      for (;;) {
+        // A line longer than the buffer: a larger one, for the rest of the files.
+        if (held === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
+        const read = readSync(fd, buffer, held, buffer.length - held, null);
+        const bytes = buffer.subarray(0, held + read);
+        let start = 0;
+        for (let end = bytes.indexOf(0x0a, held); end !== -1; end = bytes.indexOf(0x0a, start)) {
+          if (end > start) yield [bytes.subarray(start, end), file];
+          start = end + 1;
+        }
+        if (read === 0) {
+          if (start < bytes.length) yield [bytes.subarray(start), file];
+          break;
+        }
+        held = bytes.copy(buffer, 0, start);
       }
-      if (read === 0) {
-        if (start < bytes.length) yield [bytes.subarray(start), base + start];
-        break;
-      }
-      held = bytes.copy(buffer, 0, start);
-      base += start;
+    } finally {
+      closeSync(fd);
     }
-  } finally {
-    closeSync(fd);
   }
 }
 
