@@ -221,8 +221,12 @@ describe('the GitHub Pages workflow, run by scripts/ci-pages.sh', () => {
     const workflow = readFileSync('.github/workflows/pages.yml', 'utf8');
     expect(workflow).toContain('run: bash scripts/ci-pages.sh build');
     expect(workflow).toContain('run: bash scripts/ci-pages.sh commit-ledger');
-    const cachedPaths = [...workflow.matchAll(/uses: actions\/cache\/(?:restore|save)@\S+\n\s+with:\n\s+path: (.+)\n/g)].map((m) => m[1]);
-    expect(cachedPaths).toEqual(['.errdex/cache', '.errdex/cache']);
+    // Each cache step's paths: the build cache, but the snapshot's pieces (docs/deploy.md).
+    const cachedPaths = [...workflow.matchAll(/uses: actions\/cache\/(?:restore|save)@\S+\n\s+with:\n\s+path: \|\n((?:\s{12}\S.*\n)+)/g)].map((m) => m[1]!.trim().split(/\s+/));
+    expect(cachedPaths).toEqual([
+      ['.errdex/cache', '!.errdex/cache/snapshot'],
+      ['.errdex/cache', '!.errdex/cache/snapshot'],
+    ]);
     expect(workflow).toMatch(/ERRDEX_CACHE_DIR: \.errdex\/cache\n/);
     expect(workflow).toMatch(/ERRDEX_DIST: dist\n/);
   });

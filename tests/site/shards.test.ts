@@ -156,6 +156,8 @@ describe('a catalog built as 3 shards and merged', () => {
     expect(workflow).toContain('run: bash scripts/ci-pages.sh merge shards/shard-*');
     // Each shard restores its own build cache.
     expect(workflow).toMatch(/key: errdex-shard-\$\{\{ matrix\.shard \}\}-of-/);
+    // Without the snapshot's pieces, which would hold the whole catalog in every shard's cache.
+    expect(workflow.match(/!\.errdex\/cache\/snapshot\n/g)).toHaveLength(2);
     const outputs = join(root, 'github-output');
     const dist = join(root, 'merged-by-ci');
     const run = spawnSync('bash', ['scripts/ci-pages.sh', 'merge', ...shards, '--', '--no-ledger-update'], {
