@@ -85,7 +85,7 @@ const rowKeys = new WeakMap<object, string>();
 const listingKeys = new WeakMap<object, string>();
 
 /** What a listing shows of a record, hashed once: its fields but its code and prose (the record's own fields: a nested field of that name stays). */
-function rowKey(record: CatalogEntry['record']): string {
+export function rowKey(record: CatalogEntry['record']): string {
   let key = rowKeys.get(record);
   if (key === undefined) {
     const shown = JSON.stringify(record, function (this: unknown, k: string, v: unknown) {
@@ -94,6 +94,11 @@ function rowKey(record: CatalogEntry['record']): string {
     rowKeys.set(record, (key = hash('sha1', shown)));
   }
   return key;
+}
+
+/** Takes a record's row key already made (by validation, in the lean snapshot: src/catalog/snapshot.ts), so that it is not made again. */
+export function knownRowKey(record: CatalogEntry['record'], key: string): void {
+  rowKeys.set(record, key);
 }
 
 /**

@@ -18,7 +18,9 @@
  * listings and related errors, the record files' short links, the message index, the filter indexes)
  * parse it, a fifth of the snapshot, instead of every record whole each; a page reads its own record
  * whole from the snapshot (`wholeEntry`). One line per entry, in the snapshot's order:
- * `[file, line, datasetVersion, id, textKey, offset, bytes, datasetVersionFrom]`, a tab, the record.
+ * `[file, line, datasetVersion, id, textKey, offset, bytes, datasetVersionFrom, rowKey]`, a tab, the
+ * record; `rowKey` is what a listing shows of it, hashed (src/catalog/page-cache.ts), made once with
+ * the piece instead of by every process that keys listing pages.
  *
  * Both are written in pieces: the snapshot's own file lists the pieces' names, one per line, and each
  * piece is two files beside it, `<name>.jsonl` (its entries' lines) and `<name>-lean.jsonl` (their lean
@@ -42,6 +44,7 @@ import { dropCode, dropProse } from './record-fields.ts';
 import type { RelatedLink } from './derive/related.ts';
 import type { Scopes } from './derive/message-groups.ts';
 import { fnv1a } from './partition.ts';
+import { knownRowKey, rowKey } from './page-cache.ts';
 
 /**
  * What the snapshot's processes need of the catalog besides its entries, as validation read it: the
@@ -87,7 +90,7 @@ export function readLedgerPlan(headPath: string): LedgerPlan {
 /** Entries of a snapshot piece, on average. */
 const PIECE_ENTRIES = 4096;
 /** A piece's name changes with this when what a piece's bytes hold changes. */
-const PIECE_FORMAT = 'errdex-snapshot-piece 1';
+const PIECE_FORMAT = 'errdex-snapshot-piece 2';
 
 /** A piece's two files. */
 export interface PieceFiles {
@@ -168,11 +171,11 @@ function writePiece(files: PieceFiles, entries: readonly CatalogEntry[]): void {
   try {
     for (const e of entries) {
       const at = full.add(snapshotLine(e));
-      const head: LeanHead = [e.origin.file, e.origin.line, e.datasetVersion, e.record.id, textKey(e), at.offset, at.bytes, e.datasetVersionFrom ?? null];
       // A copy keeps the fields' order; validation's records have dropped them already.
       const record = { ...e.record };
       dropCode(record);
       dropProse(record, true);
+      const head: LeanHead = [e.origin.file, e.origin.line, e.datasetVersion, e.record.id, textKey(e), at.offset, at.bytes, e.datasetVersionFrom ?? null, rowKey(record)];
       lean.add(`${JSON.stringify(head)}\t${JSON.stringify(record)}`);
     }
     lean.end();
@@ -194,7 +197,7 @@ function* leanLines(path: string): Generator<[line: Buffer, piece: string]> {
   for (const [bytes, piece] of lines(names.map((name) => pieceFiles(path, name).lean))) yield [bytes, names[piece]!];
 }
 
-type LeanHead = [file: string, line: number, datasetVersion: string, id: string, textKey: string, offset: number, bytes: number, datasetVersionFrom: CatalogEntry['datasetVersionFrom'] | null];
+type LeanHead = [file: string, line: number, datasetVersion: string, id: string, textKey: string, offset: number, bytes: number, datasetVersionFrom: CatalogEntry['datasetVersionFrom'] | null, rowKey: string];
 
 /**
  * The entries of the lean snapshot beside the snapshot at `path`, one at a time: each record without
@@ -205,10 +208,11 @@ type LeanHead = [file: string, line: number, datasetVersion: string, id: string,
 export function* leanSnapshotEntries(path: string, keep: { entry?: (id: string) => boolean; documentation?: boolean } = {}): Generator<CatalogEntry & Pick<EntryPlace, 'snapshotLine'>> {
   for (const [bytes, piece] of leanLines(path)) {
     const tab = bytes.indexOf(0x09);
-    const [file, line, datasetVersion, id, textKey, offset, size, from] = JSON.parse(bytes.toString('utf8', 0, tab)) as LeanHead;
+    const [file, line, datasetVersion, id, textKey, offset, size, from, row] = JSON.parse(bytes.toString('utf8', 0, tab)) as LeanHead;
     if (keep.entry && !keep.entry(id)) continue;
     const record = JSON.parse(bytes.toString('utf8', tab + 1)) as ErrorRecord;
     if (!keep.documentation) record.documentation = '';
+    knownRowKey(record, row);
     yield { record, sourceText: '', textKey, snapshotLine: { piece, offset, bytes: size }, datasetVersion, ...(from ? { datasetVersionFrom: from } : {}), origin: { file, line } };
   }
 }

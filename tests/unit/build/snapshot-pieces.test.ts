@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogEntry } from '../../../src/catalog/entry.ts';
 import { leanSnapshotEntries, readSnapshot, snapshotPieces, wholeEntry, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { snapshotPieceStore } from '../../../src/build/snapshot-pieces.ts';
+import { rowKey } from '../../../src/catalog/page-cache.ts';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'errdex-snapshot-pieces-'));
 
@@ -39,6 +40,9 @@ describe('the snapshot in pieces', () => {
     expect(lean.map((e) => e.record.id)).toEqual(ENTRIES.map((e) => e.record.id));
     expect(new Set(lean.map((e) => e.snapshotLine!.piece)).size).toBe(snapshotPieces(file).length);
     for (const i of [0, 4_321, 12_000, ENTRIES.length - 1]) expect(wholeEntry(file, lean[i]!)).toEqual(ENTRIES[i]);
+    // Each record's row key comes with it, made when its piece was written: the key made from the record itself.
+    for (const i of [0, 4_321, ENTRIES.length - 1]) expect(rowKey(lean[i]!.record)).toBe(rowKey(JSON.parse(JSON.stringify(lean[i]!.record))));
+    expect(rowKey(lean[1]!.record)).not.toBe(rowKey(lean[2]!.record));
   });
 
   it('ends its pieces by the ids alone: an edit changes one piece, a record added or removed one or two', () => {
