@@ -29,8 +29,8 @@
  * removed, changes one piece or two, and the others are the bytes the last build wrote. A piece's name
  * is a hash of all its bytes are made of (each entry's place, dataset version, id and text hash), so
  * the list stands for the snapshot's content, and a build that keeps pieces (`PieceStore`: the build
- * cache) writes only those it does not have: at 100,000 rich records the snapshot is some 500 MB,
- * written on the path every build waits on.
+ * cache) writes only those it does not have: the snapshot is about the catalog's size, written on the
+ * path every build waits on.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
@@ -49,10 +49,10 @@ import { knownRowKey, rowKey } from './page-cache.ts';
 /**
  * What the snapshot's processes need of the catalog besides its entries, as validation read it: the
  * failure classes, the titles that need telling apart (headlines, scopes and place labels), and where
- * the URL ledger is. Written once, beside the
- * entries, so that no later process reads, checks or plans them again. The ledger's plan for this
- * catalog (src/catalog/derive/index.ts, ledgerPlanFor) is a file of its own (`readLedgerPlan`): it
- * holds an entry for every record ever published, which most readers of the head do not need.
+ * the URL ledger is. Written once, beside the entries, so that no later process reads, checks or plans
+ * them again. The ledger's plan for this catalog (src/catalog/derive/index.ts, ledgerPlanFor) is a
+ * file of its own (`readLedgerPlan`): it holds an entry for every record ever published, which most
+ * readers of the head do not need.
  */
 export interface SnapshotHead {
   /** The catalog folder. */
@@ -212,7 +212,7 @@ export function* leanSnapshotEntries(path: string, keep: { entry?: (id: string) 
     if (keep.entry && !keep.entry(id)) continue;
     const record = JSON.parse(bytes.toString('utf8', tab + 1)) as ErrorRecord;
     if (!keep.documentation) record.documentation = '';
-    knownRowKey(record, row);
+    if (row !== undefined) knownRowKey(record, row);
     yield { record, sourceText: '', textKey, snapshotLine: { piece, offset, bytes: size }, datasetVersion, ...(from ? { datasetVersionFrom: from } : {}), origin: { file, line } };
   }
 }

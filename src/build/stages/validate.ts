@@ -194,9 +194,9 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   pieces?.save();
   // What reads the snapshot alone may start now (src/build/stages/full-text.ts), before the head.
   send({ type: 'snapshot', records });
-  // Where records sharing a title are raised (src/views/places.ts): the catalog is lean, so the code of
-  // their files' records is read again from their texts.
-  // Titles worked out once for every process that shows them (src/catalog/derive/titles.ts).
+  // The titles that need telling apart, worked out once for every process that shows them: headlines
+  // (src/catalog/derive/titles.ts), where records sharing a title are raised (src/views/places.ts: the
+  // catalog is lean, so the code of their files' records is read again from their texts), place labels.
   const [{ recordScopes }, { readTwin }, { titleHeadlines }, { placeLabels }] = await Promise.all([
     import('../../views/places.ts'),
     import('../../schema/input-forms.ts'),
