@@ -203,16 +203,17 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
     import('../../catalog/derive/titles.ts'),
     import('../../catalog/derive/message-groups.ts'),
   ]);
-  const titled = catalog.entries.map((e) => e.record);
-  const headlines = titleHeadlines(titled);
-  const scopes = recordScopes(titled, (r) => readTwin(catalog.byId.get(r.id)!.sourceText).record, headlines);
-  const titles = { titleHeadlines: Object.fromEntries(headlines), placeLabels: Object.fromEntries(placeLabels(titled, scopes, headlines)) };
+  // The valid entries' records, which the titles, the shard's ids and the related errors are made of.
+  const inputs = catalog.entries.map((e) => e.record);
+  const headlines = titleHeadlines(inputs);
+  const scopes = recordScopes(inputs, (r) => readTwin(catalog.byId.get(r.id)!.sourceText).record, headlines);
+  const titles = { titleHeadlines: Object.fromEntries(headlines), placeLabels: Object.fromEntries(placeLabels(inputs, scopes, headlines)) };
   const { file, exists } = catalog.ledger;
   writeHead(options.head, { root: catalog.root, classes: catalog.classes, ledger: { file, exists }, scopes, ...titles, twinsSha256: twinsSha256(catalog.entries) }, ledgerPlanFor(catalog));
   let shard: ShardRecords | null = null;
   if (options.shard) {
     const { shardIds } = await import('../../catalog/shard.ts');
-    const ids = shardIds(catalog.entries.map((e) => e.record), options.shard);
+    const ids = shardIds(inputs, options.shard);
     writeFileAtomic(options.shardIds, JSON.stringify([...ids]));
     shard = { records: ids.size, ids: options.shardIds };
   }
@@ -220,7 +221,6 @@ async function validateAndDerive(options: ValidateOptions, send: (m: ChildMessag
   const chosen = partitionsChosen();
   // Entries not found sound before (edited, new, or with a warning): what a build reusing the published pages renders, about.
   send({ type: 'validated', records, rendered: shard?.records ?? records, changed: Math.max(0, records - unchanged) });
-  const inputs = catalog.entries.map((e) => e.record);
   const key = memo && `${memo.code} ${relatedInputsKey(inputs)}`;
   let linked = memo && key ? reusedRelated(memo, key, options.related) : null;
   const kept = linked !== null ? ' (their inputs unchanged: kept from the last build)' : '';
