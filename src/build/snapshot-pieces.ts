@@ -7,10 +7,10 @@
  * records are in, not the whole snapshot. A kept file that is not as it was is not trusted: its piece
  * is written again. What the build's snapshot does not use is removed when it is saved.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PieceFiles, PieceStore } from '../catalog/snapshot.ts';
-import { linkOrCopy, tempFileFor, writeFileAtomic } from '../util/files.ts';
+import { linkOrCopy, linkOrCopyAtomic, writeFileAtomic } from '../util/files.ts';
 import { statOf } from './file-proofs.ts';
 
 interface Kept {
@@ -56,11 +56,7 @@ export function snapshotPieceStore(dir: string, code: string): PieceStore & { sa
     keep(key: string, files: PieceFiles): void {
       mkdirSync(dir, { recursive: true });
       const to = keptFiles(key);
-      for (const which of ['full', 'lean'] as const) {
-        const temp = tempFileFor(to[which]);
-        linkOrCopy(files[which], temp);
-        renameSync(temp, to[which]);
-      }
+      for (const which of ['full', 'lean'] as const) linkOrCopyAtomic(files[which], to[which]);
       const full = statOf(to.full);
       const lean = statOf(to.lean);
       if (full !== null && lean !== null) used[key] = { full, lean };

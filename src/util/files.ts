@@ -39,6 +39,13 @@ export function linkOrCopy(from: string, to: string): void {
   }
 }
 
+/** `linkOrCopy` under a temporary name beside `to`, then renamed over it: `to` is the old file or the new one, never a part of one. */
+export function linkOrCopyAtomic(from: string, to: string): void {
+  const temp = tempFileFor(to);
+  linkOrCopy(from, temp);
+  renameSync(temp, to);
+}
+
 /** Where `writeFileAtomic` writes before the rename: beside the file, so that the rename stays on one file system. */
 export const tempFileFor = (path: string): string => join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
 

@@ -9,9 +9,9 @@
  * records' count; `derive` ends with the child, once the related errors are written.
  */
 import { hash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { linkOrCopy, tempFileFor, writeFileAtomic } from '../../util/files.ts';
+import { linkOrCopy, linkOrCopyAtomic, writeFileAtomic } from '../../util/files.ts';
 import { statOf } from '../file-proofs.ts';
 import { displayPath } from '../../catalog/load.ts';
 import { childMain, partitionsChosen, startStageChild, type BuildMessage, type ChildMessage } from '../protocol.ts';
@@ -105,9 +105,7 @@ export function reusedRelated(memo: { related: string; relatedKey: string }, key
  */
 export function keepRelated(memo: { related: string; relatedKey: string }, key: string, from: string, kept: { sha1: string; linked: number }): void {
   mkdirSync(dirname(memo.related), { recursive: true });
-  const temp = tempFileFor(memo.related);
-  linkOrCopy(from, temp);
-  renameSync(temp, memo.related);
+  linkOrCopyAtomic(from, memo.related);
   writeFileAtomic(memo.relatedKey, JSON.stringify({ key, ...kept, stat: statOf(memo.related) }));
 }
 
