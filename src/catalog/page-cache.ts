@@ -15,7 +15,7 @@ import { hash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { siteConfig } from '../../errdex.config.mjs';
 import { textKey, type CatalogEntry } from './entry.ts';
-import { isCodeOrProse } from './record-fields.ts';
+import { rowKey } from './row-key.ts';
 
 export interface PageFile<T> {
   /** The route Astro renders when the file cannot be reused. */
@@ -81,25 +81,7 @@ export function pageCacheKey(file: string, shown: unknown): string {
   return hash('sha1', `${SITE_CONFIG_TEXT}\0${file}\0${shownText(shown)}`);
 }
 
-const rowKeys = new WeakMap<object, string>();
 const listingKeys = new WeakMap<object, string>();
-
-/** What a listing shows of a record, hashed once: its fields but its code and prose (the record's own fields: a nested field of that name stays). */
-export function rowKey(record: CatalogEntry['record']): string {
-  let key = rowKeys.get(record);
-  if (key === undefined) {
-    const shown = JSON.stringify(record, function (this: unknown, k: string, v: unknown) {
-      return this === record && isCodeOrProse(k) ? undefined : v;
-    });
-    rowKeys.set(record, (key = hash('sha1', shown)));
-  }
-  return key;
-}
-
-/** Takes a record's row key already made (by validation, in the lean snapshot: src/catalog/snapshot.ts), so that it is not made again. */
-export function knownRowKey(record: CatalogEntry['record'], key: string): void {
-  rowKeys.set(record, key);
-}
 
 /**
  * The incremental-build key of one page of a listing (a repository's, a failure class's, a tag's): its

@@ -19,7 +19,7 @@
  * parse it, a fifth of the snapshot, instead of every record whole each; a page reads its own record
  * whole from the snapshot (`wholeEntry`). One line per entry, in the snapshot's order:
  * `[file, line, datasetVersion, id, textKey, offset, bytes, datasetVersionFrom, rowKey]`, a tab, the
- * record; `rowKey` is what a listing shows of it, hashed (src/catalog/page-cache.ts), made once with
+ * record; `rowKey` is what a listing shows of it, hashed (src/catalog/row-key.ts), made once with
  * the piece instead of by every process that keys listing pages.
  *
  * Both are written in pieces: the snapshot's own file lists the pieces' names, one per line, and each
@@ -44,7 +44,7 @@ import { dropCode, dropProse } from './record-fields.ts';
 import type { RelatedLink } from './derive/related.ts';
 import type { Scopes } from './derive/message-groups.ts';
 import { fnv1a } from './partition.ts';
-import { knownRowKey, rowKey } from './page-cache.ts';
+import { knownRowKey, rowKey } from './row-key.ts';
 
 /**
  * What the snapshot's processes need of the catalog besides its entries, as validation read it: the

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogEntry } from '../../../src/catalog/entry.ts';
 import { leanSnapshotEntries, readSnapshot, snapshotPieces, wholeEntry, writeSnapshot } from '../../../src/catalog/snapshot.ts';
 import { snapshotPieceStore } from '../../../src/build/snapshot-pieces.ts';
-import { rowKey } from '../../../src/catalog/page-cache.ts';
+import { rowKey } from '../../../src/catalog/row-key.ts';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'errdex-snapshot-pieces-'));
 
